@@ -1,0 +1,17 @@
+module github.com/ralph-hooks/ralph-hooks
+
+go 1.26.8
+
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/gofrs/flock v0.13.1
+	github.com/tidwall/gjson v1.20.0
+	github.com/tidwall/match v1.1.1
+	gopkg.in/yaml.v3 v3.0.1
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
+	github.com/tidwall/pretty v1.2.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+)

@@ -1,0 +1,10 @@
+// The pre-tool-call command is a ralph-hooks hook binary; run it with --help.
+package main
+
+import (
+	"os"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
+)
+
+func main() { os.Exit(pretool.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

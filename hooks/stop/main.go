@@ -1,0 +1,10 @@
+// The stop command is a ralph-hooks hook binary; run it with --help.
+package main
+
+import (
+	"os"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/stop"
+)
+
+func main() { os.Exit(stop.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -1,0 +1,108 @@
+// Package audit appends one JSON line per hook call to hook-log.jsonl and
+// reads the log back for `ralph log`.
+//
+// Appends are single writes to a file opened O_APPEND, under an exclusive
+// lock on a sidecar hook-log.jsonl.lock, so parallel hooks never interleave
+// or lose lines, and the cost of a call does not grow with the size of the
+// log.
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Entry is one hook call.
+type Entry struct {
+	Time       time.Time       `json:"time"`
+	Hook       string          `json:"hook"`
+	Event      string          `json:"event"`
+	Session    string          `json:"session_id,omitempty"`
+	Loop       string          `json:"loop_id,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	ToolUseID  string          `json:"tool_use_id,omitempty"`
+	Target     string          `json:"target,omitempty"`
+	Rule       string          `json:"rule,omitempty"`
+	Level      string          `json:"level,omitempty"`
+	Decision   string          `json:"decision"`
+	Reason     string          `json:"reason,omitempty"`
+	Checkpoint string          `json:"checkpoint,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	DurationMS float64         `json:"duration_ms"`
+	Cwd        string          `json:"cwd,omitempty"`
+	Input      json.RawMessage `json:"tool_input,omitempty"` // kept when small, for replay
+}
+
+// MaxInput is the largest tool_input kept in a log line.
+const MaxInput = 4 << 10
+
+// Append adds e to the log at path, creating it (and its directory) if
+// needed.
+func Append(path string, e Entry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encoding audit line: %w", err)
+	}
+	line = append(line, '\n')
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating audit log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("opening audit log: %w", err)
+	}
+	defer f.Close()
+	l := flock.New(path + ".lock")
+	if err := l.Lock(); err != nil {
+		return fmt.Errorf("locking audit log %s: %w", path, err)
+	}
+	defer l.Unlock()
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("writing audit log %s: %w", path, err)
+	}
+	return nil
+}
+
+// Read calls fn for each entry of the log at path, oldest first. A missing
+// log has no entries. A line that does not parse is reported with its
+// number and skipped, so one torn line never hides the rest.
+func Read(path string, fn func(Entry) error, bad func(line int, err error)) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opening audit log: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var e Entry
+			if jerr := json.Unmarshal(line, &e); jerr != nil {
+				if bad != nil {
+					bad(n, jerr)
+				}
+			} else if ferr := fn(e); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading audit log %s: %w", path, err)
+		}
+	}
+}

@@ -1,0 +1,565 @@
+// Package config loads aiwg.yml: the project's ralph-hooks configuration,
+// layered over defaults embedded in the binaries (defaults.yml, which is
+// also the reference documentation of every key).
+//
+// Loading is strict: an unknown key, a value of the wrong type or an
+// out-of-range value is an error naming the file, line and key, so a typo
+// never silently turns a rule off.
+package config
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"gopkg.in/yaml.v3"
+)
+
+// Defaults is the embedded default configuration, as YAML.
+//
+//go:embed defaults.yml
+var Defaults []byte
+
+// Config is the whole configuration.
+type Config struct {
+	AgentPersistence AgentPersistence `yaml:"agent_persistence"`
+	PersistenceLoop  PersistenceLoop  `yaml:"persistence_loop"`
+	Completion       Completion       `yaml:"completion"`
+	Metrics          []Metric         `yaml:"metrics"`
+	FailClosed       bool             `yaml:"fail_closed"`
+	TestFiles        []string         `yaml:"test_files"`
+	RiskRules        []RiskRule       `yaml:"risk_rules"`
+
+	// File is the file the configuration came from ("" for defaults only).
+	File string `yaml:"-"`
+}
+
+// AgentPersistence holds the agent_persistence keys.
+type AgentPersistence struct {
+	DetectionMode       string        `yaml:"detection_mode"`
+	PatternsEnabled     bool          `yaml:"patterns_enabled"`
+	Reinforcement       Reinforcement `yaml:"reinforcement"`
+	Recovery            Recovery      `yaml:"recovery"`
+	BestOutputSelection BestOutput    `yaml:"best_output_selection"`
+}
+
+// Reinforcement holds agent_persistence.reinforcement.
+type Reinforcement struct {
+	StandardAt    int               `yaml:"standard_at"`
+	AggressiveAt  int               `yaml:"aggressive_at"`
+	PlateauWindow int               `yaml:"plateau_window"`
+	PlateauDelta  float64           `yaml:"plateau_delta"`
+	Text          ReinforcementText `yaml:"text"`
+}
+
+// ReinforcementText holds the text sent to the agent at each level.
+type ReinforcementText struct {
+	Minimal    string `yaml:"minimal"`
+	Standard   string `yaml:"standard"`
+	Aggressive string `yaml:"aggressive"`
+}
+
+// Recovery holds agent_persistence.recovery.
+type Recovery struct {
+	MaxRetries int `yaml:"max_retries"`
+}
+
+// BestOutput holds agent_persistence.best_output_selection.
+type BestOutput struct {
+	QualityThreshold float64 `yaml:"quality_threshold"`
+}
+
+// PersistenceLoop holds the persistence_loop keys.
+type PersistenceLoop struct {
+	MaxIterations int      `yaml:"max_iterations"`
+	WarnThreshold float64  `yaml:"warn_threshold"`
+	Retry         Retry    `yaml:"retry"`
+	Timeouts      Timeouts `yaml:"timeouts"`
+}
+
+// Retry holds persistence_loop.retry.
+type Retry struct {
+	InitialDelay time.Duration `yaml:"initial_delay"`
+	MaxDelay     time.Duration `yaml:"max_delay"`
+	Multiplier   float64       `yaml:"multiplier"`
+	Jitter       float64       `yaml:"jitter"`
+}
+
+// Timeouts holds persistence_loop.timeouts.
+type Timeouts struct {
+	Step  time.Duration `yaml:"step"`
+	Total time.Duration `yaml:"total"`
+}
+
+// Completion holds the completion keys.
+type Completion struct {
+	Command string        `yaml:"command"`
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// Metric is one entry of metrics.
+type Metric struct {
+	Name      string        `yaml:"name"`
+	Command   string        `yaml:"command"`
+	Builtin   string        `yaml:"builtin"`
+	Parser    Parser        `yaml:"parser"`
+	Direction string        `yaml:"direction"`
+	Timeout   time.Duration `yaml:"timeout"`
+}
+
+// Parser says how to read a metric's value from its command's output.
+type Parser struct {
+	Regex    string `yaml:"regex"`
+	JSONPath string `yaml:"json_path"`
+}
+
+// RiskRule is one entry of risk_rules.
+type RiskRule struct {
+	Name      string   `yaml:"name"`
+	Tools     []string `yaml:"tools"`
+	Paths     []string `yaml:"paths"`
+	TestFiles bool     `yaml:"test_files"`
+	Commands  []string `yaml:"commands"`
+	Level     string   `yaml:"level"`
+	Action    string   `yaml:"action"`
+	Message   string   `yaml:"message"`
+
+	// Set holds the keys the user's file gave this rule (for overrides of
+	// built-in rules); Line is where it starts (0: a default rule).
+	Set  map[string]bool `yaml:"-"`
+	Line int             `yaml:"-"`
+}
+
+// Value sets.
+var (
+	DetectionModes = []string{"off", "minimal", "standard", "aggressive"}
+	Levels         = []string{"critical", "high", "medium", "low"}
+	Actions        = []string{"deny", "ask", "warn", "allow"}
+	Directions     = []string{"higher", "lower"}
+	Builtins       = []string{"test_count", "skip_count", "assertion_count"}
+)
+
+var ruleNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// Error is a configuration error at a place in a file.
+type Error struct {
+	File string
+	Line int
+	Key  string // dotted path, e.g. risk_rules[2].level
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		b.WriteString(e.Key + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Load reads the configuration at path over the defaults. A missing file
+// gives the defaults.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Default returns the embedded defaults.
+func Default() (*Config, error) {
+	cfg, err := decode("defaults.yml", Defaults, nil)
+	if err != nil {
+		return nil, fmt.Errorf("embedded defaults: %w", err)
+	}
+	return cfg, nil
+}
+
+// Parse parses data (the contents of file) over the defaults.
+func Parse(file string, data []byte) (*Config, error) {
+	base, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := decode(file, data, base)
+	if err != nil {
+		return nil, err
+	}
+	cfg.File = file
+	return cfg, nil
+}
+
+// decode decodes data over base (nil: over the zero Config).
+func decode(file string, data []byte, base *Config) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{File: file, Msg: yamlMsg(err)}
+	}
+	cfg := &Config{}
+	if base != nil {
+		*cfg = *base
+		cfg.RiskRules = append([]RiskRule(nil), base.RiskRules...)
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil // empty file
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Tag == "!!null" {
+			return cfg, nil
+		}
+		return nil, &Error{File: file, Line: root.Line, Msg: "want a mapping of keys at the top level"}
+	}
+	c := &checker{file: file, lines: map[string]int{}}
+	if err := c.check(root, reflect.TypeOf(Config{}), ""); err != nil {
+		return nil, err
+	}
+	var rulesNode *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "risk_rules" {
+			rulesNode = root.Content[i+1]
+		}
+	}
+	// risk_rules merge by name; everything else decodes over the base.
+	saved := cfg.RiskRules
+	if err := root.Decode(cfg); err != nil {
+		return nil, &Error{File: file, Msg: yamlMsg(err)}
+	}
+	cfg.RiskRules = saved
+	if rulesNode != nil && rulesNode.Kind == yaml.SequenceNode {
+		if err := mergeRules(c, cfg, rulesNode, base != nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.validate(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// mergeRules applies the risk_rules of a file: a name already known
+// changes only the keys given; a new name adds a rule.
+func mergeRules(c *checker, cfg *Config, seq *yaml.Node, overlay bool) error {
+	seen := map[string]int{}
+	for i, n := range seq.Content {
+		key := fmt.Sprintf("risk_rules[%d]", i)
+		var r RiskRule
+		set := map[string]bool{}
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			set[n.Content[j].Value] = true
+		}
+		if err := n.Decode(&r); err != nil {
+			return &Error{File: c.file, Line: n.Line, Key: key, Msg: yamlMsg(err)}
+		}
+		if r.Name == "" {
+			return &Error{File: c.file, Line: n.Line, Key: key + ".name", Msg: "every rule needs a name"}
+		}
+		if !ruleNameRe.MatchString(r.Name) {
+			return &Error{File: c.file, Line: n.Line, Key: key + ".name", Msg: fmt.Sprintf("%q: use lower-case letters, digits and dashes", r.Name)}
+		}
+		if prev, dup := seen[r.Name]; dup {
+			return &Error{File: c.file, Line: n.Line, Key: key + ".name", Msg: fmt.Sprintf("rule %q is already defined at risk_rules[%d]", r.Name, prev)}
+		}
+		seen[r.Name] = i
+		r.Set, r.Line = set, n.Line
+		if overlay {
+			if k := indexRule(cfg.RiskRules, r.Name); k >= 0 {
+				old := cfg.RiskRules[k]
+				if err := n.Decode(&old); err != nil {
+					return &Error{File: c.file, Line: n.Line, Key: key, Msg: yamlMsg(err)}
+				}
+				old.Set, old.Line = set, n.Line
+				cfg.RiskRules[k] = old
+				continue
+			}
+		}
+		cfg.RiskRules = append(cfg.RiskRules, r)
+	}
+	return nil
+}
+
+func indexRule(rules []RiskRule, name string) int {
+	for i, r := range rules {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// checker checks a YAML tree against the Config struct before decoding,
+// so errors name the key instead of a Go type.
+type checker struct {
+	file  string
+	lines map[string]int // key path → line, for value errors
+}
+
+var durationType = reflect.TypeOf(time.Duration(0))
+
+func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
+	c.lines[path] = n.Line
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Tag == "!!null" {
+		return nil
+	}
+	bad := func(want string) error {
+		return &Error{File: c.file, Line: n.Line, Key: path, Msg: fmt.Sprintf("want %s, got %s", want, describe(n))}
+	}
+	switch {
+	case t == durationType:
+		if n.Kind != yaml.ScalarNode {
+			return bad("a duration like 30s or 5m")
+		}
+		if _, err := time.ParseDuration(n.Value); err != nil {
+			return bad("a duration like 30s or 5m")
+		}
+		return nil
+	case t.Kind() == reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return bad("a mapping")
+		}
+		fields := map[string]reflect.StructField{}
+		var names []string
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			fields[tag] = f
+			names = append(names, tag)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			key := join(path, k.Value)
+			f, ok := fields[k.Value]
+			if !ok {
+				sort.Strings(names)
+				return &Error{File: c.file, Line: k.Line, Key: key, Msg: "unknown key (known: " + strings.Join(names, ", ") + ")"}
+			}
+			if err := c.check(v, f.Type, key); err != nil {
+				return err
+			}
+		}
+		return nil
+	case t.Kind() == reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return bad("a list")
+		}
+		for i, e := range n.Content {
+			if err := c.check(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return bad("a single value")
+	}
+	switch t.Kind() {
+	case reflect.String:
+		if n.Tag != "!!str" {
+			return bad("a string (quote it)")
+		}
+	case reflect.Bool:
+		if n.Tag != "!!bool" {
+			return bad("true or false")
+		}
+	case reflect.Int:
+		if n.Tag != "!!int" {
+			return bad("a whole number")
+		}
+	case reflect.Float64:
+		if n.Tag != "!!int" && n.Tag != "!!float" {
+			return bad("a number")
+		}
+	}
+	return nil
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.Tag {
+	case "!!str":
+		return fmt.Sprintf("%q", n.Value)
+	case "!!int", "!!float":
+		return "the number " + n.Value
+	}
+	return n.Value
+}
+
+// yamlMsg turns a yaml.v3 error into one line without the "yaml: " noise.
+func yamlMsg(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+// validate checks values the types cannot.
+func (c *checker) validate(cfg *Config) error {
+	errAt := func(key, format string, args ...any) error {
+		return &Error{File: c.file, Line: c.lines[key], Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	oneOf := func(key, v string, set []string) error {
+		if contains(set, v) {
+			return nil
+		}
+		return errAt(key, "must be one of %s (got %q)", strings.Join(set, ", "), v)
+	}
+	ap, pl := cfg.AgentPersistence, cfg.PersistenceLoop
+	if err := oneOf("agent_persistence.detection_mode", ap.DetectionMode, DetectionModes); err != nil {
+		return err
+	}
+	rf := ap.Reinforcement
+	switch {
+	case rf.StandardAt < 1:
+		return errAt("agent_persistence.reinforcement.standard_at", "must be at least 1 (got %d)", rf.StandardAt)
+	case rf.AggressiveAt < rf.StandardAt:
+		return errAt("agent_persistence.reinforcement.aggressive_at", "must not be below standard_at (%d; got %d)", rf.StandardAt, rf.AggressiveAt)
+	case rf.PlateauWindow < 2:
+		return errAt("agent_persistence.reinforcement.plateau_window", "must be at least 2 (got %d)", rf.PlateauWindow)
+	case rf.PlateauDelta < 0 || rf.PlateauDelta >= 1:
+		return errAt("agent_persistence.reinforcement.plateau_delta", "must be a fraction from 0 to under 1 (got %v)", rf.PlateauDelta)
+	case ap.Recovery.MaxRetries < 0:
+		return errAt("agent_persistence.recovery.max_retries", "must not be negative (got %d)", ap.Recovery.MaxRetries)
+	case ap.BestOutputSelection.QualityThreshold < 0 || ap.BestOutputSelection.QualityThreshold > 100:
+		return errAt("agent_persistence.best_output_selection.quality_threshold", "must be from 0 to 100 (got %v)", ap.BestOutputSelection.QualityThreshold)
+	case pl.MaxIterations < 1:
+		return errAt("persistence_loop.max_iterations", "must be at least 1: ralph never runs a loop unbounded (got %d)", pl.MaxIterations)
+	case pl.WarnThreshold <= 0 || pl.WarnThreshold > 1:
+		return errAt("persistence_loop.warn_threshold", "must be a fraction above 0 and at most 1 (got %v)", pl.WarnThreshold)
+	case pl.Retry.InitialDelay < 0 || pl.Retry.MaxDelay < pl.Retry.InitialDelay:
+		return errAt("persistence_loop.retry.max_delay", "must not be below initial_delay (%v; got %v)", pl.Retry.InitialDelay, pl.Retry.MaxDelay)
+	case pl.Retry.Multiplier < 1:
+		return errAt("persistence_loop.retry.multiplier", "must be at least 1 (got %v)", pl.Retry.Multiplier)
+	case pl.Retry.Jitter < 0 || pl.Retry.Jitter >= 1:
+		return errAt("persistence_loop.retry.jitter", "must be a fraction from 0 to under 1 (got %v)", pl.Retry.Jitter)
+	case pl.Timeouts.Step <= 0:
+		return errAt("persistence_loop.timeouts.step", "must be positive (got %v)", pl.Timeouts.Step)
+	case pl.Timeouts.Total < pl.Timeouts.Step:
+		return errAt("persistence_loop.timeouts.total", "must not be below step (%v; got %v)", pl.Timeouts.Step, pl.Timeouts.Total)
+	case cfg.Completion.Timeout <= 0:
+		return errAt("completion.timeout", "must be positive (got %v)", cfg.Completion.Timeout)
+	}
+	if err := c.validateMetrics(cfg.Metrics, errAt, oneOf); err != nil {
+		return err
+	}
+	for i, g := range cfg.TestFiles {
+		if !doublestar.ValidatePattern(g) {
+			return errAt(fmt.Sprintf("test_files[%d]", i), "%q is not a valid glob", g)
+		}
+	}
+	for i, r := range cfg.RiskRules {
+		key := fmt.Sprintf("risk_rules[%d]", i)
+		file := c.file
+		if r.Line == 0 {
+			file = "defaults.yml"
+		}
+		at := func(field, format string, args ...any) error {
+			return &Error{File: file, Line: r.Line, Key: key + field, Msg: fmt.Sprintf("rule %q: ", r.Name) + fmt.Sprintf(format, args...)}
+		}
+		if (r.Level == "" || r.Action == "") && (len(r.Paths) > 0 || len(r.Commands) > 0 || r.TestFiles) {
+			// Overrides of built-in rules may leave them out; package risk
+			// tells which names are built in.
+			return at("", "needs a level and an action")
+		}
+		if r.Level != "" && !contains(Levels, r.Level) {
+			return at(".level", "must be one of %s (got %q)", strings.Join(Levels, ", "), r.Level)
+		}
+		if r.Action != "" && !contains(Actions, r.Action) {
+			return at(".action", "must be one of %s (got %q)", strings.Join(Actions, ", "), r.Action)
+		}
+		for j, g := range r.Paths {
+			if !doublestar.ValidatePattern(g) {
+				return at(fmt.Sprintf(".paths[%d]", j), "%q is not a valid glob", g)
+			}
+		}
+	}
+	return nil
+}
+
+func (c *checker) validateMetrics(metrics []Metric, errAt func(string, string, ...any) error, oneOf func(string, string, []string) error) error {
+	names := map[string]bool{}
+	for i, m := range metrics {
+		key := fmt.Sprintf("metrics[%d]", i)
+		switch {
+		case m.Name == "":
+			return errAt(key, "every metric needs a name")
+		case names[m.Name]:
+			return errAt(key+".name", "metric %q is defined twice", m.Name)
+		case (m.Command == "") == (m.Builtin == ""):
+			return errAt(key, "metric %q needs exactly one of command and builtin", m.Name)
+		}
+		names[m.Name] = true
+		if m.Builtin != "" {
+			if err := oneOf(key+".builtin", m.Builtin, Builtins); err != nil {
+				return err
+			}
+		} else {
+			p := m.Parser
+			if (p.Regex == "") == (p.JSONPath == "") {
+				return errAt(key+".parser", "metric %q needs exactly one of parser.regex and parser.json_path", m.Name)
+			}
+			if p.Regex != "" {
+				re, err := regexp.Compile(p.Regex)
+				if err != nil {
+					return errAt(key+".parser.regex", "%v", err)
+				}
+				if re.NumSubexp() < 1 {
+					return errAt(key+".parser.regex", "needs a group ( ) around the number")
+				}
+			}
+		}
+		if m.Direction == "" {
+			return errAt(key+".direction", "metric %q needs a direction (higher or lower)", m.Name)
+		}
+		if err := oneOf(key+".direction", m.Direction, Directions); err != nil {
+			return err
+		}
+		if m.Timeout < 0 {
+			return errAt(key+".timeout", "must not be negative")
+		}
+	}
+	return nil
+}
+
+func contains(set []string, v string) bool {
+	for _, s := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,212 @@
+// Package event decodes the JSON an agent sends to a hook on stdin into one
+// agent-neutral Event.
+//
+// Each agent speaks its own dialect of the hook protocol. A Dialect turns its
+// wire format into an Event; Claude Code is the first (see claude.go), and
+// Gemini CLI, Cursor, Copilot CLI and Codex plug in the same way. Decoding is
+// lenient where the agents are (unknown fields are ignored, missing ones are
+// tolerated) and strict where a wrong value would mislead a guard (a field of
+// the wrong type is an error that names the field).
+package event
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Event names, as Claude Code spells them. Other dialects map onto these.
+const (
+	PreToolUse         = "PreToolUse"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	Stop               = "Stop"
+	SubagentStop       = "SubagentStop"
+)
+
+// MaxSize is the largest event ralph reads. Real events are a few KiB; a
+// Write of a large file can reach a few MiB.
+const MaxSize = 8 << 20
+
+// Event is one hook call, in agent-neutral form.
+type Event struct {
+	Agent          string // dialect that decoded it, e.g. "claude"
+	Name           string // PreToolUse, PostToolUse, PostToolUseFailure, Stop, …
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	PermissionMode string
+	AgentID        string // set inside a subagent
+
+	// Tool events.
+	Tool        string          // tool name, in Claude Code's spelling (Bash, Write, Edit, …)
+	ToolUseID   string          //
+	Input       json.RawMessage // tool_input object, or nil
+	Response    json.RawMessage // tool_response (PostToolUse), or nil
+	Error       string          // PostToolUseFailure: what failed
+	IsInterrupt bool            //
+	DurationMS  int64           // PostToolUse*: how long the tool ran
+
+	// Stop events.
+	StopHookActive       bool
+	LastAssistantMessage string
+
+	Raw []byte // the bytes as received
+}
+
+// A Dialect decodes one agent's hook JSON.
+type Dialect interface {
+	Name() string
+	Decode(data []byte) (*Event, error)
+}
+
+var dialects = map[string]Dialect{
+	"claude": Claude{},
+}
+
+// Agents lists the dialect names, sorted.
+func Agents() []string {
+	var names []string
+	for n := range dialects {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Read reads one event from r, refusing empty input and input over MaxSize.
+func Read(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading event from stdin: %w", err)
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("event on stdin is larger than %d MiB", MaxSize>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("event on stdin is empty: a hook expects one JSON object")
+	}
+	return data, nil
+}
+
+// Decode decodes data with the named dialect, or, when agent is "", with the
+// dialect the data looks like.
+func Decode(data []byte, agent string) (*Event, error) {
+	if agent == "" {
+		agent = detect(data)
+	}
+	d, ok := dialects[agent]
+	if !ok {
+		return nil, fmt.Errorf("unknown agent %q (known: %s)", agent, strings.Join(Agents(), ", "))
+	}
+	ev, err := d.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	ev.Agent = d.Name()
+	ev.Raw = data
+	return ev, nil
+}
+
+// detect guesses the dialect. Only Claude Code's exists today, so anything
+// that is not recognisably another agent's is decoded as Claude Code's.
+func detect([]byte) string { return "claude" }
+
+// Str returns the string field key of the tool input. A missing field is "";
+// a field of another type is an error naming it.
+func (e *Event) Str(key string) (string, error) {
+	r := gjson.GetBytes(e.Input, key)
+	switch {
+	case !r.Exists() || r.Type == gjson.Null:
+		return "", nil
+	case r.Type != gjson.String:
+		return "", fmt.Errorf("event field tool_input.%s: want a string, got %s", key, kind(r))
+	}
+	return r.Str, nil
+}
+
+// Bool returns the boolean field key of the tool input (false if missing).
+func (e *Event) Bool(key string) (bool, error) {
+	r := gjson.GetBytes(e.Input, key)
+	switch {
+	case !r.Exists() || r.Type == gjson.Null:
+		return false, nil
+	case r.Type != gjson.True && r.Type != gjson.False:
+		return false, fmt.Errorf("event field tool_input.%s: want a boolean, got %s", key, kind(r))
+	}
+	return r.Bool(), nil
+}
+
+// Edit is one replacement of an Edit or MultiEdit call.
+type Edit struct {
+	Old, New   string
+	ReplaceAll bool
+}
+
+// Edits returns the replacements of an Edit or MultiEdit call.
+func (e *Event) Edits() ([]Edit, error) {
+	if arr := gjson.GetBytes(e.Input, "edits"); arr.Exists() && arr.Type != gjson.Null {
+		if !arr.IsArray() {
+			return nil, fmt.Errorf("event field tool_input.edits: want an array, got %s", kind(arr))
+		}
+		var out []Edit
+		for i, it := range arr.Array() {
+			if !it.IsObject() {
+				return nil, fmt.Errorf("event field tool_input.edits[%d]: want an object, got %s", i, kind(it))
+			}
+			var ed Edit
+			for _, f := range []struct {
+				key string
+				dst *string
+			}{{"old_string", &ed.Old}, {"new_string", &ed.New}} {
+				v := it.Get(f.key)
+				if v.Exists() && v.Type != gjson.String {
+					return nil, fmt.Errorf("event field tool_input.edits[%d].%s: want a string, got %s", i, f.key, kind(v))
+				}
+				*f.dst = v.Str
+			}
+			ed.ReplaceAll = it.Get("replace_all").Bool()
+			out = append(out, ed)
+		}
+		return out, nil
+	}
+	old, err := e.Str("old_string")
+	if err != nil {
+		return nil, err
+	}
+	nw, err := e.Str("new_string")
+	if err != nil {
+		return nil, err
+	}
+	all, err := e.Bool("replace_all")
+	if err != nil {
+		return nil, err
+	}
+	return []Edit{{Old: old, New: nw, ReplaceAll: all}}, nil
+}
+
+func kind(r gjson.Result) string {
+	switch {
+	case r.IsArray():
+		return "an array"
+	case r.IsObject():
+		return "an object"
+	}
+	switch r.Type {
+	case gjson.String:
+		return "a string"
+	case gjson.Number:
+		return "a number"
+	case gjson.True, gjson.False:
+		return "a boolean"
+	case gjson.Null:
+		return "null"
+	}
+	return r.Type.String()
+}

@@ -1,0 +1,408 @@
+package risk
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// opKind is what a command does to a path.
+type opKind int
+
+const (
+	opDelete   opKind = iota // rm, git rm, find -delete, unlink, …
+	opMoveFrom               // mv's source: gone from here
+	opMoveTo                 // mv's destination
+	opWrite                  // >, tee, cp/ln/install destination, touch, dd of=
+	opModify                 // sed -i, perl -i: edited in place
+	opMeta                   // chmod, chown: metadata only
+	opDiscard                // git checkout/restore of paths: back to the index
+)
+
+// op is one effect of a command on the filesystem.
+type op struct {
+	kind      opKind
+	cmd       *shell.Cmd
+	word      shell.Word // the argument as written
+	paths     []string   // resolved absolute paths (globs expanded); none when unknown
+	pattern   string     // the absolute glob, for a glob argument
+	unknown   bool       // the target is computed at run time
+	under     string     // for an unknown target: the directory it is known to be under ("" if none)
+	find      *findSpec  // for deletions driven by find
+	recursive bool
+	force     bool
+	clobber   bool   // a write that truncates (>, tee, truncate)
+	overwrite bool   // a write that may replace an existing file (cp, ln, install)
+	dest      string // for opMoveFrom: where it goes ("" if unknown)
+	sync      bool   // rsync --delete: removes only what the source lacks
+}
+
+// Command judges a Bash command line run in cwd.
+func (g *Guard) Command(cmdline, cwd string) *Verdict {
+	a := g.analyzer.Analyze(cmdline, cwd)
+	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
+	if a.ParseErr != nil {
+		g.unparsed(v, cmdline, a.ParseErr)
+	}
+	for _, o := range a.Opaque {
+		g.add(v, g.builtin("opaque", "it runs "+o+", which ralph cannot check. Write the command out literally instead.", cmdline, nil))
+	}
+	for _, o := range a.OpaqueCode {
+		g.add(v, g.builtin("opaque-code", "ralph cannot see what "+o+" does; make sure it deletes nothing outside the task.", cmdline, nil))
+	}
+	for _, c := range a.Cmds {
+		g.judgeCmd(v, c)
+	}
+	g.decide(v)
+	if v.Decision == answer.Deny {
+		v.Changes = nil
+	}
+	return v
+}
+
+// dangerous are programs whose mention in an unparsable command line makes
+// ralph ask before it runs.
+var dangerous = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "shred": true, "dd": true, "git": true, "chmod": true,
+	"chown": true, "chgrp": true, "find": true, "xargs": true, "mv": true, "truncate": true, "psql": true,
+	"mysql": true, "sqlite3": true, "eval": true, "sudo": true, "bash": true, "sh": true, "zsh": true,
+	"node": true, "perl": true, "ruby": true, "tee": true, "cp": true, "ln": true, "rimraf": true,
+	"rsync": true, "wipefs": true, "srm": true, "exec": true, "ralph": true,
+}
+
+// unparsed judges a command line the shell parser rejected.
+func (g *Guard) unparsed(v *Verdict, cmdline string, err error) {
+	var hits []string
+	for _, f := range strings.FieldsFunc(cmdline, func(r rune) bool {
+		return strings.ContainsRune(" \t\n;|&()`\"'{}", r)
+	}) {
+		name := filepath.Base(strings.TrimLeft(f, `\$`))
+		if dangerous[name] || strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "python") {
+			hits = append(hits, name)
+		}
+	}
+	if strings.Contains(cmdline, ">") {
+		hits = append(hits, ">")
+	}
+	if len(hits) == 0 {
+		// Nothing destructive mentioned: let it run, and say so in the log.
+		f := g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v) and mentions no destructive program, so it was allowed unchecked.", err), cmdline, nil)
+		f.Action, f.Level = answer.Allow, Low
+		g.add(v, f)
+		return
+	}
+	g.add(v, g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v) and mentions %s, so ralph cannot tell what it would do. Fix the syntax or split it into simpler commands.", err, strings.Join(uniq(hits), ", ")), cmdline, nil))
+}
+
+// judgeCmd applies every rule to one command.
+func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
+	text := c.Text()
+	if c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c) {
+		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
+	}
+	for _, f := range g.commandRules(c) {
+		g.add(v, f)
+	}
+	if c.Name != "" {
+		for _, f := range g.matchRules("Bash", normalized(c), nil) {
+			g.add(v, f)
+		}
+	}
+	ops := g.ops(c)
+	for i := range ops {
+		g.judgeOp(v, &ops[i])
+	}
+}
+
+// normalized renders a command for command patterns: the program and its
+// arguments' values, wrappers gone.
+func normalized(c *shell.Cmd) string {
+	parts := []string{c.Name}
+	for _, a := range c.Args {
+		parts = append(parts, a.Lit())
+	}
+	return strings.Join(parts, " ")
+}
+
+// destructiveArgs reports whether arguments look like a deletion's: a
+// recursive or force flag, or a path at /, ~, . or ..
+func destructiveArgs(c *shell.Cmd) bool {
+	for _, a := range c.Args {
+		s := a.Lit()
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsAny(s, "rRf") ||
+			s == "--recursive" || s == "--force" || s == "/" || s == "~" || s == ".." || s == "." || s == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeOp applies the path rules to one effect.
+func (g *Guard) judgeOp(v *Verdict, o *op) {
+	text := o.cmd.Text()
+	if o.cmd.Remote != "" {
+		g.judgeRemote(v, o, text)
+		return
+	}
+	switch o.kind {
+	case opDelete, opMoveFrom:
+		g.judgeDelete(v, o, text)
+	default:
+		g.judgeWrite(v, o, text)
+	}
+}
+
+// judgeRemote judges an effect on another machine (ssh): only absolute
+// paths mean anything there.
+func (g *Guard) judgeRemote(v *Verdict, o *op, text string) {
+	if o.kind != opDelete && o.kind != opMoveFrom || !o.recursive && !o.force {
+		return
+	}
+	for _, p := range o.paths {
+		if systemDirs[p] {
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` on %s deletes %s there.", text, o.cmd.Remote, p), text, nil))
+			return
+		}
+	}
+	g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` deletes files on %s, outside the project.", text, o.cmd.Remote), text, nil))
+}
+
+// judgeDelete judges a deletion or a move away.
+func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
+	verb := "deletes"
+	if o.kind == opMoveFrom {
+		verb = "moves away"
+	}
+	fix := " Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them."
+	if o.unknown && o.find == nil {
+		g.judgeUnknown(v, o, text, verb, fix)
+		return
+	}
+	// Bare wildcards where they take everything.
+	if o.pattern != "" && (o.recursive || o.force) && bareWildcard(o.pattern) {
+		switch g.where(filepath.Dir(o.pattern)) {
+		case projectRoot, home, system, outside:
+			g.add(v, g.builtin("rm-glob", fmt.Sprintf("`%s` %s everything matching %s. Name the files to delete.", text, verb, g.rel(o.pattern)), text, nil))
+			return
+		}
+	}
+	if o.find != nil {
+		g.judgeFind(v, o, text, verb)
+		return
+	}
+	var tests, changes []string
+	for _, p := range o.paths {
+		if g.protectedDelete(p) {
+			g.add(v, g.tamper(text, p))
+			continue
+		}
+		switch g.where(p) {
+		case system, home, projectRoot:
+			if o.recursive || o.force || o.kind == opMoveFrom {
+				g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s %s.", text, verb, describePlace(g, p)), text, nil))
+			}
+			continue
+		case inTemp:
+			continue
+		case outside:
+			if o.kind == opMoveFrom {
+				continue // moving something from outside into the project loses nothing here
+			}
+			g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` %s %s, outside the project. Only delete files inside the project or in a temp directory.", text, verb, p), text, nil))
+			continue
+		}
+		rel, _ := g.inProject(p)
+		if rel == ".git" || rel == ".git/objects" || rel == ".git/refs" {
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s the repository's history (%s).", text, verb, rel), text, nil))
+			continue
+		}
+		if o.sync || !exists(p) {
+			continue
+		}
+		if t := g.testsIn(p, rel); len(t) > 0 {
+			if o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest) {
+				changes = append(changes, p) // a rename among tests
+				continue
+			}
+			tests = append(tests, t...)
+			continue
+		}
+		changes = append(changes, p)
+	}
+	if len(tests) > 0 {
+		g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s %s.%s", text, verb, listTests(tests), fix), text, nil))
+	}
+	if len(changes) > 0 {
+		g.add(v, g.fileDelete(text, changes))
+		v.Changes = append(v.Changes, changes...)
+	}
+}
+
+// judgeUnknown judges the deletion of a target computed at run time.
+func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
+	if o.under != "" && g.protectedWrite(o.under) {
+		g.add(v, g.tamper(text, o.under))
+		return
+	}
+	if !o.recursive && !o.force {
+		return // a plain rm of one computed file cannot take a tree with it
+	}
+	if o.under != "" {
+		switch g.where(o.under) {
+		case inTemp:
+			return
+		case inProject:
+			rel, _ := g.inProject(o.under)
+			if g.isTestDir(rel) || g.IsTestPath(rel) {
+				g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s files under %s, a test directory.%s", text, verb, rel, fix), text, nil))
+			}
+			return
+		}
+	}
+	if o.cmd.File != "" {
+		g.add(v, g.builtin("opaque-code", fmt.Sprintf("%s runs `%s`, which %s %s, computed at run time.", o.cmd.File, text, verb, describeUnknown(o)), text, nil))
+		return
+	}
+	g.add(v, g.builtin("rm-unknown", fmt.Sprintf("`%s` %s %s, which is computed at run time, so ralph cannot check it. Name the paths literally.", text, verb, describeUnknown(o)), text, nil))
+}
+
+// fileDelete is the finding that marks an allowed deletion or overwrite,
+// so it is checkpointed and logged.
+func (g *Guard) fileDelete(text string, paths []string) Finding {
+	return g.builtin("file-delete", fmt.Sprintf("`%s` changes or deletes %s; a rollback checkpoint is taken first.", text, strings.Join(firstN(relAll(g, paths), 5), ", ")), text, paths)
+}
+
+// stillTest reports whether a test moved to dest stays a test in the
+// project.
+func (g *Guard) stillTest(dest string) bool {
+	rel, ok := g.inProject(dest)
+	return ok && rel != "." && (g.IsTestPath(rel) || g.isTestDir(rel))
+}
+
+// judgeWrite judges writes, edits, metadata changes and discards.
+func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
+	if o.unknown {
+		if o.under != "" && g.protectedWrite(o.under) {
+			g.add(v, g.tamper(text, o.under))
+		}
+		return
+	}
+	var changes, clobbered []string
+	for _, p := range o.paths {
+		if isDevice(p) {
+			if o.kind == opWrite || o.kind == opModify {
+				g.add(v, g.builtin("dd-device", fmt.Sprintf("`%s` writes to the device %s, which can destroy a disk.", text, p), text, nil))
+			}
+			continue
+		}
+		if o.kind == opMeta && o.recursive && g.protectedDelete(p) || g.protectedWrite(p) {
+			g.add(v, g.tamper(text, p))
+			continue
+		}
+		if o.kind == opMeta {
+			continue
+		}
+		if _, ok := g.inProject(p); !ok {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if o.kind == opWrite && o.clobber {
+			clobbered = append(clobbered, p)
+		}
+		changes = append(changes, p)
+	}
+	if len(clobbered) > 0 {
+		if t := g.tracked(clobbered); len(t) > 0 {
+			g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("`%s` replaces %s, which git tracks, wholesale. Use the Edit or Write tool to change it, so the change is visible and reviewable.", text, strings.Join(relAll(g, t), ", ")), text, t))
+			return
+		}
+	}
+	if len(changes) == 0 {
+		return
+	}
+	risky := false
+	for _, f := range g.matchRules("Bash", "", changes) {
+		g.add(v, f)
+		if levelRank[f.Level] >= levelRank[Medium] {
+			risky = true
+		}
+	}
+	if o.clobber || o.overwrite || o.kind == opMoveTo || o.kind == opDiscard {
+		g.add(v, g.fileDelete(text, changes))
+		risky = true
+	}
+	if risky {
+		v.Changes = append(v.Changes, changes...)
+	}
+}
+
+func isDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full":
+		return false
+	}
+	return !strings.HasPrefix(p, "/dev/fd/") && !strings.HasPrefix(p, "/dev/shm/") && !strings.HasPrefix(p, "/dev/pts/")
+}
+
+// bareWildcard reports whether the last element of a glob matches
+// (almost) every name: *, .*, *.*, ?*, **.
+func bareWildcard(pattern string) bool {
+	base := filepath.Base(pattern)
+	return strings.Trim(base, "*?.") == "" && strings.ContainsAny(base, "*?")
+}
+
+func describeUnknown(o *op) string {
+	if o.word.FromInput {
+		if o.cmd.Input != nil {
+			return "whatever `" + o.cmd.Input.Text() + "` lists"
+		}
+		return "whatever is piped in"
+	}
+	return o.word.Raw
+}
+
+func describePlace(g *Guard, p string) string {
+	switch {
+	case p == "/":
+		return "the whole filesystem"
+	case p == g.Root:
+		return "the whole project"
+	case within(g.Root, p):
+		return p + ", which holds the project"
+	case p == g.Home:
+		return "the home directory"
+	case g.Home != "" && within(g.Home, p):
+		return p + ", which holds the home directory"
+	}
+	return "the system directory " + p
+}
+
+func listTests(tests []string) string {
+	n := len(tests)
+	shown := firstN(tests, 4)
+	s := strings.Join(shown, ", ")
+	if n > len(shown) {
+		s += fmt.Sprintf(" and %d more", n-len(shown))
+	}
+	if n == 1 {
+		return "test " + s
+	}
+	return fmt.Sprintf("%d tests: %s", n, s)
+}
+
+func firstN(list []string, n int) []string {
+	if len(list) > n {
+		return list[:n]
+	}
+	return list
+}

@@ -1,0 +1,280 @@
+package risk
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// maxWalk bounds the entries ralph looks at under one directory.
+const maxWalk = 50000
+
+// skipDirs are not searched for tests: version control and directories of
+// regenerable artifacts.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "node_modules": true, ".venv": true, "venv": true,
+	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".tox": true, ".next": true,
+	".cache": true, ".gradle": true,
+}
+
+// walk calls fn for every entry under dir (dir itself excluded), skipping
+// skipDirs, until fn returns false or maxWalk entries were seen.
+func (g *Guard) walk(dir string, fn func(p string, isDir bool) bool) {
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		if n++; n > maxWalk {
+			return filepath.SkipAll
+		}
+		if d.IsDir() && skipDirs[d.Name()] {
+			return filepath.SkipDir
+		}
+		if !fn(p, d.IsDir()) {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+}
+
+// testsIn returns the test files (relative paths) at or under p; rel is p
+// relative to the root. A test directory with no files counts as itself.
+func (g *Guard) testsIn(p, rel string) []string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	if !fi.IsDir() {
+		if g.IsTestPath(rel) {
+			return []string{rel}
+		}
+		return nil
+	}
+	if skipDirs[filepath.Base(p)] {
+		return nil
+	}
+	var out []string
+	g.walk(p, func(q string, isDir bool) bool {
+		if !isDir {
+			if r, ok := g.inProject(q); ok && g.IsTestPath(r) {
+				out = append(out, r)
+			}
+		}
+		return true
+	})
+	if len(out) == 0 && g.isTestDir(rel) {
+		out = []string{rel + "/"}
+	}
+	return out
+}
+
+// findSpec is what a find command selects.
+type findSpec struct {
+	roots    []string // absolute
+	unknown  bool     // a root is computed at run time or relative to an unknown directory
+	names    []namePat
+	types    string // f, d, l, … ("" = any)
+	filtered bool   // some test narrows the selection
+	maxDepth int    // -1 = none
+	deletes  bool   // -delete
+}
+
+type namePat struct {
+	pattern string
+	path    bool // -path: matched against the whole path
+	fold    bool // -iname, -ipath
+}
+
+// findSpec reads a find command line.
+func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
+	s := &findSpec{maxDepth: -1}
+	args := c.Args
+	i := 0
+	for i < len(args) && isFindOption(args[i].Lit()) {
+		i++ // -H -L -P -O3
+	}
+	for ; i < len(args); i++ {
+		t := args[i].Lit()
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+			break
+		}
+		v, ok := args[i].Value()
+		if !ok {
+			s.unknown = true
+			continue
+		}
+		p, ok := g.resolve(c, v)
+		if !ok {
+			s.unknown = true
+			continue
+		}
+		s.roots = append(s.roots, p)
+	}
+	if len(s.roots) == 0 && !s.unknown {
+		if c.Cwd == "" {
+			s.unknown = true
+		} else {
+			s.roots = []string{c.Cwd}
+		}
+	}
+	negate := false
+	for ; i < len(args); i++ {
+		t := args[i].Lit()
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i].Lit()
+			}
+			return ""
+		}
+		switch t {
+		case "!", "-not":
+			negate = true
+			continue
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			pat := next()
+			if !negate {
+				s.names = append(s.names, namePat{pattern: pat, path: strings.Contains(t, "path") || strings.Contains(t, "wholename"), fold: strings.HasPrefix(t, "-i")})
+			}
+			s.filtered = true
+		case "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
+			"-user", "-group", "-perm", "-links", "-samefile", "-inum", "-mindepth":
+			next()
+			s.filtered = true
+		case "-empty":
+			s.filtered = true
+		case "-type", "-xtype":
+			if tp := next(); !negate {
+				s.types = tp
+			}
+			s.filtered = true
+		case "-maxdepth":
+			if n, err := strconv.Atoi(next()); err == nil {
+				s.maxDepth = n
+			}
+		case "-delete":
+			s.deletes = true
+		}
+		negate = false
+	}
+	return s
+}
+
+func isFindOption(s string) bool {
+	return s == "-H" || s == "-L" || s == "-P" || s == "-D" || strings.HasPrefix(s, "-O")
+}
+
+// matches walks root and returns what the spec selects there (bounded; a
+// superset when the spec has tests ralph does not evaluate).
+func (s *findSpec) matches(g *Guard, root string) []string {
+	var out []string
+	if s.matchOne(root, 0) {
+		out = append(out, root)
+	}
+	n := 0
+	base := strings.Count(root, string(filepath.Separator))
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return nil
+		}
+		if n++; n > maxWalk {
+			return filepath.SkipAll
+		}
+		depth := strings.Count(p, string(filepath.Separator)) - base
+		if s.maxDepth >= 0 && depth > s.maxDepth || d.IsDir() && d.Name() == ".git" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if s.typeOK(d.IsDir()) && s.matchOne(p, depth) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func (s *findSpec) typeOK(isDir bool) bool {
+	switch s.types {
+	case "d":
+		return isDir
+	case "f", "l":
+		return !isDir
+	}
+	return true
+}
+
+func (s *findSpec) matchOne(p string, depth int) bool {
+	if len(s.names) == 0 {
+		return depth > 0 || !s.filtered
+	}
+	for _, n := range s.names {
+		subject, pat := filepath.Base(p), n.pattern
+		if n.path {
+			subject = p
+		}
+		if n.fold {
+			subject, pat = strings.ToLower(subject), strings.ToLower(pat)
+		}
+		if globMatch(pat, subject) || n.path && globMatch("*"+strings.TrimPrefix(pat, "."), subject) {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeFind judges a deletion by find -delete, find -exec rm or
+// find | xargs rm.
+func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
+	s := o.find
+	if s.unknown {
+		g.add(v, g.builtin("rm-unknown", fmt.Sprintf("`%s` %s files under a directory computed at run time, so ralph cannot check them. Name the directory literally.", text, verb), text, nil))
+		return
+	}
+	for _, root := range s.roots {
+		w := g.where(root)
+		switch {
+		case w == inTemp:
+			continue
+		case !s.filtered && (w == system || w == home || w == projectRoot):
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
+			continue
+		case w == outside || w == system || w == home || w == projectRoot && root != g.Root:
+			g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` %s files under %s, outside the project.", text, verb, g.rel(root)), text, nil))
+			continue
+		}
+		var tests, changes []string
+		tamper := ""
+		for _, p := range s.matches(g, root) {
+			rel, ok := g.inProject(p)
+			if !ok {
+				continue
+			}
+			if p != g.Root && g.protectedDelete(p) {
+				tamper = p
+				break
+			}
+			if t := g.testsIn(p, rel); len(t) > 0 {
+				tests = append(tests, t...)
+				continue
+			}
+			changes = append(changes, p)
+		}
+		switch {
+		case tamper != "":
+			g.add(v, g.tamper(text, tamper))
+		case len(tests) > 0:
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTests(uniq(tests))), text, nil))
+		case len(changes) > 0:
+			g.add(v, g.fileDelete(text, changes))
+			v.Changes = append(v.Changes, changes...)
+		}
+	}
+}

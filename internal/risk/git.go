@@ -1,0 +1,374 @@
+package risk
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// gitCall is a git command line split into its parts.
+type gitCall struct {
+	cmd  *shell.Cmd // with Cwd moved by -C
+	sub  string
+	args []shell.Word
+}
+
+// parseGit skips git's global options (-C dir, -c k=v, --git-dir=…, …).
+func parseGit(c *shell.Cmd) *gitCall {
+	cc := *c
+	args := c.Args
+	for len(args) > 0 {
+		s := args[0].Lit()
+		switch {
+		case s == "-C" && len(args) > 1:
+			d, ok := args[1].Value()
+			switch {
+			case ok && filepath.IsAbs(d):
+				cc.Cwd = filepath.Clean(d)
+			case ok && cc.Cwd != "":
+				cc.Cwd = filepath.Join(cc.Cwd, d)
+			default:
+				cc.Cwd = ""
+			}
+			args = args[2:]
+		case (s == "-c" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--config-env") && len(args) > 1:
+			args = args[2:]
+		case strings.HasPrefix(s, "-"):
+			args = args[1:]
+		default:
+			return &gitCall{cmd: &cc, sub: s, args: args[1:]}
+		}
+	}
+	return nil
+}
+
+// gitOps lists the files a git command deletes, moves or overwrites.
+func (g *Guard) gitOps(c *shell.Cmd) []op {
+	gc := parseGit(c)
+	if gc == nil {
+		return nil
+	}
+	switch gc.sub {
+	case "rm":
+		fl, paths := splitFlags(gc.args, "")
+		if fl.has("cached", "n", "dry-run") {
+			return nil
+		}
+		var out []op
+		for _, p := range paths {
+			o := g.target(gc.cmd, opDelete, pathspec(p), func(o *op) { o.recursive, o.force = fl.has("r"), fl.has("f", "force") })
+			if o.pattern != "" {
+				o.paths = g.pathspecMatches(o.pattern)
+			}
+			out = append(out, o)
+		}
+		return out
+	case "mv":
+		return g.move(gc.cmd, gc.args, "")
+	case "checkout", "restore":
+		if paths := g.discarded(gc); paths != nil {
+			return g.targets(gc.cmd, opDiscard, paths, nil)
+		}
+	}
+	return nil
+}
+
+// pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a
+// glob word, since git expands it even when the shell does not.
+func pathspec(w shell.Word) shell.Word {
+	if v, ok := w.Value(); ok && strings.ContainsAny(v, "*?[") {
+		w.Glob = true
+	}
+	return w
+}
+
+// pathspecMatches returns the files under the pattern's directory that a
+// git pathspec matches (* crosses directories in a pathspec).
+func (g *Guard) pathspecMatches(pattern string) []string {
+	dir := filepath.Dir(pattern)
+	for strings.ContainsAny(dir, "*?[") {
+		dir = filepath.Dir(dir)
+	}
+	var out []string
+	g.walk(dir, func(p string, isDir bool) bool {
+		if !isDir && globMatch(pattern, p) {
+			out = append(out, p)
+		}
+		return true
+	})
+	return out
+}
+
+// globMatch matches like a git pathspec or find -path: * and ? also match
+// "/".
+func globMatch(pattern, name string) bool {
+	for len(pattern) > 0 {
+		switch pattern[0] {
+		case '*':
+			for len(pattern) > 0 && pattern[0] == '*' {
+				pattern = pattern[1:]
+			}
+			if pattern == "" {
+				return true
+			}
+			for i := 0; i <= len(name); i++ {
+				if globMatch(pattern, name[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if name == "" {
+				return false
+			}
+			pattern, name = pattern[1:], name[1:]
+		case '[':
+			end := strings.IndexByte(pattern, ']')
+			if end < 0 || name == "" {
+				return false
+			}
+			if ok, _ := filepath.Match(pattern[:end+1], name[:1]); !ok {
+				return false
+			}
+			pattern, name = pattern[end+1:], name[1:]
+		default:
+			if name == "" || name[0] != pattern[0] {
+				return false
+			}
+			pattern, name = pattern[1:], name[1:]
+		}
+	}
+	return name == ""
+}
+
+// discarded returns the paths git checkout/restore would overwrite with
+// the index or a commit, or nil when it only switches branches.
+func (g *Guard) discarded(gc *gitCall) []shell.Word {
+	var paths, operands []shell.Word
+	dashdash := false
+	staged, worktree := false, false
+	for i := 0; i < len(gc.args); i++ {
+		a := gc.args[i]
+		s := a.Lit()
+		switch {
+		case dashdash:
+			paths = append(paths, a)
+		case s == "--":
+			dashdash = true
+		case s == "-b" || s == "-B" || s == "--orphan" || s == "-s" || s == "--source" || s == "--conflict" || s == "-c" || s == "-C":
+			i++
+		case s == "-S" || s == "--staged":
+			staged = true
+		case s == "-W" || s == "--worktree":
+			worktree = true
+		case strings.HasPrefix(s, "-") && !a.Dynamic:
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if gc.sub == "restore" {
+		if staged && !worktree {
+			return nil
+		}
+		if all := append(operands, paths...); len(all) > 0 {
+			return all
+		}
+		return nil
+	}
+	// checkout: after --, everything is a path; before it, the first
+	// operand is a branch or commit unless it names an existing path.
+	for i, o := range operands {
+		if i > 0 || g.existsFor(gc.cmd, o) {
+			paths = append(paths, o)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return paths
+}
+
+// existsFor reports whether w names an existing path (or is ".").
+func (g *Guard) existsFor(c *shell.Cmd, w shell.Word) bool {
+	v, ok := w.Value()
+	if !ok {
+		return false
+	}
+	if v == "." || v == "./" {
+		return true
+	}
+	p, ok := g.resolve(c, v)
+	return ok && exists(p)
+}
+
+// gitArgFlags are the short options that take a value, per subcommand.
+var gitArgFlags = map[string]string{
+	"clean":  "e",
+	"push":   "o",
+	"commit": "mFCct",
+	"branch": "tu",
+}
+
+// gitRules applies the git rules to c.
+func (g *Guard) gitRules(c *shell.Cmd) []Finding {
+	gc := parseGit(c)
+	if gc == nil {
+		return nil
+	}
+	text := c.Text()
+	fl, operands := splitFlags(gc.args, gitArgFlags[gc.sub])
+	one := func(rule, why string) []Finding {
+		return []Finding{g.builtin(rule, fmt.Sprintf("`%s` %s", text, why), text, nil)}
+	}
+	switch gc.sub {
+	case "reset":
+		if fl.has("hard", "merge") {
+			return one("git-reset-hard", "throws away uncommitted changes, with no way back. Commit or stash them first, or use `git reset --soft` / `git restore --staged`.")
+		}
+	case "clean":
+		if fl.has("f", "force") && !fl.has("n", "dry-run") {
+			return one("git-clean-force", "deletes untracked files for good. Use `git clean -n` to see what it would delete, then remove files one by one.")
+		}
+	case "push":
+		force := fl.has("f", "force", "mirror")
+		del := fl.has("d", "delete", "prune")
+		for _, o := range operands {
+			s := o.Lit()
+			if strings.HasPrefix(s, "+") {
+				force = true
+			}
+			if strings.HasPrefix(s, ":") && len(s) > 1 {
+				del = true
+			}
+		}
+		if force {
+			return one("git-push-force", "overwrites the remote branch and can destroy others' work. Use --force-with-lease if you must.")
+		}
+		if del {
+			return one("git-push-delete", "deletes branches on the remote.")
+		}
+	case "branch":
+		if fl.set["D"] || fl.has("d", "delete") && fl.has("f", "force") {
+			return one("git-branch-force-delete", "deletes a branch even if its work is not merged. Use `git branch -d`, which refuses to lose work.")
+		}
+	case "stash":
+		if len(operands) > 0 {
+			if s := operands[0].Lit(); s == "drop" || s == "clear" {
+				return one("git-stash-drop", "throws away stashed work for good.")
+			}
+		}
+	case "checkout", "switch":
+		if fl.has("f", "force", "discard-changes") || gc.sub == "checkout" && g.discarded(gc) != nil {
+			return one("git-checkout-discard", "overwrites uncommitted changes in the working tree. Commit or stash them first.")
+		}
+	case "restore":
+		if g.discarded(gc) != nil {
+			return one("git-restore-worktree", "throws away uncommitted changes in the working tree. Commit or stash them first.")
+		}
+	case "reflog":
+		if len(operands) > 0 && (operands[0].Lit() == "expire" || operands[0].Lit() == "delete") {
+			return one("git-history-destroy", "deletes the reflog, the safety net for lost commits.")
+		}
+	case "gc":
+		if p := fl.values["prune"]; p == "now" || p == "all" {
+			return one("git-history-destroy", "prunes unreachable commits at once, so lost work cannot be recovered.")
+		}
+	case "filter-branch", "filter-repo":
+		return one("git-history-destroy", "rewrites the repository's history.")
+	case "update-ref":
+		if fl.has("d") {
+			return one("git-history-destroy", "deletes a ref directly.")
+		}
+	case "worktree":
+		if len(operands) > 0 && operands[0].Lit() == "remove" && fl.has("f", "force") {
+			return one("git-history-destroy", "removes a worktree with its uncommitted changes.")
+		}
+	}
+	return nil
+}
+
+// commandRules applies the rules about what a command is, as opposed to
+// which files it touches.
+func (g *Guard) commandRules(c *shell.Cmd) []Finding {
+	text := c.Text()
+	one := func(rule, why string) []Finding {
+		return []Finding{g.builtin(rule, fmt.Sprintf("`%s` %s", text, why), text, nil)}
+	}
+	name := c.Name
+	switch {
+	case name == "git":
+		return g.gitRules(c)
+	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "wipefs" || name == "mkdosfs" || name == "newfs" || name == "blkdiscard":
+		return one("mkfs", "formats or wipes a disk or partition.")
+	case name == "shred" || name == "srm" || name == "wipe":
+		return one("shred", "destroys file contents beyond recovery. Use rm if the file must go.")
+	case name == "chmod" || name == "chown" || name == "chgrp":
+		return g.chmodRules(c, text)
+	case name == "ralph":
+		if len(c.Args) > 0 {
+			switch c.Args[0].Lit() {
+			case "gate", "abort", "pause", "resume", "install", "uninstall":
+				return one("ralph-self", "would let the agent decide for the loop that supervises it. Only the human runs this.")
+			}
+		}
+	case name == "dropdb" || name == "dropuser":
+		return one("sql-drop", "drops a database or role.")
+	}
+	if why := g.sqlDestroys(c); why != "" {
+		return one("sql-drop", why)
+	}
+	return nil
+}
+
+// chmodRules catches permission or owner changes of whole trees.
+func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
+	fl, paths := splitFlags(c.Args, "")
+	if len(paths) > 0 && !fl.hasPrefix("reference") {
+		paths = paths[1:]
+	}
+	rec := fl.has("R", "recursive")
+	for _, o := range g.targets(c, opMeta, paths, nil) {
+		for _, p := range o.paths {
+			w := g.where(p)
+			if w == system || rec && (w == projectRoot || w == home || w == outside) {
+				return []Finding{g.builtin("chmod-recursive", fmt.Sprintf("`%s` changes permissions or owners of %s at once.", text, describePlace(g, p)), text, nil)}
+			}
+		}
+	}
+	return nil
+}
+
+// tracked returns which of paths git tracks in the project. Outside a git
+// repository nothing is tracked.
+func (g *Guard) tracked(paths []string) []string {
+	set := map[string]bool{}
+	if g.Tracked != nil {
+		set = g.Tracked(g.Root, paths)
+	} else if _, err := os.Stat(filepath.Join(g.Root, ".git")); err == nil {
+		args := []string{"-C", g.Root, "ls-files", "-z", "--"}
+		for _, p := range paths {
+			if r, err := filepath.Rel(g.Root, p); err == nil {
+				args = append(args, r)
+			}
+		}
+		out, err := exec.Command("git", args...).Output()
+		if err == nil {
+			for _, r := range strings.Split(string(out), "\x00") {
+				if r != "" {
+					set[filepath.Join(g.Root, r)] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, p := range paths {
+		if set[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,365 @@
+package risk
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// ops lists what c does to files.
+func (g *Guard) ops(c *shell.Cmd) []op {
+	var out []op
+	for _, r := range c.Redirs {
+		if r.Writes() {
+			out = append(out, g.target(c, opWrite, r.Target, func(o *op) { o.clobber = r.Clobbers() }))
+		}
+	}
+	args := c.Args
+	switch c.Name {
+	case "rm", "rimraf", "trash", "trash-put":
+		fl, paths := splitFlags(args, "")
+		rec := fl.has("r", "R", "recursive") || c.Name == "rimraf"
+		force := fl.has("f", "force") || c.Name == "rimraf"
+		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = rec, force })...)
+	case "rmdir", "unlink":
+		_, paths := splitFlags(args, "")
+		out = append(out, g.targets(c, opDelete, paths, nil)...)
+	case "shred", "srm", "wipe":
+		_, paths := splitFlags(args, "ns")
+		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.force = true })...)
+	case "mv":
+		out = append(out, g.move(c, args, "S")...)
+	case "cp", "install", "ln", "link":
+		fl, paths := splitFlags(args, "tSgmobT")
+		if dir := fl.value("t", "target-directory"); !empty(dir) {
+			for _, p := range paths {
+				out = append(out, g.into(c, dir, p, opWrite))
+			}
+		} else if len(paths) >= 2 {
+			dest := paths[len(paths)-1]
+			if len(paths) > 2 || g.isDir(c, dest) {
+				for _, p := range paths[:len(paths)-1] {
+					out = append(out, g.into(c, dest, p, opWrite))
+				}
+			} else {
+				out = append(out, g.target(c, opWrite, dest, nil))
+			}
+		}
+		for i := range out {
+			out[i].overwrite = true
+		}
+	case "touch", "mkdir":
+		_, paths := splitFlags(args, "dtrm")
+		out = append(out, g.targets(c, opWrite, paths, nil)...)
+	case "tee":
+		fl, paths := splitFlags(args, "")
+		app := fl.has("a", "append")
+		out = append(out, g.targets(c, opWrite, paths, func(o *op) { o.clobber = !app })...)
+	case "truncate":
+		_, paths := splitFlags(args, "sr")
+		out = append(out, g.targets(c, opWrite, paths, func(o *op) { o.clobber = true })...)
+	case "sed", "perl", "ruby":
+		out = append(out, g.inPlace(c)...)
+	case "dd":
+		for _, a := range args {
+			if s := a.Lit(); strings.HasPrefix(s, "of=") {
+				w := a
+				w.Raw = strings.TrimPrefix(a.Raw, "of=")
+				if v, ok := a.Value(); ok {
+					w.Values = []string{strings.TrimPrefix(v, "of=")}
+				}
+				out = append(out, g.target(c, opWrite, w, func(o *op) { o.clobber = true }))
+			}
+		}
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		fl, paths := splitFlags(args, "")
+		if len(paths) > 0 && !fl.hasPrefix("reference") && c.Name != "setfacl" {
+			paths = paths[1:] // the mode or owner
+		}
+		rec := fl.has("R", "recursive")
+		out = append(out, g.targets(c, opMeta, paths, func(o *op) { o.recursive = rec })...)
+	case "find":
+		if spec := g.findSpec(c); spec.deletes {
+			out = append(out, op{kind: opDelete, cmd: c, find: spec, recursive: true, force: true, unknown: true})
+		}
+	case "rsync":
+		fl, paths := splitFlags(args, "eBfT")
+		if len(paths) >= 2 {
+			dest := paths[len(paths)-1]
+			if fl.has("delete", "del") || fl.hasPrefix("delete-") {
+				out = append(out, g.target(c, opDelete, dest, func(o *op) { o.recursive, o.sync = true, true }))
+			}
+			out = append(out, g.target(c, opWrite, dest, nil))
+		}
+	case "git":
+		out = append(out, g.gitOps(c)...)
+	}
+	return out
+}
+
+// flags are a command's options: short letters and long names, with the
+// values of those that take one.
+type flags struct {
+	set    map[string]bool
+	values map[string]string
+}
+
+func (f flags) has(names ...string) bool {
+	for _, n := range names {
+		if f.set[n] {
+			return true
+		}
+	}
+	return false
+}
+
+func (f flags) hasPrefix(p string) bool {
+	for n := range f.set {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f flags) value(names ...string) shell.Word {
+	for _, n := range names {
+		if v, ok := f.values[n]; ok {
+			return shell.Word{Raw: v, Values: []string{v}}
+		}
+	}
+	return shell.Word{}
+}
+
+// splitFlags separates options from operands. Short options listed in
+// withArg take a value (-t DIR or -tDIR). Everything after -- is an operand.
+func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
+	f := flags{set: map[string]bool{}, values: map[string]string{}}
+	var rest []shell.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.Lit()
+		switch {
+		case a.Dynamic || a.FromInput || a.Glob || len(s) < 2 || s[0] != '-':
+			rest = append(rest, a)
+		case s == "--":
+			return f, append(rest, args[i+1:]...)
+		case strings.HasPrefix(s, "--"):
+			name, val, ok := strings.Cut(s[2:], "=")
+			f.set[name] = true
+			if ok {
+				f.values[name] = val
+			}
+		default:
+			for j := 1; j < len(s); j++ {
+				l := string(s[j])
+				f.set[l] = true
+				if strings.Contains(withArg, l) {
+					if j < len(s)-1 {
+						f.values[l] = s[j+1:]
+					} else if i+1 < len(args) {
+						f.values[l] = args[i+1].Lit()
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return f, rest
+}
+
+// empty reports whether w is the zero Word (an absent option value).
+func empty(w shell.Word) bool { return w.Raw == "" && w.Values == nil && !w.Dynamic && !w.FromInput }
+
+// target resolves one argument into an op.
+func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) op {
+	o := op{kind: kind, cmd: c, word: w}
+	if set != nil {
+		set(&o)
+	}
+	switch {
+	case w.FromInput:
+		o.unknown = true
+		if c.Input != nil && c.Input.Name == "find" {
+			o.find = g.findSpec(c.Input)
+		}
+	case w.Dynamic:
+		o.unknown = true
+		o.under = g.underDir(c, w.Prefix)
+	default:
+		for _, val := range w.Values {
+			if c.Remote != "" {
+				if filepath.IsAbs(val) {
+					o.paths = append(o.paths, filepath.Clean(val))
+				} else {
+					o.unknown = true
+				}
+				continue
+			}
+			p, ok := g.resolve(c, val)
+			if !ok {
+				o.unknown = true
+				continue
+			}
+			if w.Glob {
+				o.pattern = p
+				matches, _ := filepath.Glob(p)
+				sort.Strings(matches)
+				o.paths = append(o.paths, matches...)
+				continue
+			}
+			o.paths = append(o.paths, p)
+		}
+	}
+	return o
+}
+
+func (g *Guard) targets(c *shell.Cmd, kind opKind, ws []shell.Word, set func(*op)) []op {
+	out := make([]op, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, g.target(c, kind, w, set))
+	}
+	return out
+}
+
+// resolve makes a value absolute against the command's directory.
+func (g *Guard) resolve(c *shell.Cmd, val string) (string, bool) {
+	if val == "" {
+		return "", false
+	}
+	if filepath.IsAbs(val) {
+		return filepath.Clean(val), true
+	}
+	if c.Cwd == "" {
+		return "", false
+	}
+	return filepath.Join(c.Cwd, val), true
+}
+
+// underDir returns the directory a dynamic word is known to be under, from
+// its literal prefix ("/tmp/" + $x is under /tmp), or "".
+func (g *Guard) underDir(c *shell.Cmd, prefix string) string {
+	if !strings.Contains(prefix, "/") {
+		return ""
+	}
+	dir := prefix
+	if !strings.HasSuffix(dir, "/") {
+		dir = filepath.Dir(dir)
+	}
+	p, ok := g.resolve(c, dir)
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+// isDir reports whether w names an existing directory.
+func (g *Guard) isDir(c *shell.Cmd, w shell.Word) bool {
+	v, ok := w.Value()
+	if !ok {
+		return false
+	}
+	p, ok := g.resolve(c, v)
+	if !ok {
+		return false
+	}
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// into is the op of copying or moving src into directory dir.
+func (g *Guard) into(c *shell.Cmd, dir, src shell.Word, kind opKind) op {
+	d, dok := dir.Value()
+	s, sok := src.Value()
+	if !dok || !sok {
+		o := g.target(c, kind, dir, nil)
+		o.unknown = true
+		o.under, _ = g.resolve(c, d)
+		return o
+	}
+	w := shell.Word{Raw: dir.Raw + "/" + filepath.Base(s), Values: []string{filepath.Join(d, filepath.Base(s))}}
+	return g.target(c, kind, w, nil)
+}
+
+// move returns the ops of mv (and git mv): each source moves away, the
+// destination is written.
+func (g *Guard) move(c *shell.Cmd, args []shell.Word, withArg string) []op {
+	fl, paths := splitFlags(args, "t"+withArg)
+	var dest shell.Word
+	srcs := paths
+	dirGiven := false
+	if d := fl.value("t", "target-directory"); !empty(d) {
+		dest, dirGiven = d, true
+	} else if len(paths) >= 2 {
+		dest, srcs = paths[len(paths)-1], paths[:len(paths)-1]
+	} else {
+		return nil
+	}
+	destIsDir := dirGiven || len(srcs) > 1 || g.isDir(c, dest)
+	var out []op
+	for _, s := range srcs {
+		to := g.target(c, opMoveTo, dest, nil)
+		if destIsDir {
+			to = g.into(c, dest, s, opMoveTo)
+		}
+		from := g.target(c, opMoveFrom, s, func(o *op) { o.recursive = true })
+		if len(to.paths) == 1 && !to.unknown {
+			from.dest = to.paths[0]
+		}
+		out = append(out, from, to)
+	}
+	return out
+}
+
+// inPlace returns the files sed -i, perl -i and ruby -i edit in place.
+func (g *Guard) inPlace(c *shell.Cmd) []op {
+	args := c.Args
+	inplace, script := false, false
+	var files []shell.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.Lit()
+		short := len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic
+		switch {
+		case s == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(s, "--in-place"):
+			inplace = true
+		case s == "-e" || s == "-f" || s == "--expression" || s == "--file" || s == "-E" && c.Name != "sed":
+			script = true
+			i++
+		case short && c.Name == "sed":
+			if strings.HasPrefix(s, "-i") || strings.Contains(s[1:], "i") && !strings.Contains(s[1:], "e") {
+				inplace = true
+			}
+			if strings.HasSuffix(s, "e") || strings.HasSuffix(s, "f") {
+				script = true
+				i++
+			}
+		case short: // perl -pi -e, -i.bak, -pie
+			if strings.Contains(s[1:], "i") {
+				inplace = true
+			}
+			if strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E") {
+				script = true
+				i++
+			}
+		case strings.HasPrefix(s, "-") && !a.Dynamic:
+		default:
+			if !script {
+				script = true // the first operand is the script
+				continue
+			}
+			files = append(files, a)
+		}
+	}
+	if !inplace {
+		return nil
+	}
+	return g.targets(c, opModify, files, nil)
+}

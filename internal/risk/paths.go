@@ -1,0 +1,155 @@
+package risk
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// tempDirs returns the directories whose contents are scratch space.
+func tempDirs(getenv func(string) string) []string {
+	dirs := []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/folders"}
+	for _, k := range []string{"TMPDIR", "TMP", "TEMP"} {
+		if d := getenv(k); d != "" && filepath.IsAbs(d) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	return dirs
+}
+
+// HookBinaries are the names of ralph-hooks' executables.
+var HookBinaries = []string{"pre-tool-call", "post-tool-call", "post-iteration-reflect", "stop", "ralph"}
+
+// protected lists what the agent may not change: ralph's state and config,
+// the agents' hook settings and the hook binaries.
+func protected(root, home string, getenv func(string) string) []string {
+	p := []string{
+		filepath.Join(root, ".aiwg", "ralph"),
+		filepath.Join(root, "aiwg.yml"),
+		filepath.Join(root, ".claude", "settings.json"),
+		filepath.Join(root, ".claude", "settings.local.json"),
+		filepath.Join(root, ".gemini", "settings.json"),
+		filepath.Join(root, ".cursor", "hooks.json"),
+		filepath.Join(root, ".codex", "hooks.json"),
+		filepath.Join(root, ".github", "hooks"),
+		"/etc/claude-code/managed-settings.json",
+	}
+	if home != "" {
+		p = append(p,
+			filepath.Join(home, ".claude", "settings.json"),
+			filepath.Join(home, ".claude", "settings.local.json"),
+			filepath.Join(home, ".gemini", "settings.json"),
+			filepath.Join(home, ".cursor", "hooks.json"),
+			filepath.Join(home, ".codex", "hooks.json"),
+			filepath.Join(home, ".codex", "config.toml"),
+			filepath.Join(home, ".local", "lib", "ralph-hooks"),
+			filepath.Join(home, ".local", "bin", "ralph"),
+		)
+	}
+	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
+		p = append(p, filepath.Clean(d))
+	}
+	if exe, err := os.Executable(); err == nil {
+		dir := filepath.Dir(exe)
+		for _, b := range HookBinaries {
+			p = append(p, filepath.Join(dir, b))
+		}
+	}
+	return p
+}
+
+// protectedWrite reports whether writing p changes something protected.
+func (g *Guard) protectedWrite(p string) bool {
+	for _, q := range g.Protected {
+		if within(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedDelete reports whether deleting or moving p (recursively)
+// removes something protected: p is protected or holds something that is.
+func (g *Guard) protectedDelete(p string) bool {
+	for _, q := range g.Protected {
+		if within(p, q) || within(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// tamper builds the tamper finding for what (e.g. "rm -rf .aiwg").
+func (g *Guard) tamper(what, p string) Finding {
+	return g.builtin("tamper", "`"+what+"` would change "+g.rel(p)+", which belongs to ralph-hooks (loop state, configuration, hook settings or hook binaries). The agent may not change it; ask the human if it needs to change.", what, nil)
+}
+
+// place is where a path is, as far as deleting it goes.
+type place int
+
+const (
+	inProject   place = iota // strictly inside the project
+	projectRoot              // the project itself or one of its parents
+	home                     // the home directory or one of its parents
+	system                   // / or a top-level system directory
+	inTemp                   // strictly inside a temp directory
+	outside                  // anywhere else
+)
+
+var systemDirs = map[string]bool{
+	"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
+	"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true, "/proc": true,
+	"/root": true, "/run": true, "/sbin": true, "/snap": true, "/srv": true, "/sys": true, "/usr": true,
+	"/var": true, "/tmp": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true,
+	"/Volumes": true, "/private": true, "/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/usr/share": true,
+	"/var/lib": true, "/var/log": true, "/etc/ssh": true,
+}
+
+// where classifies p.
+func (g *Guard) where(p string) place {
+	switch {
+	case systemDirs[p]:
+		return system
+	case within(g.Root, p):
+		return projectRoot
+	case g.Home != "" && within(g.Home, p):
+		return home
+	}
+	if _, ok := g.inProject(p); ok {
+		return inProject
+	}
+	for _, t := range g.Temp {
+		if p != t && within(p, t) {
+			return inTemp
+		}
+	}
+	return outside
+}
+
+// pathStrings returns the string values of an MCP tool's input whose keys
+// name a path.
+func pathStrings(input json.RawMessage) []string {
+	var out []string
+	gjson.ParseBytes(input).ForEach(func(k, v gjson.Result) bool {
+		key := strings.ToLower(k.Str)
+		if !strings.Contains(key, "path") && !strings.Contains(key, "file") && !strings.Contains(key, "dir") &&
+			key != "source" && key != "destination" && key != "target" && key != "dest" && key != "src" {
+			return true
+		}
+		if v.Type == gjson.String && v.Str != "" {
+			out = append(out, v.Str)
+		}
+		if v.IsArray() {
+			for _, e := range v.Array() {
+				if e.Type == gjson.String && e.Str != "" {
+					out = append(out, e.Str)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}

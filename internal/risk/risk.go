@@ -1,0 +1,466 @@
+// Package risk decides whether a tool call may go ahead: it is the rule
+// engine behind pre-tool-call and `ralph explain`.
+//
+// A call is judged by built-in named rules (destructive shell and git
+// commands, test deletion, tampering with ralph's own files; see Builtins)
+// and by the risk_rules of aiwg.yml (tool + path globs or command patterns,
+// with a level and an action). The detection mode raises or lowers the
+// actions. The result is a Verdict: the decision, every finding with its
+// reason, and the existing files the call would change, which the caller
+// checkpoints before letting a risky call through.
+//
+// Bash commands are read with package shell, never matched as raw text.
+package risk
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tidwall/match"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// Levels, from least to most severe.
+const (
+	Low      = "low"
+	Medium   = "medium"
+	High     = "high"
+	Critical = "critical"
+)
+
+var levelRank = map[string]int{Low: 0, Medium: 1, High: 2, Critical: 3}
+
+// Finding is one rule that matched.
+type Finding struct {
+	Rule   string
+	Level  string
+	Action answer.Decision
+	Reason string   // one or two sentences for the agent
+	Cmd    string   // the command it was found in (Bash)
+	Paths  []string // existing files it concerns
+}
+
+// Verdict is the judgement of one tool call.
+type Verdict struct {
+	Decision answer.Decision
+	Findings []Finding
+	Top      *Finding // the finding that decided, if any
+	// Changes are the existing files (absolute) the call changes or
+	// deletes, to checkpoint before it runs.
+	Changes []string
+	// Analysis is how a Bash command was read.
+	Analysis *shell.Analysis
+	Target   string // the command or path judged
+}
+
+// Answer renders the verdict for the agent.
+func (v *Verdict) Answer() answer.Answer {
+	a := answer.Answer{Decision: v.Decision}
+	switch v.Decision {
+	case answer.Deny, answer.Ask:
+		t := v.Top
+		verb := "Blocked by ralph-hooks"
+		if v.Decision == answer.Ask {
+			verb = "ralph-hooks asks for confirmation"
+		}
+		a.Reason = fmt.Sprintf("%s (rule %s): %s", verb, t.Rule, t.Reason)
+		var more []string
+		for _, f := range v.Findings {
+			if f.Rule != t.Rule && (f.Action == answer.Deny || f.Action == answer.Ask) {
+				more = append(more, f.Rule)
+			}
+		}
+		if len(more) > 0 {
+			a.Reason += " Also matched: " + strings.Join(uniq(more), ", ") + "."
+		}
+	case answer.Warn:
+		var msgs []string
+		for _, f := range v.Findings {
+			if f.Action == answer.Warn {
+				msgs = append(msgs, f.Reason)
+			}
+		}
+		a.Context = strings.Join(uniq(msgs), "\n")
+	}
+	return a
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Guard judges tool calls in one project.
+type Guard struct {
+	Root string
+	Home string
+	Temp []string // temp directories; anything strictly inside is scratch
+	// Protected are the files and directories the agent may not change.
+	Protected []string
+	// Tracked reports which of paths git tracks; nil means ask git.
+	Tracked func(root string, paths []string) map[string]bool
+
+	cfg      *config.Config
+	rules    []*rule
+	builtins map[string]*rule
+	analyzer *shell.Analyzer
+}
+
+// rule is a compiled risk rule (config) or a built-in rule's settings.
+type rule struct {
+	config.RiskRule
+	tools map[string]bool
+}
+
+// New returns the guard for the project at root.
+func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, error) {
+	g := &Guard{Root: filepath.Clean(root), cfg: cfg, builtins: map[string]*rule{}}
+	if h := getenv("HOME"); h != "" {
+		g.Home = filepath.Clean(h)
+	}
+	g.Temp = tempDirs(getenv)
+	g.Protected = protected(g.Root, g.Home, getenv)
+	for _, b := range Builtins {
+		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+	}
+	for _, r := range cfg.RiskRules {
+		if b, ok := g.builtins[r.Name]; ok {
+			if err := override(cfg, b, r); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if len(r.Paths) == 0 && len(r.Commands) == 0 && !r.TestFiles {
+			return nil, cfgErr(cfg, r, fmt.Sprintf("rule %q matches nothing: give it paths, test_files or commands, or use the name of a built-in rule (%s)", r.Name, strings.Join(BuiltinNames(), ", ")))
+		}
+		cr := &rule{RiskRule: r, tools: map[string]bool{}}
+		for _, t := range r.Tools {
+			cr.tools[t] = true
+		}
+		g.rules = append(g.rules, cr)
+	}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: os.ReadFile}
+	return g, nil
+}
+
+// override applies a risk_rules entry to a built-in rule.
+func override(cfg *config.Config, b *rule, r config.RiskRule) error {
+	if b.Name == "tamper" {
+		return cfgErr(cfg, r, "rule tamper protects ralph's own files and cannot be changed")
+	}
+	for k := range r.Set {
+		if k != "name" && k != "level" && k != "action" && k != "message" {
+			return cfgErr(cfg, r, fmt.Sprintf("rule %q is built in: only level, action and message can be set (not %s)", r.Name, k))
+		}
+	}
+	if r.Level != "" {
+		b.Level = r.Level
+	}
+	if r.Action != "" {
+		b.Action = r.Action
+	}
+	b.Message = r.Message
+	return nil
+}
+
+func cfgErr(cfg *config.Config, r config.RiskRule, msg string) error {
+	file := cfg.File
+	if file == "" || r.Line == 0 {
+		file = "defaults.yml"
+	}
+	return &config.Error{File: file, Line: r.Line, Key: "risk_rules", Msg: msg}
+}
+
+// Event judges one PreToolUse event.
+func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = g.Root
+	}
+	switch ev.Tool {
+	case "Bash":
+		cmd, err := ev.Str("command")
+		if err != nil {
+			return nil, err
+		}
+		return g.Command(cmd, cwd), nil
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		key := "file_path"
+		if ev.Tool == "NotebookEdit" {
+			key = "notebook_path"
+		}
+		p, err := ev.Str(key)
+		if err != nil {
+			return nil, err
+		}
+		if p == "" {
+			return &Verdict{Decision: answer.Allow}, nil
+		}
+		return g.File(ev.Tool, abs(cwd, p)), nil
+	}
+	if ReadOnly(ev.Tool) {
+		return &Verdict{Decision: answer.Allow}, nil
+	}
+	return g.other(ev, cwd), nil
+}
+
+// ReadOnly reports whether tool never changes files.
+func ReadOnly(tool string) bool {
+	switch tool {
+	case "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead", "Task", "Agent",
+		"NotebookRead", "BashOutput", "KillShell", "KillBash", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode",
+		"ListMcpResourcesTool", "ReadMcpResourceTool", "Skill", "SlashCommand", "TaskOutput", "TaskStop",
+		"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ToolSearch", "LSP":
+		return true
+	}
+	return false
+}
+
+// other judges tools ralph does not know, such as MCP tools: one whose name
+// says it writes, moves or deletes is checked against tamper protection on
+// every path-like string in its input.
+func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
+	v := &Verdict{Decision: answer.Allow, Target: ev.Tool}
+	low := strings.ToLower(ev.Tool)
+	mutates := false
+	for _, w := range []string{"write", "edit", "delete", "remove", "move", "rename", "create", "patch", "replace", "insert", "update", "upload", "put"} {
+		if strings.Contains(low, w) {
+			mutates = true
+			break
+		}
+	}
+	if !mutates || len(ev.Input) == 0 {
+		return v
+	}
+	for _, p := range pathStrings(ev.Input) {
+		ap := abs(cwd, p)
+		if g.protectedDelete(ap) {
+			g.add(v, g.tamper(ev.Tool+" "+g.rel(ap), ap))
+		}
+	}
+	g.decide(v)
+	return v
+}
+
+// File judges a file tool (Write, Edit, MultiEdit, NotebookEdit) on path p.
+func (g *Guard) File(tool, p string) *Verdict {
+	v := &Verdict{Decision: answer.Allow, Target: p}
+	if g.protectedWrite(p) {
+		g.add(v, g.tamper(tool+" "+g.rel(p), p))
+	}
+	if exists(p) {
+		for _, f := range g.matchRules(tool, "", []string{p}) {
+			g.add(v, f)
+		}
+	}
+	g.decide(v)
+	if v.Decision != answer.Deny && exists(p) {
+		for _, f := range v.Findings {
+			if levelRank[f.Level] >= levelRank[Medium] {
+				v.Changes = []string{p}
+				break
+			}
+		}
+	}
+	return v
+}
+
+// matchRules returns the findings of the config risk rules for tool on
+// paths (existing files) or command text cmd.
+func (g *Guard) matchRules(tool, cmd string, paths []string) []Finding {
+	if g.mode() == "off" {
+		return nil
+	}
+	var out []Finding
+	for _, r := range g.rules {
+		if len(r.tools) > 0 && !r.tools[tool] && !r.tools["*"] {
+			continue
+		}
+		if cmd != "" {
+			for _, pat := range r.Commands {
+				if match.Match(cmd, pat) {
+					out = append(out, g.finding(r, r.msg(tool, "", cmd), cmd, nil))
+					break
+				}
+			}
+		}
+		for _, p := range paths {
+			rel, ok := g.inProject(p)
+			if !ok || rel == "." {
+				continue
+			}
+			if r.TestFiles && g.IsTestPath(rel) || anyMatch(r.Paths, rel) {
+				out = append(out, g.finding(r, r.msg(tool, rel, cmd), cmd, []string{p}))
+			}
+		}
+	}
+	return out
+}
+
+func (r *rule) msg(tool, path, cmd string) string {
+	m := r.Message
+	if m == "" {
+		m = "{tool} on {path} matches risk rule {rule}."
+		if path == "" {
+			m = "{command} matches risk rule {rule}."
+		}
+	}
+	return strings.NewReplacer("{path}", path, "{tool}", tool, "{command}", cmd, "{rule}", r.Name).Replace(m)
+}
+
+// finding builds a finding for rule r, with the detection mode applied.
+func (g *Guard) finding(r *rule, reason, cmd string, paths []string) Finding {
+	return Finding{Rule: r.Name, Level: r.Level, Action: g.shift(r.Name, r.Level, answer.Decision(r.Action)), Reason: reason, Cmd: cmd, Paths: paths}
+}
+
+// builtin builds a finding for a built-in rule; a message set in aiwg.yml
+// replaces the built-in reason.
+func (g *Guard) builtin(name, reason, cmd string, paths []string) Finding {
+	r := g.builtins[name]
+	if r.Message != "" {
+		reason = r.msg("Bash", strings.Join(relAll(g, paths), " "), cmd)
+	}
+	return g.finding(r, reason, cmd, paths)
+}
+
+func relAll(g *Guard, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = g.rel(p)
+	}
+	return out
+}
+
+func (g *Guard) mode() string { return g.cfg.AgentPersistence.DetectionMode }
+
+// shift applies the detection mode to an action.
+func (g *Guard) shift(name, level string, a answer.Decision) answer.Decision {
+	if name == "tamper" || name == "file-delete" {
+		return a
+	}
+	steps := []answer.Decision{answer.Allow, answer.Warn, answer.Ask, answer.Deny}
+	i := 0
+	for k, s := range steps {
+		if s == a {
+			i = k
+		}
+	}
+	switch g.mode() {
+	case "off":
+		if level != Critical {
+			i = 0
+		}
+	case "minimal":
+		if level != Critical && i > 0 {
+			i--
+		}
+	case "aggressive":
+		if levelRank[level] >= levelRank[Medium] && i > 0 && i < len(steps)-1 {
+			i++
+		}
+	}
+	return steps[i]
+}
+
+// add records a finding.
+func (g *Guard) add(v *Verdict, f Finding) { v.Findings = append(v.Findings, f) }
+
+// decide sets the verdict's decision from its findings.
+func (g *Guard) decide(v *Verdict) {
+	v.Decision = answer.Allow
+	v.Top = nil
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		if v.Top == nil || f.Action.Worse(v.Top.Action) ||
+			f.Action == v.Top.Action && levelRank[f.Level] > levelRank[v.Top.Level] {
+			v.Top = f
+		}
+	}
+	if v.Top != nil && v.Top.Action != "" {
+		v.Decision = v.Top.Action
+	}
+	sort.Strings(v.Changes)
+	v.Changes = uniq(v.Changes)
+}
+
+// IsTestPath reports whether rel (slash-separated, relative to the root) is
+// a test file by the configured test_files globs.
+func (g *Guard) IsTestPath(rel string) bool { return anyMatch(g.cfg.TestFiles, rel) }
+
+// isTestDir reports whether a directory at rel is a test directory by name.
+func (g *Guard) isTestDir(rel string) bool { return g.IsTestPath(rel + "/x") }
+
+func anyMatch(globs []string, rel string) bool {
+	rel = filepath.ToSlash(rel)
+	for _, p := range globs {
+		if doublestar.MatchUnvalidated(p, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// inProject returns p relative to the root when p is inside it.
+func (g *Guard) inProject(p string) (string, bool) {
+	rel, err := filepath.Rel(g.Root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// rel renders p for messages: relative to the root when inside it.
+func (g *Guard) rel(p string) string {
+	if r, ok := g.inProject(p); ok {
+		return r
+	}
+	if g.Home != "" && within(p, g.Home) {
+		r, _ := filepath.Rel(g.Home, p)
+		if r == "." {
+			return "~"
+		}
+		return "~/" + filepath.ToSlash(r)
+	}
+	return p
+}
+
+func abs(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if p == dir {
+		return true
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}

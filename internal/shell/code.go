@@ -1,0 +1,453 @@
+package shell
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// interpreter returns the language of an interpreter name, or "".
+func interpreter(name string) string {
+	switch {
+	case name == "python" || name == "pypy" || name == "pypy3" ||
+		strings.HasPrefix(name, "python2") || strings.HasPrefix(name, "python3"):
+		return "python"
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
+		return "node"
+	case name == "perl" || strings.HasPrefix(name, "perl5"):
+		return "perl"
+	case name == "ruby" || name == "jruby":
+		return "ruby"
+	case name == "php":
+		return "php"
+	}
+	return ""
+}
+
+// codeFlag is each language's option for inline code.
+var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby": "e", "php": "r"}
+
+// interp finds the inline code an interpreter runs (-c, -e, eval, a heredoc
+// or piped text) and turns the file deletions, moves, writes and shell
+// calls in it into commands. Script files are not read: running the
+// project's own scripts is the point of a loop.
+func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, sc *scope, in *Cmd) {
+	flag := codeFlag[lang]
+	var codes []Word
+	script := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.Lit()
+		switch {
+		case s == "--":
+			i = len(args)
+		case (s == "eval" && i == 0 || s == "-p" || s == "--print" || s == "--eval") && lang == "node" && i+1 < len(args):
+			codes = append(codes, args[i+1])
+			i++
+		case strings.HasPrefix(s, "--eval=") || strings.HasPrefix(s, "--print="):
+			v := s[strings.Index(s, "=")+1:]
+			codes = append(codes, Word{Raw: v, Values: []string{v}})
+		case s == "-m" && lang == "python":
+			script = true // python -m module: runs a module, not inline code
+			i = len(args)
+		case len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic:
+			if strings.HasSuffix(s, flag) && i+1 < len(args) {
+				codes = append(codes, args[i+1])
+				i++
+			} else if lang == "perl" && strings.Contains(s, flag) {
+				// perl -e'code' glued to its option
+				if k := strings.Index(s, flag); k < len(s)-1 {
+					v := s[k+1:]
+					codes = append(codes, Word{Raw: v, Values: []string{v}})
+				}
+			}
+		case s == "-":
+			if text, ok := stdinText(redirs, in); ok {
+				codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
+			}
+			i = len(args)
+		default:
+			if len(codes) == 0 {
+				script = true
+			}
+			i = len(args)
+		}
+	}
+	if len(codes) == 0 && !script {
+		if text, ok := stdinText(redirs, in); ok {
+			codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
+		}
+	}
+	label := name + " -" + flag
+	for _, code := range codes {
+		v, ok := code.Value()
+		if !ok {
+			w.opaqueCode(label + " of computed code: " + code.Raw)
+			continue
+		}
+		w.code(c.with(label), lang, v, sc)
+	}
+}
+
+// op maps an API call in code to the shell command with the same effect.
+type op struct {
+	re   string
+	argv []string // command and flags; the call's path arguments follow
+	// shell: the call runs a shell command line (a string) or an argv (a
+	// list); argv is then unused.
+	shell bool
+	// quoted: the match ends with an opening mark (`, qx{, %x() and the
+	// shell command line runs to the matching closing mark.
+	quoted bool
+	// paths is how many path arguments to take: 1, 2 (move, copy), or the
+	// special forms pathOpen and pathObject.
+	paths int
+}
+
+const (
+	pathOpen   = -1 // open(path, mode): a write only in a write mode
+	pathObject = -2 // Path(p).unlink(), .rmdir(), .write_text()
+)
+
+var ops = map[string][]op{
+	"python": {
+		{re: `\bshutil\.rmtree\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\bos\.(?:remove|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\bos\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
+		{re: `\b(?:shutil\.move|os\.rename|os\.replace|os\.renames)\s*\(`, argv: []string{"mv"}, paths: 2},
+		{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
+		{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
+		{re: `\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(`, shell: true},
+		{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
+	},
+	"node": {
+		{re: `\b(?:rmSync|rmdirSync|removeSync|emptyDirSync|rimrafSync)\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\b(?:fs|fsp|fse|fsExtra|promises)\.(?:rm|rmdir|remove|emptyDir)\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\brimraf(?:\.sync)?\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\bunlinkSync\s*\(|\b(?:fs|fsp|fse|promises)\.unlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\b(?:writeFileSync|truncateSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:writeFile|truncate)\s*\(`, argv: []string{"tee"}, paths: 1},
+		{re: `\b(?:renameSync|moveSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:rename|move)\s*\(`, argv: []string{"mv"}, paths: 2},
+		{re: `\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(`, shell: true},
+		{re: `\bDeno\.remove\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\bBun\.\$\s*` + "`", quoted: true},
+	},
+	"perl": {
+		{re: `\b(?:File::Path::)?(?:rmtree|remove_tree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\bunlink\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\brmdir\b\s*\(?`, argv: []string{"rmdir"}, paths: 1},
+		{re: `\b(?:system|exec)\b\s*\(?`, shell: true},
+		{re: `(?:\bqx\s*[{(/]|` + "`" + `)`, quoted: true},
+	},
+	"ruby": {
+		{re: `\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\bFileUtils\.(?:rm|rm_f|remove|safe_unlink)\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\b(?:File|Pathname)\.(?:delete|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\bDir\.(?:rmdir|delete|unlink)\s*\(`, argv: []string{"rmdir"}, paths: 1},
+		{re: `\bFileUtils\.(?:mv|move)\b\s*\(?`, argv: []string{"mv"}, paths: 2},
+		{re: `\bFile\.write\s*\(`, argv: []string{"tee"}, paths: 1},
+		{re: `\b(?:system|exec|spawn)\b\s*\(?`, shell: true},
+		{re: `(?:%x\s*[{(]|` + "`" + `)`, quoted: true},
+	},
+	"php": {
+		{re: `\bunlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\brmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
+		{re: `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`, shell: true},
+	},
+}
+
+// compiled holds the regexps of ops, compiled on first use: most hook calls
+// never see interpreter code.
+var compiled = sync.OnceValue(func() map[string][]*regexp.Regexp {
+	m := map[string][]*regexp.Regexp{}
+	for lang, list := range ops {
+		for _, o := range list {
+			m[lang] = append(m[lang], regexp.MustCompile(o.re))
+		}
+	}
+	return m
+})
+
+// quick lists substrings without which code cannot match any op, so most
+// one-liners (print, json, imports) are judged without a regexp.
+var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
+	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
+	"copy", "`", "qx", "%x", "$"}
+
+// code finds the effects of inline code and emits them as commands.
+func (w *walker) code(c *ctx, lang, code string, sc *scope) {
+	hit := false
+	for _, q := range quick {
+		if strings.Contains(code, q) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return
+	}
+	for i, re := range compiled()[lang] {
+		o := ops[lang][i]
+		for _, m := range re.FindAllStringIndex(code, -1) {
+			rest := code[m[1]:]
+			if o.quoted {
+				if k := strings.IndexByte(rest, closer(code[m[1]-1])); k >= 0 {
+					w.shellString(c, rest[:k], sc)
+				}
+				continue
+			}
+			args := parseArgs(rest)
+			switch {
+			case o.shell:
+				w.shellCall(c, args, sc)
+			case o.paths == pathOpen:
+				if len(args) >= 2 && args[1].lit && strings.ContainsAny(args[1].val, "wax+") {
+					w.synthetic(c, o.argv, args[:1], sc)
+				}
+			case o.paths == pathObject:
+				after := rest
+				if k := closeParen(rest); k >= 0 {
+					after = rest[k+1:]
+				}
+				after = strings.TrimLeft(after, " \t")
+				switch {
+				case strings.HasPrefix(after, ".unlink("), strings.HasPrefix(after, ".rmdir("):
+					w.synthetic(c, o.argv, args[:min(1, len(args))], sc)
+				case strings.HasPrefix(after, ".write_text("), strings.HasPrefix(after, ".write_bytes("):
+					w.synthetic(c, []string{"tee"}, args[:min(1, len(args))], sc)
+				}
+			default:
+				n := min(o.paths, len(args))
+				if n == 0 {
+					args = []codeArg{{raw: strings.TrimSpace(firstLine(rest))}}
+					n = 1
+				}
+				w.synthetic(c, o.argv, args[:n], sc)
+			}
+		}
+	}
+}
+
+func closer(open byte) byte {
+	switch open {
+	case '{':
+		return '}'
+	case '(':
+		return ')'
+	}
+	return open
+}
+
+// synthetic emits argv followed by the code's path arguments.
+func (w *walker) synthetic(c *ctx, argv []string, args []codeArg, sc *scope) {
+	words := make([]Word, 0, len(argv)+len(args))
+	for _, a := range argv {
+		words = append(words, Word{Raw: a, Values: []string{a}})
+	}
+	for _, a := range args {
+		words = append(words, a.word())
+	}
+	w.exec(c, words, sc, nil, nil)
+}
+
+// shellCall handles system("cmd"), subprocess.run(["rm", "-rf", x]),
+// spawn("rm", ["-rf", x]) and the like.
+func (w *walker) shellCall(c *ctx, args []codeArg, sc *scope) {
+	if len(args) == 0 {
+		return
+	}
+	a := args[0]
+	switch {
+	case a.list != nil:
+		w.exec(c, codeWords(a.list), sc, nil, nil)
+	case a.lit && len(args) > 1 && args[1].list != nil: // spawn("rm", ["-rf", x])
+		w.exec(c, append([]Word{a.word()}, codeWords(args[1].list)...), sc, nil, nil)
+	case a.lit && len(args) > 1 && args[1].lit && !strings.ContainsAny(a.val, " ;|&"): // system("rm", "-rf", "x")
+		var list []codeArg
+		for _, x := range args {
+			if x.list != nil {
+				break
+			}
+			list = append(list, x)
+		}
+		w.exec(c, codeWords(list), sc, nil, nil)
+	case a.lit:
+		w.shellString(c, a.val, sc)
+	default:
+		w.opaqueCode(strings.Join(c.via, " ") + " runs a computed command: " + a.raw)
+	}
+}
+
+func (w *walker) shellString(c *ctx, s string, sc *scope) {
+	w.scriptAt(s, sc.clone(), c.via, c.depth+1, c.line)
+}
+
+func codeWords(list []codeArg) []Word {
+	out := make([]Word, len(list))
+	for i, a := range list {
+		out[i] = a.word()
+	}
+	return out
+}
+
+// codeArg is one argument of a call in code: a string literal, a list of
+// them, or an expression ralph cannot evaluate.
+type codeArg struct {
+	val  string
+	lit  bool
+	list []codeArg
+	raw  string
+}
+
+func (a codeArg) word() Word {
+	if a.lit {
+		return Word{Raw: a.val, Values: []string{a.val}}
+	}
+	return Word{Raw: a.raw, Dynamic: true}
+}
+
+// parseArgs reads the arguments of a call whose "(" (or a space, in perl
+// and ruby) was just consumed, up to the closing parenthesis, a semicolon
+// or the end of the line.
+func parseArgs(s string) []codeArg {
+	var out []codeArg
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) || s[i] == ')' || s[i] == ';' || s[i] == '\n' {
+			break
+		}
+		a, n := parseArg(s[i:])
+		if n == 0 {
+			break
+		}
+		out = append(out, a)
+		i += n
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i < len(s) && s[i] == ',' {
+			i++
+			continue
+		}
+		break
+	}
+	return out
+}
+
+// parseArg reads one argument and returns it with the bytes it used.
+func parseArg(s string) (codeArg, int) {
+	start := 0
+	// Python string prefixes: r'', b'', f'' (an f-string is computed).
+	fstr := false
+	for start < 2 && start+1 < len(s) && strings.IndexByte("rRbBfFuU", s[start]) >= 0 && strings.IndexByte("rRbBfFuU'\"", s[start+1]) >= 0 {
+		if s[start] == 'f' || s[start] == 'F' {
+			fstr = true
+		}
+		start++
+	}
+	if start < len(s) && (s[start] == '\'' || s[start] == '"' || s[start] == '`') {
+		q := s[start]
+		var b strings.Builder
+		for i := start + 1; i < len(s); i++ {
+			switch {
+			case s[i] == '\\' && i+1 < len(s):
+				i++
+				b.WriteByte(unescapeChar(s[i]))
+			case s[i] == q:
+				v := b.String()
+				if fstr && strings.Contains(v, "{") || q == '`' && strings.Contains(v, "${") ||
+					q == '"' && (isSigil(v) || strings.Contains(v, "#{")) {
+					return codeArg{raw: s[:i+1]}, i + 1
+				}
+				return codeArg{val: v, lit: true, raw: s[:i+1]}, i + 1
+			default:
+				b.WriteByte(s[i])
+			}
+		}
+		return codeArg{raw: s}, len(s)
+	}
+	if start == 0 && len(s) > 0 && s[0] == '[' {
+		var list []codeArg
+		i := 1
+		for i < len(s) {
+			for i < len(s) && (s[i] == ' ' || s[i] == ',' || s[i] == '\t') {
+				i++
+			}
+			if i >= len(s) || s[i] == ']' {
+				end := min(i+1, len(s))
+				return codeArg{list: list, raw: s[:end]}, end
+			}
+			a, n := parseArg(s[i:])
+			if n == 0 {
+				break
+			}
+			list = append(list, a)
+			i += n
+		}
+		return codeArg{raw: s}, len(s)
+	}
+	// An expression: up to the next top-level comma or closing paren.
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return codeArg{raw: strings.TrimSpace(s[:i])}, i
+			}
+			depth--
+		case ',', ';', '\n':
+			if depth == 0 {
+				return codeArg{raw: strings.TrimSpace(s[:i])}, i
+			}
+		}
+	}
+	return codeArg{raw: strings.TrimSpace(s)}, len(s)
+}
+
+// isSigil reports whether a double-quoted perl/ruby/php string interpolates
+// a variable ("$dir", "@list").
+func isSigil(v string) bool {
+	for i := 0; i+1 < len(v); i++ {
+		if (v[i] == '$' || v[i] == '@') && (v[i+1] == '_' || v[i+1] == '{' || v[i+1] >= 'a' && v[i+1] <= 'z' || v[i+1] >= 'A' && v[i+1] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+func unescapeChar(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	}
+	return c
+}
+
+func closeParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, ";\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

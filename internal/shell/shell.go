@@ -1,0 +1,491 @@
+// Package shell reads a Bash command the way Bash would run it, to find every
+// program it executes and with which arguments, working directory and
+// redirections.
+//
+// It parses with mvdan.cc/sh/v3 and then sees through what hides a command:
+// wrappers (sudo, env, command, nice, nohup, timeout, time, exec, xargs, …),
+// VAR=x prefixes, absolute and backslashed names, bash -c / sh -lc / eval of
+// literal strings, heredocs and echoed text fed to a shell, pipelines, lists,
+// subshells, command and process substitution, find -exec, ssh remote
+// commands and interpreter one-liners (python -c, node -e, perl -e, ruby -e),
+// whose file deletions are turned into the equivalent rm. Text that is only
+// data (echo "rm -rf /", a grep pattern, a commit message) never becomes a
+// command. What the package cannot know (a $VAR from outside, a $(…) result)
+// is marked dynamic, so callers can judge it conservatively.
+//
+// The package only describes; package risk decides.
+package shell
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxDepth bounds nested shells (bash -c 'bash -c …'), evals and scripts.
+const MaxDepth = 8
+
+// Analysis is what a command line runs.
+type Analysis struct {
+	Source string
+	Cmds   []*Cmd
+	// ParseErr is set when the command line (or a nested script) could not
+	// be parsed; Cmds then holds what could be understood.
+	ParseErr error
+	// Opaque lists what ran but could not be seen into: eval of a computed
+	// string, a script file that could not be read, nesting beyond MaxDepth.
+	Opaque []string
+	// OpaqueCode lists interpreter code that runs something computed
+	// (os.system(cmd), a path built at run time for a shell call).
+	OpaqueCode []string
+}
+
+// Cmd is one program run.
+type Cmd struct {
+	Name string // program name without directory ("rm"); "" when not known
+	Args []Word // arguments after the name
+	// NameWord is the word naming the program, for messages.
+	NameWord Word
+	Cwd      string   // directory it runs in; "" when not known
+	Remote   string   // host, for a command run through ssh
+	Via      []string // what it was found inside: "sudo", "bash -c", "python -c", …
+	Redirs   []Redir  // redirections
+	// Input is the command whose output feeds this one's FromInput
+	// arguments (find for find -exec; the left side of a pipe for xargs).
+	Input *Cmd
+	// Stdout is the literal text the command prints, when it is data only
+	// (echo, printf, cat of a heredoc); StdoutKnown tells whether it is set.
+	Stdout      string
+	StdoutKnown bool
+	Line        int // line in the outermost command line
+	// File is the script file the command was read from (bash x.sh,
+	// source x.sh), or "" for the command line itself.
+	File string
+}
+
+// Word is one argument.
+type Word struct {
+	Raw string // as written
+	// Values are the word's possible values after expansion (quotes
+	// removed, known variables substituted, braces expanded). Nil when
+	// the word is dynamic.
+	Values []string
+	// Dynamic is set when the value depends on something unknown (a
+	// variable from outside, a command substitution, $RANDOM).
+	Dynamic bool
+	// Prefix is the literal beginning of a dynamic word ("/tmp/" for
+	// "/tmp/$x"), for judging where it points.
+	Prefix string
+	// Glob is set when the word holds unquoted pattern characters.
+	Glob bool
+	// FromInput marks the argument that find -exec or xargs fills in
+	// from Cmd.Input's output.
+	FromInput bool
+}
+
+// Value returns the single value of w, or false if w is dynamic, a glob or
+// has several values.
+func (w Word) Value() (string, bool) {
+	if w.Dynamic || w.Glob || w.FromInput || len(w.Values) != 1 {
+		return "", false
+	}
+	return w.Values[0], true
+}
+
+// Lit returns w's value when it is one literal, else its raw text. Use it
+// for flags and messages, not for paths.
+func (w Word) Lit() string {
+	if v, ok := w.Value(); ok {
+		return v
+	}
+	return w.Raw
+}
+
+// Redir is one redirection.
+type Redir struct {
+	Op     string // ">", ">>", ">|", "&>", "&>>", "<", "<>", "<<", "<<<", …
+	Fd     string // explicit fd ("2" in 2>), or ""
+	Target Word   // file, or the here-string / heredoc text
+}
+
+// Writes reports whether r writes to its target file.
+func (r Redir) Writes() bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>":
+		return true
+	}
+	return false
+}
+
+// Clobbers reports whether r truncates its target file.
+func (r Redir) Clobbers() bool { return r.Op == ">" || r.Op == ">|" || r.Op == "&>" }
+
+// Text renders the command for people.
+func (c *Cmd) Text() string {
+	var b strings.Builder
+	if c.NameWord.Raw != "" {
+		b.WriteString(c.NameWord.Raw)
+	} else {
+		b.WriteString(c.Name)
+	}
+	for _, a := range c.Args {
+		b.WriteByte(' ')
+		if a.FromInput {
+			b.WriteString("{}")
+		} else {
+			b.WriteString(a.Raw)
+		}
+	}
+	for _, r := range c.Redirs {
+		if r.Op == "<<" || r.Op == "<<-" {
+			fmt.Fprintf(&b, " %s%s…", r.Fd, r.Op)
+			continue
+		}
+		fmt.Fprintf(&b, " %s%s%s", r.Fd, r.Op, r.Target.Raw)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// Env gives the variables a command line may use whose values ralph knows
+// (HOME, TMPDIR, …). It returns "" for variables it does not know.
+type Env func(name string) string
+
+// knownVars are the environment variables whose value the hook sees as the
+// agent's shell would. Any other variable from outside is dynamic.
+var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME"}
+
+// Analyzer analyses command lines.
+type Analyzer struct {
+	Env Env // known environment; nil for none
+	// ReadFile reads a script run by path (bash x.sh, source x.sh); nil
+	// leaves such scripts opaque.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Analyze returns what src runs when started in directory cwd.
+func (a *Analyzer) Analyze(src, cwd string) *Analysis {
+	out := &Analysis{Source: src}
+	w := &walker{a: a, out: out}
+	sc := &scope{cwd: cwd, vars: map[string]value{}}
+	if a.Env != nil {
+		for _, k := range knownVars {
+			if v := a.Env(k); v != "" {
+				sc.vars[k] = value{vals: []string{v}}
+			}
+		}
+	}
+	w.scriptAt(src, sc, nil, 0, 0)
+	return out
+}
+
+func parse(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// walker walks one command line and the scripts nested in it.
+type walker struct {
+	a    *Analyzer
+	out  *Analysis
+	file string // script file being walked, if any
+}
+
+// ctx is where a piece of shell code sits: its source (for raw text), the
+// wrappers and interpreters around it, its depth and line.
+type ctx struct {
+	src   string
+	via   []string
+	depth int
+	line  int // line in the outermost command line this code came from (0 at depth 0)
+}
+
+type value struct {
+	vals    []string
+	dynamic bool
+}
+
+// scope is the shell state that flows from one command to the next.
+type scope struct {
+	cwd  string
+	vars map[string]value
+}
+
+func (s *scope) clone() *scope {
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars))}
+	for k, v := range s.vars {
+		n.vars[k] = v
+	}
+	return n
+}
+
+// scriptAt parses and walks src as shell code run inside via.
+func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) {
+	if depth > MaxDepth {
+		w.opaque(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		if w.out.ParseErr == nil {
+			if len(via) > 0 {
+				err = fmt.Errorf("%s: %w", strings.Join(via, " → "), err)
+			}
+			w.out.ParseErr = err
+		}
+		return
+	}
+	c := &ctx{src: src, via: via, depth: depth, line: line}
+	w.stmts(c, f.Stmts, sc)
+}
+
+// opaque records something that runs unseen. Inside a script file it is
+// only worth a warning: the script is the project's, not a command line.
+func (w *walker) opaque(what string) {
+	if w.file != "" {
+		w.opaqueCode(what + " (in " + w.file + ")")
+		return
+	}
+	w.out.Opaque = addOnce(w.out.Opaque, what)
+}
+
+func (w *walker) opaqueCode(what string) { w.out.OpaqueCode = addOnce(w.out.OpaqueCode, what) }
+
+func addOnce(list []string, s string) []string {
+	for _, o := range list {
+		if o == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func (w *walker) stmts(c *ctx, list []*syntax.Stmt, sc *scope) {
+	for _, s := range list {
+		w.stmt(c, s, sc, nil)
+	}
+}
+
+// stmt walks one statement; in is the command piping into it, if any.
+func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
+	if s == nil {
+		return nil
+	}
+	redirs := w.redirs(c, s.Redirs, sc)
+	switch x := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return w.call(c, x, sc, redirs, in, c.lineOf(s))
+	case nil:
+		w.emitRedirs(c, redirs, sc, s)
+		return nil
+	}
+	w.emitRedirs(c, redirs, sc, s)
+	switch x := s.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			left := w.stmt(c, x.X, sc.clone(), in)
+			return w.stmt(c, x.Y, sc.clone(), left)
+		}
+		w.stmt(c, x.X, sc, in)
+		return w.stmt(c, x.Y, sc, nil)
+	case *syntax.Subshell:
+		w.stmts(c, x.Stmts, sc.clone())
+	case *syntax.Block:
+		w.stmts(c, x.Stmts, sc)
+	case *syntax.IfClause:
+		for cl := x; cl != nil; cl = cl.Else {
+			w.stmts(c, cl.Cond, sc)
+			w.stmts(c, cl.Then, sc)
+		}
+	case *syntax.WhileClause:
+		w.stmts(c, x.Cond, sc)
+		w.stmts(c, x.Do, sc)
+	case *syntax.ForClause:
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			v := value{dynamic: len(l.Items) == 0}
+			for _, it := range l.Items {
+				w.subst(c, it, sc)
+				wd := w.word(c, it, sc)
+				if wd.Dynamic || wd.Glob {
+					v = value{dynamic: true}
+					break
+				}
+				v.vals = append(v.vals, wd.Values...)
+			}
+			if l.Name != nil {
+				sc.vars[l.Name.Value] = v
+			}
+		case *syntax.CStyleLoop:
+			w.subst(c, l, sc)
+		}
+		w.stmts(c, x.Do, sc)
+	case *syntax.CaseClause:
+		w.subst(c, x.Word, sc)
+		for _, it := range x.Items {
+			w.stmts(c, it.Stmts, sc)
+		}
+	case *syntax.FuncDecl:
+		// The body runs only if called; check it as if it were.
+		w.stmt(c, x.Body, sc.clone(), nil)
+	case *syntax.DeclClause:
+		for _, as := range x.Args {
+			w.assign(c, as, sc)
+		}
+	case *syntax.TimeClause:
+		return w.stmt(c, x.Stmt, sc, in)
+	case *syntax.CoprocClause:
+		w.stmt(c, x.Stmt, sc.clone(), nil)
+	default: // ArithmCmd, LetClause, TestClause, TestDecl: look inside for $(…)
+		w.subst(c, x, sc)
+	}
+	return nil
+}
+
+// emitRedirs records redirections of a compound command ({ …; } > f) or a
+// bare redirection (> f) as a nameless command, so their targets are judged.
+func (w *walker) emitRedirs(c *ctx, redirs []Redir, sc *scope, s *syntax.Stmt) {
+	if len(redirs) == 0 {
+		return
+	}
+	w.emit(c, &Cmd{Redirs: redirs, Cwd: sc.cwd, Line: c.lineOf(s)})
+}
+
+func (w *walker) emit(c *ctx, cmd *Cmd) {
+	if cmd.Line == 0 {
+		cmd.Line = c.line
+	}
+	if len(c.via) > 0 {
+		cmd.Via = append([]string(nil), c.via...)
+	}
+	cmd.File = w.file
+	w.out.Cmds = append(w.out.Cmds, cmd)
+}
+
+// assign records X=val in sc.
+func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
+	if as.Value != nil {
+		w.subst(c, as.Value, sc)
+	}
+	if as.Array != nil {
+		w.subst(c, as.Array, sc)
+	}
+	if as.Name == nil || as.Naked && as.Value == nil {
+		return
+	}
+	name := as.Name.Value
+	switch {
+	case as.Array != nil || as.Index != nil || as.Append:
+		sc.vars[name] = value{dynamic: true}
+	case as.Value == nil:
+		sc.vars[name] = value{vals: []string{""}}
+	case isMktemp(as.Value):
+		// tmp=$(mktemp -d): somewhere in the temp directory.
+		sc.vars[name] = value{vals: []string{filepath.Join(tempDir(w.a.Env), "mktemp.XXXXXXXXXX")}}
+	default:
+		wd := w.word(c, as.Value, sc)
+		if wd.Dynamic || wd.Glob {
+			sc.vars[name] = value{dynamic: true}
+		} else {
+			sc.vars[name] = value{vals: wd.Values}
+		}
+	}
+}
+
+// isMktemp reports whether word is exactly $(mktemp …).
+func isMktemp(word *syntax.Word) bool {
+	if len(word.Parts) != 1 {
+		return false
+	}
+	part := word.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	return ce.Args[0].Lit() == "mktemp"
+}
+
+func tempDir(env Env) string {
+	if env != nil {
+		if t := env("TMPDIR"); t != "" {
+			return t
+		}
+	}
+	return "/tmp"
+}
+
+// subst walks the command and process substitutions inside node (a word or
+// an expression), each in a copy of sc: they run in subshells.
+func (w *walker) subst(c *ctx, node syntax.Node, sc *scope) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			w.stmts(c, x.Stmts, sc.clone())
+			return false
+		case *syntax.ProcSubst:
+			w.stmts(c, x.Stmts, sc.clone())
+			return false
+		}
+		return true
+	})
+}
+
+// redirs resolves a statement's redirections.
+func (w *walker) redirs(c *ctx, rs []*syntax.Redirect, sc *scope) []Redir {
+	var out []Redir
+	for _, r := range rs {
+		rd := Redir{Op: r.Op.String()}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		switch {
+		case r.Hdoc != nil:
+			w.subst(c, r.Hdoc, sc)
+			rd.Target = Word{Raw: c.raw(r.Hdoc), Values: []string{hdocText(c, r)}}
+		case r.Word != nil:
+			w.subst(c, r.Word, sc)
+			rd.Target = w.word(c, r.Word, sc)
+		}
+		out = append(out, rd)
+	}
+	return out
+}
+
+// hdocText is a heredoc's body: literal when the delimiter is quoted, else
+// as written (expansions left in place, which is enough to read commands).
+func hdocText(c *ctx, r *syntax.Redirect) string {
+	if r.Hdoc == nil {
+		return ""
+	}
+	if lit, ok := literal(r.Hdoc); ok {
+		return lit
+	}
+	return c.raw(r.Hdoc)
+}
+
+// lineOf is the line of node in the outermost command line.
+func (c *ctx) lineOf(node syntax.Node) int {
+	if c.depth == 0 {
+		return int(node.Pos().Line())
+	}
+	return c.line
+}
+
+// raw returns the source text of node.
+func (c *ctx) raw(node syntax.Node) string {
+	start, end := int(node.Pos().Offset()), int(node.End().Offset())
+	if start < 0 || end > len(c.src) || start > end {
+		return ""
+	}
+	return c.src[start:end]
+}

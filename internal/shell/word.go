@@ -1,0 +1,283 @@
+package shell
+
+import (
+	"errors"
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxValues bounds the values a word can expand to ({a,b}{c,d}, loops).
+const maxValues = 64
+
+var errDynamic = errors.New("dynamic")
+
+// word resolves x in scope sc.
+func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
+	wd := Word{Raw: c.raw(x)}
+	if wd.Raw == "" {
+		wd.Raw = x.Lit()
+	}
+	wd.Glob = hasGlob(x.Parts)
+	multi, dynamic := w.refs(x.Parts, sc)
+	if dynamic {
+		wd.Dynamic = true
+		wd.Prefix = prefix(x.Parts)
+		return wd
+	}
+	words := []*syntax.Word{unescaped(x)}
+	if hasBraces(x) {
+		bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), words[0].Parts...)}
+		if syntax.SplitBraces(bw) {
+			words = expand.Braces(bw)
+		}
+	}
+	cfg := &expand.Config{CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+		v, ok := echoed(cs)
+		if !ok {
+			return errDynamic
+		}
+		_, err := io.WriteString(out, v)
+		return err
+	}}
+	for _, bw := range words {
+		for _, env := range envs(sc, multi) {
+			cfg.Env = env
+			v, err := expand.Literal(cfg, bw)
+			if err != nil {
+				return Word{Raw: wd.Raw, Dynamic: true, Prefix: prefix(x.Parts), Glob: wd.Glob}
+			}
+			wd.Values = append(wd.Values, v)
+			if len(wd.Values) >= maxValues {
+				return Word{Raw: wd.Raw, Dynamic: true, Prefix: prefix(x.Parts), Glob: wd.Glob}
+			}
+		}
+	}
+	return wd
+}
+
+// refs reports the multi-valued variables parts use, and whether they use
+// anything unknown.
+func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, dynamic bool) {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.DblQuoted:
+			m, d := w.refs(x.Parts, sc)
+			multi, dynamic = append(multi, m...), dynamic || d
+		case *syntax.ParamExp:
+			if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Slice != nil ||
+				x.Repl != nil || x.Exp != nil || x.Names != 0 || x.NestedParam != nil {
+				return nil, true
+			}
+			v, ok := sc.vars[x.Param.Value]
+			if !ok || v.dynamic {
+				return nil, true
+			}
+			if len(v.vals) > 1 {
+				multi = append(multi, x.Param.Value)
+			}
+		case *syntax.CmdSubst:
+			if _, ok := echoed(x); !ok {
+				return nil, true
+			}
+		case *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+			return nil, true
+		}
+	}
+	if len(multi) > 2 {
+		return nil, true
+	}
+	return multi, dynamic
+}
+
+// envs returns one environment per combination of the values of the
+// multi-valued variables.
+func envs(sc *scope, multi []string) []expand.Environ {
+	base := map[string]string{}
+	for k, v := range sc.vars {
+		if !v.dynamic && len(v.vals) > 0 {
+			base[k] = v.vals[0]
+		}
+	}
+	combos := []map[string]string{base}
+	for _, name := range multi {
+		var next []map[string]string
+		for _, m := range combos {
+			for _, val := range sc.vars[name].vals {
+				n := make(map[string]string, len(m))
+				for k, v := range m {
+					n[k] = v
+				}
+				n[name] = val
+				next = append(next, n)
+			}
+		}
+		if len(next) > maxValues {
+			next = next[:maxValues]
+		}
+		combos = next
+	}
+	out := make([]expand.Environ, len(combos))
+	for i, m := range combos {
+		out[i] = expand.FuncEnviron(func(k string) string { return m[k] })
+	}
+	return out
+}
+
+// hasGlob reports whether parts hold unquoted pattern characters.
+func hasGlob(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if globChars(x.Value) {
+				return true
+			}
+		case *syntax.ExtGlob:
+			return true
+		}
+	}
+	return false
+}
+
+// globChars reports whether an unquoted literal has *, ? or [ that are not
+// escaped with a backslash.
+func globChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+func hasBraces(x *syntax.Word) bool {
+	for _, p := range x.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
+}
+
+// prefix returns the literal beginning of a word, up to its first
+// expansion.
+func prefix(parts []syntax.WordPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(x.Value))
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return b.String()
+			}
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return b.String()
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// literal returns the value of a word made only of literal text and quotes.
+func literal(x *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range x.Parts {
+		switch q := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(q.Value)
+		case *syntax.SglQuoted:
+			if q.Dollar {
+				return "", false
+			}
+			b.WriteString(q.Value)
+		case *syntax.DblQuoted:
+			for _, d := range q.Parts {
+				l, ok := d.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescape removes the backslashes of an unquoted literal.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// echoed returns what $(echo text) or $(printf text) prints when the text
+// is literal, so $(echo rm) -rf / is read as rm -rf /.
+func echoed(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	name, ok := literal(ce.Args[0])
+	if !ok || name != "echo" && name != "printf" {
+		return "", false
+	}
+	var parts []string
+	for _, a := range ce.Args[1:] {
+		v, ok := literal(a)
+		if !ok || strings.HasPrefix(v, "-") {
+			return "", false
+		}
+		parts = append(parts, unescape(v))
+	}
+	return strings.Join(parts, " "), true
+}
+
+// unescaped returns x with the backslashes of its unquoted literals removed
+// (\rm runs rm), which expand.Literal leaves in place.
+func unescaped(x *syntax.Word) *syntax.Word {
+	changed := false
+	parts := make([]syntax.WordPart, len(x.Parts))
+	for i, p := range x.Parts {
+		parts[i] = p
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
+			n := *l
+			n.Value = unescape(l.Value)
+			parts[i] = &n
+			changed = true
+		}
+	}
+	if !changed {
+		return x
+	}
+	return &syntax.Word{Parts: parts}
+}

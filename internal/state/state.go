@@ -1,0 +1,138 @@
+// Package state reads and writes ralph's JSON state files safely when many
+// hook processes run at once.
+//
+// Every read-modify-write holds an exclusive lock on a sidecar "<file>.lock"
+// (never on the data file, which is replaced by rename), and every write is
+// atomic: a unique temp file in the same directory, fsync, rename, fsync of
+// the directory. A file that does not parse is reported, never overwritten.
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// LockTimeout bounds how long a writer waits for a lock.
+var LockTimeout = 10 * time.Second
+
+// Lock takes the exclusive lock guarding path and returns its release.
+func Lock(path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("creating state directory: %w", err)
+	}
+	l := flock.New(path + ".lock")
+	ctx, cancel := context.WithTimeout(context.Background(), LockTimeout)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 2*time.Millisecond)
+	if err != nil || !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("timed out after %v", LockTimeout)
+		}
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { l.Unlock() }, nil
+}
+
+// WriteFile replaces path with data atomically.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating directory for %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("syncing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Update runs fn on the current contents of path (nil when the file does
+// not exist) under the file's lock, and atomically writes what fn returns.
+// When fn returns nil bytes and no error, the file is left alone.
+func Update(path string, fn func(old []byte) ([]byte, error)) error {
+	unlock, err := Lock(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	data, err := fn(old)
+	if err != nil || data == nil {
+		return err
+	}
+	return WriteFile(path, data, 0o644)
+}
+
+// ReadJSON decodes the JSON file at path into v. A missing file leaves v
+// alone and returns an error wrapping fs.ErrNotExist; a file that does not
+// parse is an error naming it.
+func ReadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return decode(path, data, v)
+}
+
+// UpdateJSON decodes path into v (a pointer to a zero value when the file
+// is missing), calls fn, and writes v back, all under the file's lock.
+func UpdateJSON[T any](path string, fn func(v *T) error) error {
+	return Update(path, func(old []byte) ([]byte, error) {
+		v := new(T)
+		if old != nil {
+			if err := decode(path, old, v); err != nil {
+				return nil, err
+			}
+		}
+		if err := fn(v); err != nil {
+			return nil, err
+		}
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", path, err)
+		}
+		return append(data, '\n'), nil
+	})
+}
+
+func decode(path string, data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s is corrupt (%v); it was left as is", path, err)
+	}
+	return nil
+}
