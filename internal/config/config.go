@@ -490,11 +490,8 @@ func (c *checker) validate(cfg *Config) error {
 		at := func(field, format string, args ...any) error {
 			return &Error{File: file, Line: r.Line, Key: key + field, Msg: fmt.Sprintf("rule %q: ", r.Name) + fmt.Sprintf(format, args...)}
 		}
-		if (r.Level == "" || r.Action == "") && (len(r.Paths) > 0 || len(r.Commands) > 0 || r.TestFiles) {
-			// Overrides of built-in rules may leave them out; package risk
-			// tells which names are built in.
-			return at("", "needs a level and an action")
-		}
+		// A rule without level or action may be an override of a built-in
+		// rule; package risk, which knows their names, checks the rest.
 		if r.Level != "" && !contains(Levels, r.Level) {
 			return at(".level", "must be one of %s (got %q)", strings.Join(Levels, ", "), r.Level)
 		}

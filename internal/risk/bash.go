@@ -196,15 +196,17 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 	}
 	var tests, changes []string
 	for _, p := range o.paths {
+		w := g.where(p)
+		if (w == system || w == home || w == projectRoot) && (o.recursive || o.force || o.kind == opMoveFrom) {
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s %s.", text, verb, describePlace(g, p)), text, nil))
+			continue
+		}
 		if g.protectedDelete(p) {
 			g.add(v, g.tamper(text, p))
 			continue
 		}
-		switch g.where(p) {
+		switch w {
 		case system, home, projectRoot:
-			if o.recursive || o.force || o.kind == opMoveFrom {
-				g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s %s.", text, verb, describePlace(g, p)), text, nil))
-			}
 			continue
 		case inTemp:
 			continue
@@ -223,13 +225,15 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		if o.sync || !exists(p) {
 			continue
 		}
+		_, destIn := g.inProject(o.dest)
 		if t := g.testsIn(p, rel); len(t) > 0 {
-			if o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest) {
-				changes = append(changes, p) // a rename among tests
-				continue
+			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+				tests = append(tests, t...)
 			}
-			tests = append(tests, t...)
 			continue
+		}
+		if o.kind == opMoveFrom && o.dest != "" && destIn || regenerable(p) {
+			continue // a rename inside the project, or build output
 		}
 		changes = append(changes, p)
 	}
@@ -252,12 +256,14 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		return // a plain rm of one computed file cannot take a tree with it
 	}
 	if o.under != "" {
-		switch g.where(o.under) {
-		case inTemp:
+		if g.isTemp(o.under) {
 			return
-		case inProject:
-			rel, _ := g.inProject(o.under)
-			if g.isTestDir(rel) || g.IsTestPath(rel) {
+		}
+		if rel, ok := g.inProject(o.under); ok && o.under != g.Root {
+			switch {
+			case g.protectedDelete(o.under):
+				g.add(v, g.tamper(text, o.under))
+			case g.isTestDir(rel) || g.IsTestPath(rel):
 				g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s files under %s, a test directory.%s", text, verb, rel, fix), text, nil))
 			}
 			return
@@ -299,7 +305,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			}
 			continue
 		}
-		if o.kind == opMeta && o.recursive && g.protectedDelete(p) || g.protectedWrite(p) {
+		if o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject || g.protectedWrite(p) {
 			g.add(v, g.tamper(text, p))
 			continue
 		}
@@ -341,6 +347,17 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	if risky {
 		v.Changes = append(v.Changes, changes...)
 	}
+}
+
+// regenerable reports whether p is a directory of build output or
+// downloaded dependencies, which is neither checked for tests nor
+// checkpointed.
+func regenerable(p string) bool {
+	if !skipDirs[filepath.Base(p)] || filepath.Base(p) == ".git" {
+		return false
+	}
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }
 
 func isDevice(p string) bool {

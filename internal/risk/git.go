@@ -326,11 +326,7 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 
 // chmodRules catches permission or owner changes of whole trees.
 func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
-	fl, paths := splitFlags(c.Args, "")
-	if len(paths) > 0 && !fl.hasPrefix("reference") {
-		paths = paths[1:]
-	}
-	rec := fl.has("R", "recursive")
+	rec, paths := permArgs(c)
 	for _, o := range g.targets(c, opMeta, paths, nil) {
 		for _, p := range o.paths {
 			w := g.where(p)

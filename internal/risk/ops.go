@@ -75,11 +75,7 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 			}
 		}
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
-		fl, paths := splitFlags(args, "")
-		if len(paths) > 0 && !fl.hasPrefix("reference") && c.Name != "setfacl" {
-			paths = paths[1:] // the mode or owner
-		}
-		rec := fl.has("R", "recursive")
+		rec, paths := permArgs(c)
 		out = append(out, g.targets(c, opMeta, paths, func(o *op) { o.recursive = rec })...)
 	case "find":
 		if spec := g.findSpec(c); spec.deletes {
@@ -362,4 +358,44 @@ func (g *Guard) inPlace(c *shell.Cmd) []op {
 		return nil
 	}
 	return g.targets(c, opModify, files, nil)
+}
+
+// permArgs returns whether chmod, chown, chgrp, chattr or setfacl recurse,
+// and the files they change: the operands after the mode or owner. A mode
+// may look like an option (chmod -x f).
+func permArgs(c *shell.Cmd) (recursive bool, paths []shell.Word) {
+	modeSeen := c.Name == "setfacl"
+	for i, a := range c.Args {
+		s := a.Lit()
+		switch {
+		case s == "--":
+			if !modeSeen && i+1 < len(c.Args) {
+				return recursive, c.Args[i+2:]
+			}
+			return recursive, append(paths, c.Args[i+1:]...)
+		case s == "-R" || s == "--recursive" || len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.Contains(s, "R") && strings.Trim(s[1:], "Rfvch") == "":
+			recursive = true
+		case strings.HasPrefix(s, "--reference"):
+			modeSeen = true
+		case !modeSeen && c.Name == "chmod" && isMode(s):
+			modeSeen = true
+		case strings.HasPrefix(s, "-") && !a.Dynamic && !a.Glob:
+		case !modeSeen:
+			modeSeen = true
+		default:
+			paths = append(paths, a)
+		}
+	}
+	return recursive, paths
+}
+
+// isMode reports whether s is a symbolic or octal chmod mode.
+func isMode(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.Trim(s, "01234567") == "" {
+		return true
+	}
+	return strings.ContainsAny(s, "+-=") && strings.Trim(s, "ugoa+-=rwxXst,01234567") == ""
 }

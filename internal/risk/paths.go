@@ -121,12 +121,27 @@ func (g *Guard) where(p string) place {
 	if _, ok := g.inProject(p); ok {
 		return inProject
 	}
+	// Scratch space, except next to the project when the project itself
+	// lives in a temp directory.
+	if within(p, filepath.Dir(g.Root)) {
+		return outside
+	}
 	for _, t := range g.Temp {
 		if p != t && within(p, t) {
 			return inTemp
 		}
 	}
 	return outside
+}
+
+// isTemp reports whether p is a temp directory or inside one.
+func (g *Guard) isTemp(p string) bool {
+	for _, t := range g.Temp {
+		if p == t {
+			return true
+		}
+	}
+	return g.where(p) == inTemp
 }
 
 // pathStrings returns the string values of an MCP tool's input whose keys

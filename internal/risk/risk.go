@@ -148,6 +148,9 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		if len(r.Paths) == 0 && len(r.Commands) == 0 && !r.TestFiles {
 			return nil, cfgErr(cfg, r, fmt.Sprintf("rule %q matches nothing: give it paths, test_files or commands, or use the name of a built-in rule (%s)", r.Name, strings.Join(BuiltinNames(), ", ")))
 		}
+		if r.Level == "" || r.Action == "" {
+			return nil, cfgErr(cfg, r, fmt.Sprintf("rule %q needs a level and an action", r.Name))
+		}
 		cr := &rule{RiskRule: r, tools: map[string]bool{}}
 		for _, t := range r.Tools {
 			cr.tools[t] = true

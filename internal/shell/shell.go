@@ -203,6 +203,7 @@ type ctx struct {
 type value struct {
 	vals    []string
 	dynamic bool
+	glob    bool // a pattern (for f in tests/*): each value a match of it
 }
 
 // scope is the shell state that flows from one command to the next.
@@ -307,11 +308,12 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			for _, it := range l.Items {
 				w.subst(c, it, sc)
 				wd := w.word(c, it, sc)
-				if wd.Dynamic || wd.Glob {
+				if wd.Dynamic {
 					v = value{dynamic: true}
 					break
 				}
 				v.vals = append(v.vals, wd.Values...)
+				v.glob = v.glob || wd.Glob
 			}
 			if l.Name != nil {
 				sc.vars[l.Name.Value] = v

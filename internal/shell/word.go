@@ -20,8 +20,8 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	if wd.Raw == "" {
 		wd.Raw = x.Lit()
 	}
-	wd.Glob = hasGlob(x.Parts)
-	multi, dynamic := w.refs(x.Parts, sc)
+	multi, glob, dynamic := w.refs(x.Parts, sc)
+	wd.Glob = glob || hasGlob(x.Parts)
 	if dynamic {
 		wd.Dynamic = true
 		wd.Prefix = prefix(x.Parts)
@@ -58,38 +58,42 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	return wd
 }
 
-// refs reports the multi-valued variables parts use, and whether they use
-// anything unknown.
-func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, dynamic bool) {
+// refs reports the multi-valued variables parts use, whether they use a
+// variable holding a pattern, and whether they use anything unknown.
+func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, glob, dynamic bool) {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.DblQuoted:
-			m, d := w.refs(x.Parts, sc)
-			multi, dynamic = append(multi, m...), dynamic || d
+			m, gl, d := w.refs(x.Parts, sc)
+			if d {
+				return nil, false, true
+			}
+			multi, glob = append(multi, m...), glob || gl
 		case *syntax.ParamExp:
 			if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Slice != nil ||
 				x.Repl != nil || x.Exp != nil || x.Names != 0 || x.NestedParam != nil {
-				return nil, true
+				return nil, false, true
 			}
 			v, ok := sc.vars[x.Param.Value]
 			if !ok || v.dynamic {
-				return nil, true
+				return nil, false, true
 			}
 			if len(v.vals) > 1 {
 				multi = append(multi, x.Param.Value)
 			}
+			glob = glob || v.glob
 		case *syntax.CmdSubst:
 			if _, ok := echoed(x); !ok {
-				return nil, true
+				return nil, false, true
 			}
 		case *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
-			return nil, true
+			return nil, false, true
 		}
 	}
 	if len(multi) > 2 {
-		return nil, true
+		return nil, false, true
 	}
-	return multi, dynamic
+	return multi, glob, false
 }
 
 // envs returns one environment per combination of the values of the

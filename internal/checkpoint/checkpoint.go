@@ -1,0 +1,392 @@
+// Package checkpoint stores the current contents of files before a risky
+// change, so that they can be restored byte-exact later, deleted files
+// included.
+//
+// A Store is a directory holding two kinds of files:
+//
+//	objects/<2 hex>/<62 hex>.gz   file contents, gzip-compressed, named by SHA-256
+//	manifests/<ID>.json           one checkpoint: what was stored, and why
+//
+// Objects are shared between checkpoints and never rewritten. All access
+// to the project goes through an os.Root, so neither taking a checkpoint
+// nor restoring one follows a symbolic link out of the project.
+package checkpoint
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
+)
+
+// Store is a checkpoint directory, e.g. <project>/.aiwg/ralph/checkpoints.
+type Store struct{ Dir string }
+
+// Meta describes the action a checkpoint is taken before.
+type Meta struct {
+	Hook    string `json:"hook,omitempty"`   // e.g. "pre-tool-call"
+	Tool    string `json:"tool,omitempty"`   // e.g. "Bash", "Edit"
+	Target  string `json:"target,omitempty"` // the command or file path
+	Rule    string `json:"rule,omitempty"`   // rule that made it risky
+	Level   string `json:"level,omitempty"`
+	Session string `json:"session_id,omitempty"`
+	Loop    string `json:"loop_id,omitempty"`
+}
+
+// Limits bound one checkpoint. A field that is zero or negative takes its
+// value from DefaultLimits.
+type Limits struct {
+	MaxFiles int   // entries of any kind: files, directories, symlinks
+	MaxBytes int64 // total size of the regular files, before compression
+}
+
+// DefaultLimits are the limits used for a zero Limits field.
+var DefaultLimits = Limits{MaxFiles: 5000, MaxBytes: 64 << 20}
+
+// TooLargeError reports a checkpoint that would exceed its Limits. Counting
+// stops at the first entry over a limit, so the counts are lower bounds.
+type TooLargeError struct {
+	Files  int
+	Bytes  int64
+	Limits Limits
+}
+
+// Error says which limits were exceeded.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("checkpoint too large: over %d files or %d bytes (counted %d files, %d bytes before stopping)",
+		e.Limits.MaxFiles, e.Limits.MaxBytes, e.Files, e.Bytes)
+}
+
+// Entry kinds.
+const (
+	KindFile    = "file"
+	KindDir     = "dir"
+	KindSymlink = "symlink"
+	KindAbsent  = "absent"
+)
+
+// Entry is one path of a checkpoint and its state at checkpoint time.
+type Entry struct {
+	Path   string `json:"path"`             // slash-separated, relative to the project root
+	Kind   string `json:"kind"`             // KindFile, KindDir, KindSymlink or KindAbsent
+	Mode   uint32 `json:"mode,omitempty"`   // permission bits (fs.FileMode.Perm())
+	Size   int64  `json:"size,omitempty"`   // size of a file
+	SHA256 string `json:"sha256,omitempty"` // content hash of a file
+	Link   string `json:"link,omitempty"`   // symlink target, as read by os.Readlink
+}
+
+// Manifest is one checkpoint.
+type Manifest struct {
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	Meta
+	Entries []Entry  `json:"entries"`           // sorted by Path
+	Skipped []string `json:"skipped,omitempty"` // paths not stored, with why, e.g. "web/node_modules/ (regenerable)"
+}
+
+var idRe = regexp.MustCompile(`^cp-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
+
+// ValidID reports whether id is a well-formed checkpoint ID,
+// cp-YYYYMMDDTHHMMSS-<8 hex digits>.
+func ValidID(id string) bool { return idRe.MatchString(id) }
+
+func checkID(id string) error {
+	if !ValidID(id) {
+		return fmt.Errorf("invalid checkpoint ID %q: want cp-YYYYMMDDTHHMMSS-<8 hex digits>", id)
+	}
+	return nil
+}
+
+func newID(t time.Time) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return "cp-" + t.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func (s Store) manifest(id string) string {
+	return filepath.Join(s.Dir, "manifests", id+".json")
+}
+
+// Load reads the checkpoint with the given ID.
+func (s Store) Load(id string) (*Manifest, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	name := s.manifest(id)
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("checkpoint %s not found in %q: %w", id, s.Dir, fs.ErrNotExist)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading checkpoint %s: %w", id, err)
+	}
+	m := new(Manifest)
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest %q is corrupt: %v", name, err)
+	}
+	if m.ID != id {
+		return nil, fmt.Errorf("checkpoint manifest %q holds ID %q", name, m.ID)
+	}
+	return m, nil
+}
+
+// List returns all checkpoints of the store, newest first. A store that
+// does not exist yet has none; a manifest that does not parse is an error
+// naming it.
+func (s Store) List() ([]*Manifest, error) {
+	des, err := os.ReadDir(filepath.Join(s.Dir, "manifests"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing checkpoints: %w", err)
+	}
+	var ms []*Manifest
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), ".json")
+		if !ok || !ValidID(id) || !de.Type().IsRegular() {
+			continue // temporary files and strangers
+		}
+		m, err := s.Load(id)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	slices.SortFunc(ms, func(a, b *Manifest) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	return ms, nil
+}
+
+// regenerable are directory names whose contents tools rebuild, and which
+// a checkpoint therefore does not store.
+var regenerable = map[string]bool{
+	"node_modules": true, ".venv": true, "venv": true, "__pycache__": true,
+	".pytest_cache": true, ".mypy_cache": true, ".tox": true, ".next": true,
+	".cache": true, "target": true, "dist": true, "build": true,
+	"coverage": true, ".gradle": true,
+}
+
+// Create takes a checkpoint of paths, absolute paths inside the project
+// root, and records it with meta. A directory is stored with everything
+// below it, except version control, ralph's state and regenerable
+// directories, which are listed in Skipped. Symbolic links are recorded,
+// never followed. A path that does not exist is recorded as absent, so
+// that restoring removes it.
+//
+// A checkpoint that would exceed lim is not written; Create returns a
+// *TooLargeError instead.
+func (s Store) Create(root string, paths []string, meta Meta, lim Limits) (*Manifest, error) {
+	if lim.MaxFiles <= 0 {
+		lim.MaxFiles = DefaultLimits.MaxFiles
+	}
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultLimits.MaxBytes
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: opening project root: %w", err)
+	}
+	defer r.Close()
+
+	c := &collector{r: r, lim: lim, seen: make(map[string]bool)}
+	if dir, err := filepath.Abs(s.Dir); err == nil {
+		if rel, ok := relative(root, dir); ok {
+			c.store = rel
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("checkpoint: path %q is not absolute", p)
+		}
+		rel, ok := relative(root, p)
+		if !ok {
+			return nil, fmt.Errorf("checkpoint: path %q is outside the project root %q", p, root)
+		}
+		if err := c.add(rel); err != nil {
+			return nil, err
+		}
+	}
+
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.Kind != KindFile {
+			continue
+		}
+		if e.SHA256, e.Size, err = s.put(r, e.Path); err != nil {
+			return nil, fmt.Errorf("checkpoint: storing %q: %w", e.Path, err)
+		}
+	}
+	slices.SortFunc(c.entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(c.skipped)
+
+	now := time.Now().UTC()
+	m := &Manifest{
+		ID:      newID(now),
+		Created: now,
+		Meta:    meta,
+		Entries: c.entries,
+		Skipped: c.skipped,
+	}
+	if m.Entries == nil {
+		m.Entries = []Entry{}
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: encoding manifest: %w", err)
+	}
+	if err := state.WriteFile(s.manifest(m.ID), append(data, '\n'), 0o644); err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	return m, nil
+}
+
+// relative returns p relative to root, slash-separated, and whether p is
+// root or inside it.
+func relative(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	if err != nil || (rel != "." && !filepath.IsLocal(rel)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// A collector gathers the entries of one checkpoint.
+type collector struct {
+	r       *os.Root
+	lim     Limits
+	store   string // the store's directory relative to the root, if inside it
+	seen    map[string]bool
+	entries []Entry
+	skipped []string
+	bytes   int64
+}
+
+// add records the path rel given by the caller.
+func (c *collector) add(rel string) error {
+	if c.seen[rel] {
+		return nil
+	}
+	fi, err := c.r.Lstat(filepath.FromSlash(rel))
+	if err != nil {
+		if notExist(err) {
+			c.seen[rel] = true
+			return c.append(Entry{Path: rel, Kind: KindAbsent})
+		}
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if !fi.IsDir() {
+		return c.addInfo(rel, fi)
+	}
+	if why := c.skipDir(rel, true); why != "" {
+		c.skip(rel, why)
+		return nil
+	}
+	err = fs.WalkDir(c.r.FS(), rel, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		if c.seen[p] {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() && p != rel {
+			if why := c.skipDir(p, false); why != "" {
+				c.skip(p, why)
+				return fs.SkipDir
+			}
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		return c.addInfo(p, fi)
+	})
+	return err
+}
+
+// skipDir returns why the directory rel is not stored, or "" if it is.
+// Version control is stored only when asked for directly.
+func (c *collector) skipDir(rel string, direct bool) string {
+	switch name := path.Base(rel); {
+	case rel == c.store:
+		return "checkpoint store"
+	case name == ".aiwg":
+		return "ralph state"
+	case name == ".git" && !direct:
+		return "version control"
+	case regenerable[name]:
+		return "regenerable"
+	}
+	return ""
+}
+
+// skip records that the directory rel is not stored, and why.
+func (c *collector) skip(rel, why string) {
+	c.seen[rel] = true
+	c.skipped = append(c.skipped, rel+"/ ("+why+")")
+}
+
+// addInfo records rel, described by fi.
+func (c *collector) addInfo(rel string, fi fs.FileInfo) error {
+	c.seen[rel] = true
+	e := Entry{Path: rel, Mode: uint32(fi.Mode().Perm())}
+	switch fi.Mode().Type() {
+	case 0:
+		e.Kind = KindFile
+		e.Size = fi.Size()
+		c.bytes += e.Size
+	case fs.ModeDir:
+		e.Kind = KindDir
+	case fs.ModeSymlink:
+		e.Kind = KindSymlink
+		e.Mode = 0
+		link, err := c.r.Readlink(filepath.FromSlash(rel))
+		if err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		e.Link = link
+	default:
+		c.skipped = append(c.skipped, rel+" (not a regular file)")
+		return nil
+	}
+	return c.append(e)
+}
+
+func (c *collector) append(e Entry) error {
+	c.entries = append(c.entries, e)
+	if len(c.entries) > c.lim.MaxFiles || c.bytes > c.lim.MaxBytes {
+		return &TooLargeError{Files: len(c.entries), Bytes: c.bytes, Limits: c.lim}
+	}
+	return nil
+}
+
+var errNotDir error = syscall.ENOTDIR
+
+// notExist reports whether err says a path does not exist, including
+// when one of its parents is not a directory.
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir)
+}

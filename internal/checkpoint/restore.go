@@ -1,0 +1,432 @@
+package checkpoint
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Change is one change Restore makes, or would make, to the project.
+type Change struct {
+	Path   string // slash-separated, relative to the project root
+	Action string // one of the Action constants
+}
+
+// Actions of a Change.
+const (
+	ActionRestore  = "restore"  // the file's contents, or what is at its path, differ
+	ActionRecreate = "recreate" // the path was deleted
+	ActionRemove   = "remove"   // the path did not exist at checkpoint time and exists now
+	ActionMode     = "mode"     // only the permission bits differ
+	ActionRelink   = "relink"   // the symlink points elsewhere, or something else is at its path
+)
+
+// String returns the action and the path, e.g. "recreate src/a.go".
+func (c Change) String() string { return c.Action + " " + c.Path }
+
+// Restore brings every path of m under root back to its state at
+// checkpoint time, byte-exact, and returns the changes it made: files
+// (contents and mode), directories, symbolic links, and the removal of
+// paths that did not exist then (files and empty directories only; a
+// directory that is not empty is an error). Paths that are not in m are
+// left alone, and so are entries that have not changed.
+//
+// Restore checks the manifest, the blobs it needs and the directories it
+// would have to remove before it changes anything. With dryRun, it stops
+// there and returns the changes it would make. After an error while
+// changing the project, it returns the changes made so far; a file is
+// replaced atomically, so none is left half-written.
+func (s Store) Restore(root string, m *Manifest, dryRun bool) ([]Change, error) {
+	if m == nil {
+		return nil, errors.New("restoring checkpoint: no manifest")
+	}
+	if err := checkID(m.ID); err != nil {
+		return nil, fmt.Errorf("restoring checkpoint: %w", err)
+	}
+	if err := validate(m.Entries); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", m.ID, err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: opening project root: %w", m.ID, err)
+	}
+	defer r.Close()
+
+	rs := &restorer{s: s, r: r, verified: make(map[string]bool)}
+	ops, err := rs.plan(m.Entries)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", m.ID, err)
+	}
+	changes := make([]Change, 0, len(ops))
+	if dryRun {
+		for _, o := range ops {
+			changes = append(changes, o.Change)
+		}
+		return changes, nil
+	}
+	for _, o := range ops {
+		if err := rs.apply(o); err != nil {
+			rs.finish()
+			return changes, fmt.Errorf("checkpoint %s: %s %q: %w", m.ID, o.Action, o.Path, err)
+		}
+		changes = append(changes, o.Change)
+	}
+	if err := rs.finish(); err != nil {
+		return changes, fmt.Errorf("checkpoint %s: %w", m.ID, err)
+	}
+	return changes, nil
+}
+
+// validate checks the entries of a manifest, which may have been tampered
+// with, before any of them is used.
+func validate(es []Entry) error {
+	seen := make(map[string]bool, len(es))
+	for _, e := range es {
+		if !fs.ValidPath(e.Path) || !filepath.IsLocal(filepath.FromSlash(e.Path)) {
+			return fmt.Errorf("entry %q is not a relative path inside the project", e.Path)
+		}
+		if seen[e.Path] {
+			return fmt.Errorf("entry %q appears twice", e.Path)
+		}
+		seen[e.Path] = true
+		switch e.Kind {
+		case KindFile:
+			if !validSum(e.SHA256) {
+				return fmt.Errorf("entry %q has an invalid sha256 %q", e.Path, e.SHA256)
+			}
+		case KindSymlink:
+			if e.Link == "" {
+				return fmt.Errorf("entry %q has no link target", e.Path)
+			}
+		case KindDir, KindAbsent:
+		default:
+			return fmt.Errorf("entry %q has unknown kind %q", e.Path, e.Kind)
+		}
+		if e.Path == "." && e.Kind != KindDir {
+			return fmt.Errorf("entry %q is the project root but not a directory", e.Path)
+		}
+	}
+	return nil
+}
+
+// A restorer restores the entries of one manifest.
+type restorer struct {
+	s        Store
+	r        *os.Root
+	verified map[string]bool // blobs known to be intact
+	dirs     []Entry         // directories whose mode is set last
+}
+
+// An op is one planned change.
+type op struct {
+	Change
+	e Entry
+}
+
+// plan returns the changes that restore es: removals first, deepest
+// first, then the rest, parents before their children.
+func (rs *restorer) plan(es []Entry) ([]op, error) {
+	es = slices.Clone(es)
+	slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+
+	var ops []op
+	removed := make(map[string]bool)
+	for _, e := range slices.Backward(es) {
+		if e.Kind != KindAbsent {
+			continue
+		}
+		cur, err := rs.lstat(e.Path)
+		if err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			continue
+		}
+		if cur.IsDir() {
+			if err := rs.checkEmpty(e.Path, removed); err != nil {
+				return nil, err
+			}
+		}
+		removed[e.Path] = true
+		ops = append(ops, op{Change{e.Path, ActionRemove}, e})
+	}
+
+	created := make(map[string]bool) // directories made anew
+	for _, e := range es {
+		if e.Kind == KindAbsent {
+			continue
+		}
+		var cur fs.FileInfo
+		if !underAny(e.Path, created) {
+			var err error
+			if cur, err = rs.lstat(e.Path); err != nil {
+				return nil, err
+			}
+		}
+		action, err := rs.compare(e, cur)
+		if err != nil {
+			return nil, err
+		}
+		if action == "" {
+			continue
+		}
+		if cur != nil && cur.IsDir() && e.Kind != KindDir {
+			if err := rs.checkEmpty(e.Path, removed); err != nil {
+				return nil, err
+			}
+		}
+		if e.Kind == KindDir && action == ActionRecreate {
+			created[e.Path] = true
+		}
+		if e.Kind == KindFile && action != ActionMode && !rs.verified[e.SHA256] {
+			if err := rs.s.copyObject(io.Discard, e.SHA256); err != nil {
+				return nil, fmt.Errorf("restoring %q: %w", e.Path, err)
+			}
+			rs.verified[e.SHA256] = true
+		}
+		ops = append(ops, op{Change{e.Path, action}, e})
+	}
+	return ops, nil
+}
+
+// underAny reports whether one of the parent directories of p is in dirs.
+func underAny(p string, dirs map[string]bool) bool {
+	if len(dirs) == 0 {
+		return false
+	}
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if dirs[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// lstat describes what is at p now, or returns nil if nothing is.
+func (rs *restorer) lstat(p string) (fs.FileInfo, error) {
+	fi, err := rs.r.Lstat(filepath.FromSlash(p))
+	if err != nil {
+		if notExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return fi, nil
+}
+
+// checkEmpty returns an error unless the directory p is empty, but for the
+// paths in removed.
+func (rs *restorer) checkEmpty(p string, removed map[string]bool) error {
+	f, err := rs.r.Open(filepath.FromSlash(p))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(100)
+		for _, n := range names {
+			if !removed[path.Join(p, n)] {
+				return fmt.Errorf("refusing to remove %q: directory is not empty", p)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// compare returns the action that brings cur, what is at e.Path now (nil
+// for nothing), back to e, or "" if none is needed.
+func (rs *restorer) compare(e Entry, cur fs.FileInfo) (string, error) {
+	perm := fs.FileMode(e.Mode).Perm()
+	switch e.Kind {
+	case KindFile:
+		switch {
+		case cur == nil:
+			return ActionRecreate, nil
+		case !cur.Mode().IsRegular() || cur.Size() != e.Size:
+			return ActionRestore, nil
+		}
+		same, err := rs.hasContents(e.Path, e.SHA256)
+		if err != nil {
+			return "", err
+		}
+		if !same {
+			return ActionRestore, nil
+		}
+		if cur.Mode().Perm() != perm {
+			return ActionMode, nil
+		}
+	case KindDir:
+		if cur == nil || !cur.IsDir() {
+			return ActionRecreate, nil
+		}
+		if cur.Mode().Perm() != perm {
+			return ActionMode, nil
+		}
+	case KindSymlink:
+		if cur == nil {
+			return ActionRecreate, nil
+		}
+		if cur.Mode().Type() != fs.ModeSymlink {
+			return ActionRelink, nil
+		}
+		link, err := rs.r.Readlink(filepath.FromSlash(e.Path))
+		if err != nil {
+			return "", err
+		}
+		if link != e.Link {
+			return ActionRelink, nil
+		}
+	}
+	return "", nil
+}
+
+// hasContents reports whether the file p hashes to sum.
+func (rs *restorer) hasContents(p, sum string) (bool, error) {
+	f, err := rs.r.Open(filepath.FromSlash(p))
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false, err
+	}
+	return hex.EncodeToString(h.Sum(nil)) == sum, nil
+}
+
+// apply makes the change o.
+func (rs *restorer) apply(o op) error {
+	name := filepath.FromSlash(o.Path)
+	perm := fs.FileMode(o.e.Mode).Perm()
+	switch {
+	case o.Action == ActionRemove:
+		return rs.r.Remove(name)
+	case o.e.Kind == KindDir:
+		fi, err := rs.r.Lstat(name)
+		if err == nil && !fi.IsDir() {
+			if err := rs.r.Remove(name); err != nil {
+				return err
+			}
+		}
+		if err != nil || !fi.IsDir() {
+			if err := rs.mkdirParent(o.Path); err != nil {
+				return err
+			}
+			if err := rs.r.Mkdir(name, 0o700); err != nil {
+				return err
+			}
+		}
+		// Keep the directory writable until its contents are restored.
+		rs.dirs = append(rs.dirs, o.e)
+		return rs.r.Chmod(name, perm|0o700)
+	case o.Action == ActionMode:
+		return rs.r.Chmod(name, perm)
+	case o.e.Kind == KindFile:
+		return rs.writeFile(o.e)
+	case o.e.Kind == KindSymlink:
+		return rs.symlink(o.e)
+	}
+	return fmt.Errorf("no way to %s a %s", o.Action, o.e.Kind)
+}
+
+// finish sets the mode of the directories restored, deepest first.
+func (rs *restorer) finish() error {
+	for _, e := range slices.Backward(rs.dirs) {
+		if err := rs.r.Chmod(filepath.FromSlash(e.Path), fs.FileMode(e.Mode).Perm()); err != nil {
+			return fmt.Errorf("setting the mode of %q: %w", e.Path, err)
+		}
+	}
+	rs.dirs = nil
+	return nil
+}
+
+// writeFile writes the contents of the file e to a temporary file next to
+// it, and renames that over whatever is at e.Path.
+func (rs *restorer) writeFile(e Entry) (err error) {
+	if err := rs.mkdirParent(e.Path); err != nil {
+		return err
+	}
+	tmp := tempName(e.Path)
+	f, err := rs.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			rs.r.Remove(tmp)
+		}
+	}()
+	if err := rs.s.copyObject(f, e.SHA256); err != nil {
+		return err
+	}
+	if err := f.Chmod(fs.FileMode(e.Mode).Perm()); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return rs.replace(tmp, e.Path)
+}
+
+// symlink creates the link e under a temporary name next to it, and renames
+// that over whatever is at e.Path.
+func (rs *restorer) symlink(e Entry) error {
+	if err := rs.mkdirParent(e.Path); err != nil {
+		return err
+	}
+	tmp := tempName(e.Path)
+	if err := rs.r.Symlink(e.Link, tmp); err != nil {
+		return err
+	}
+	if err := rs.replace(tmp, e.Path); err != nil {
+		rs.r.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// replace renames tmp to p, first removing an empty directory in the way.
+// A symlink at p is replaced, not followed.
+func (rs *restorer) replace(tmp, p string) error {
+	name := filepath.FromSlash(p)
+	if fi, err := rs.r.Lstat(name); err == nil && fi.IsDir() {
+		if err := rs.r.Remove(name); err != nil {
+			return err
+		}
+	}
+	return rs.r.Rename(tmp, name)
+}
+
+// mkdirParent creates the missing parent directories of p.
+func (rs *restorer) mkdirParent(p string) error {
+	d := path.Dir(p)
+	if d == "." {
+		return nil
+	}
+	return rs.r.MkdirAll(filepath.FromSlash(d), 0o755)
+}
+
+// tempName returns a new name in the directory of p, as an OS path.
+func tempName(p string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return filepath.FromSlash(path.Join(path.Dir(p), ".ralph-restore-"+hex.EncodeToString(b[:])))
+}

@@ -1,0 +1,395 @@
+package risk
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// TestMain moves the tests' temp directories out of /tmp: sample projects
+// must look like real ones, not like scratch space the guard lets go.
+func TestMain(m *testing.M) {
+	if dir, err := os.UserCacheDir(); err == nil {
+		tmp := filepath.Join(dir, "ralph-hooks-test")
+		if os.MkdirAll(tmp, 0o755) == nil {
+			os.Setenv("TMPDIR", tmp)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeHome is the HOME of the sample project's guard. It is not under a
+// temp directory (where everything is fair game) and need not exist: home
+// paths are judged by where they are.
+const fakeHome = "/home/ralph-test"
+
+// sample builds the sample project the corpus is judged against and
+// returns its root. Everything but build output, node_modules, app.log and
+// .aiwg is committed to git, when git is installed.
+func sample(t testing.TB) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"src/main.go":              "package main\n\nfunc main() {}\n",
+		"src/main_test.go":         "package main\n\nimport \"testing\"\n\nfunc TestMain(t *testing.T) {}\n",
+		"pkg/foo/foo.go":           "package foo\n",
+		"pkg/foo/foo_test.go":      "package foo\n",
+		"tests/test_a.py":          "def test_a():\n    assert 1 == 1\n",
+		"web/app.ts":               "export const x = 1\n",
+		"web/app.test.ts":          "test('x', () => expect(1).toBe(1))\n",
+		"web/__tests__/x.test.js":  "test('x', () => {})\n",
+		"docs/guide.md":            "# guide\n",
+		"README.md":                "# sample\n",
+		"scripts/check.sh":         "go vet ./...\ngo test ./...\n",
+		".github/workflows/ci.yml": "on: push\n",
+		".claude/settings.json":    "{}\n",
+		".gitignore":               "build/\nnode_modules/\napp.log\n.aiwg/\n",
+		"build/out.o":              "obj",
+		"build/output.log":         "log",
+		"node_modules/x/index.js":  "module.exports = 1\n",
+		".aiwg/ralph/state.json":   "{}\n",
+		"app.log":                  "log\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		for _, args := range [][]string{
+			{"init", "-q"},
+			{"add", "-A"},
+			{"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"},
+		} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+	}
+	return root
+}
+
+func testEnv(root string) func(string) string {
+	env := map[string]string{"HOME": fakeHome, "TMPDIR": "/tmp/ralph-tmpdir", "USER": "ralph"}
+	return func(k string) string { return env[k] }
+}
+
+func newGuard(t testing.TB, root string, cfg *config.Config) *Guard {
+	t.Helper()
+	if cfg == nil {
+		var err error
+		if cfg, err = config.Default(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := New(cfg, root, testEnv(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		// Without git, say what a repository would: everything but the
+		// ignored files is tracked.
+		g.Tracked = func(root string, paths []string) map[string]bool {
+			set := map[string]bool{}
+			for _, p := range paths {
+				if !strings.HasSuffix(p, ".log") {
+					set[p] = true
+				}
+			}
+			return set
+		}
+	}
+	return g
+}
+
+type corpusCase struct {
+	line     int
+	decision answer.Decision
+	rule     string
+	command  string
+}
+
+func readCorpus(t testing.TB, path string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []corpusCase
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, " | ", 3)
+		if len(parts) != 3 {
+			t.Fatalf("%s:%d: want DECISION | RULE | COMMAND", path, n)
+		}
+		cases = append(cases, corpusCase{n, answer.Decision(parts[0]), parts[1], strings.ReplaceAll(parts[2], "⏎", "\n")})
+	}
+	if len(cases) == 0 {
+		t.Fatalf("%s: no cases", path)
+	}
+	return cases
+}
+
+// TestCommands judges every command of testdata/commands.txt.
+func TestCommands(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	for _, c := range readCorpus(t, "testdata/commands.txt") {
+		v := g.Command(c.command, root)
+		rule := "-"
+		if v.Top != nil {
+			rule = v.Top.Rule
+		}
+		if v.Decision != c.decision || rule != c.rule {
+			reason := ""
+			if v.Top != nil {
+				reason = v.Top.Reason
+			}
+			t.Errorf("commands.txt:%d: %q = %s (%s), want %s (%s)\n\t%s", c.line, c.command, v.Decision, rule, c.decision, c.rule, reason)
+		}
+	}
+}
+
+// TestBuiltinExamples checks that every built-in rule's documented example
+// is caught by that rule.
+func TestBuiltinExamples(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	for _, b := range Builtins {
+		v := g.Command(b.Example, root)
+		found := false
+		for _, f := range v.Findings {
+			if f.Rule == b.Name {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("example of %s, %q: findings %v", b.Name, b.Example, v.Findings)
+		}
+	}
+}
+
+func TestChangesAreCheckpointed(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"rm -rf build", []string{"build"}},
+		{"rm -f app.log build/out.o", []string{"app.log", "build/out.o"}},
+		{"find . -name '*.o' -delete", []string{"build/out.o"}},
+		{"sed -i s/a/b/ tests/test_a.py", []string{"tests/test_a.py"}},
+		{"echo x > app.log", []string{"app.log"}},
+		{"rm -rf node_modules", nil},
+		{"sed -i s/a/b/ src/main.go", nil},
+		{"rm -rf tests", nil}, // denied: nothing to checkpoint
+		{"ls", nil},
+	}
+	for _, tt := range tests {
+		v := g.Command(tt.cmd, root)
+		var got []string
+		for _, p := range v.Changes {
+			r, _ := filepath.Rel(root, p)
+			got = append(got, filepath.ToSlash(r))
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Command(%q).Changes = %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestFileTools(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	p := func(rel string) string { return filepath.Join(root, rel) }
+	tests := []struct {
+		tool, path string
+		want       answer.Decision
+		rule       string
+		changes    bool
+	}{
+		{"Edit", p("src/main.go"), answer.Allow, "", false},
+		{"Write", p("src/new.go"), answer.Allow, "", false},
+		{"Edit", p("pkg/foo/foo_test.go"), answer.Warn, "test-files", true},
+		{"Write", p("pkg/foo/new_test.go"), answer.Allow, "", false}, // a new test risks nothing
+		{"MultiEdit", p("tests/test_a.py"), answer.Warn, "test-files", true},
+		{"Edit", p(".github/workflows/ci.yml"), answer.Warn, "ci-config", true},
+		{"Edit", p(".aiwg/ralph/state.json"), answer.Deny, "tamper", false},
+		{"Write", p(".aiwg/ralph/new.json"), answer.Deny, "tamper", false},
+		{"Write", p("aiwg.yml"), answer.Deny, "tamper", false},
+		{"Edit", p(".claude/settings.json"), answer.Deny, "tamper", false},
+		{"Write", fakeHome + "/.claude/settings.json", answer.Deny, "tamper", false},
+		{"Write", fakeHome + "/.local/lib/ralph-hooks/bin/stop", answer.Deny, "tamper", false},
+		{"NotebookEdit", p("nb.ipynb"), answer.Allow, "", false},
+	}
+	for _, tt := range tests {
+		v := g.File(tt.tool, tt.path)
+		rule := ""
+		if v.Top != nil {
+			rule = v.Top.Rule
+		}
+		if v.Decision != tt.want || rule != tt.rule || (len(v.Changes) > 0) != tt.changes {
+			t.Errorf("File(%s, %s) = %s (%s) changes %v, want %s (%s) changes %v", tt.tool, tt.path, v.Decision, rule, v.Changes, tt.want, tt.rule, tt.changes)
+		}
+	}
+}
+
+func TestEventTools(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	tests := []struct {
+		json string
+		want answer.Decision
+	}{
+		{`{"tool_name":"Bash","tool_input":{"command":"rm -rf tests"}}`, answer.Deny},
+		{`{"tool_name":"Read","tool_input":{"file_path":".aiwg/ralph/state.json"}}`, answer.Allow},
+		{`{"tool_name":"Edit","tool_input":{"file_path":".aiwg/ralph/state.json"}}`, answer.Deny},
+		{`{"tool_name":"mcp__fs__write_file","tool_input":{"path":".aiwg/ralph/state.json","content":"x"}}`, answer.Deny},
+		{`{"tool_name":"mcp__fs__read_file","tool_input":{"path":".aiwg/ralph/state.json"}}`, answer.Allow},
+		{`{"tool_name":"mcp__fs__delete","tool_input":{"paths":[".aiwg"]}}`, answer.Deny},
+		{`{"tool_name":"WebFetch","tool_input":{"url":"https://x"}}`, answer.Allow},
+	}
+	for _, tt := range tests {
+		ev, err := event.Decode([]byte(tt.json), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Cwd = root
+		v, err := g.Event(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != tt.want {
+			t.Errorf("Event(%s) = %s, want %s", tt.json, v.Decision, tt.want)
+		}
+	}
+	ev, _ := event.Decode([]byte(`{"tool_name":"Bash","tool_input":{"command":42}}`), "")
+	if _, err := g.Event(ev); err == nil || !strings.Contains(err.Error(), "tool_input.command") {
+		t.Errorf("Event(command: 42) error = %v, want one naming tool_input.command", err)
+	}
+}
+
+func TestDetectionModes(t *testing.T) {
+	root := sample(t)
+	tests := []struct {
+		mode, cmd string
+		want      answer.Decision
+	}{
+		{"standard", "git push --force", answer.Deny},
+		{"minimal", "git push --force", answer.Ask},
+		{"minimal", "rm -rf /", answer.Deny},     // critical: never lowered
+		{"minimal", "rm -rf .aiwg", answer.Deny}, // tamper: never lowered
+		{"off", "git push --force", answer.Allow},
+		{"off", "rm -rf ~", answer.Deny},
+		{"off", "echo x > .aiwg/ralph/state.json", answer.Deny},
+		{"aggressive", "rm -rf \"$DIR\"", answer.Deny},
+		{"aggressive", "sed -i s/a/b/ tests/test_a.py", answer.Ask},
+		{"standard", "sed -i s/a/b/ tests/test_a.py", answer.Warn},
+		{"minimal", "sed -i s/a/b/ tests/test_a.py", answer.Allow},
+	}
+	for _, tt := range tests {
+		cfg, err := config.Parse("aiwg.yml", []byte("agent_persistence:\n  detection_mode: "+tt.mode+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newGuard(t, root, cfg)
+		if got := g.Command(tt.cmd, root).Decision; got != tt.want {
+			t.Errorf("mode %s: Command(%q) = %s, want %s", tt.mode, tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestRuleOverrides(t *testing.T) {
+	root := sample(t)
+	tests := []struct {
+		yml, cmd string
+		want     answer.Decision
+		err      string
+	}{
+		{"risk_rules:\n  - name: git-push-force\n    action: ask\n", "git push -f", answer.Ask, ""},
+		{"risk_rules:\n  - name: test-files\n    action: allow\n", "sed -i s/a/b/ tests/test_a.py", answer.Allow, ""},
+		{"risk_rules:\n  - name: no-publish\n    tools: [Bash]\n    commands: [\"npm publish*\"]\n    level: high\n    action: deny\n", "npm publish --tag next", answer.Deny, ""},
+		{"risk_rules:\n  - name: secrets\n    paths: [\"**/*.pem\"]\n    level: high\n    action: ask\n", "ls", answer.Allow, ""},
+		{"risk_rules:\n  - name: tamper\n    action: allow\n", "", "", "cannot be changed"},
+		{"risk_rules:\n  - name: rm-critical\n    paths: [x]\n", "", "", "built in"},
+		{"risk_rules:\n  - name: lonely\n    level: low\n    action: warn\n", "", "", "matches nothing"},
+	}
+	for _, tt := range tests {
+		cfg, err := config.Parse("aiwg.yml", []byte(tt.yml))
+		if err != nil {
+			if tt.err == "" || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Parse(%q) error = %v, want %q", tt.yml, err, tt.err)
+			}
+			continue
+		}
+		g, err := New(cfg, root, testEnv(root))
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "aiwg.yml:") {
+				t.Errorf("New(%q) error = %v, want one with %q naming aiwg.yml", tt.yml, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Command(tt.cmd, root).Decision; got != tt.want {
+			t.Errorf("with %q: Command(%q) = %s, want %s", tt.yml, tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	a := g.Command("rm -rf tests", root).Answer()
+	if a.Decision != answer.Deny || !strings.HasPrefix(a.Reason, "Blocked by ralph-hooks (rule test-delete): `rm -rf tests` deletes test tests/test_a.py") {
+		t.Errorf("Answer = %+v", a)
+	}
+	a = g.Command("sed -i s/a/b/ tests/test_a.py", root).Answer()
+	if a.Decision != answer.Warn || !strings.HasPrefix(a.Context, "You are about to modify test file tests/test_a.py. Verify this is a fix, not a deletion") {
+		t.Errorf("Answer = %+v", a)
+	}
+}
+
+func FuzzCommand(f *testing.F) {
+	root := sample(f)
+	g := newGuard(f, root, nil)
+	for _, c := range readCorpus(f, "testdata/commands.txt") {
+		f.Add(c.command)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		v := g.Command(cmd, root)
+		switch v.Decision {
+		case answer.Allow, answer.Warn, answer.Ask, answer.Deny:
+		default:
+			t.Fatalf("Command(%q).Decision = %q", cmd, v.Decision)
+		}
+		if v.Decision == answer.Deny && len(v.Changes) > 0 {
+			t.Fatalf("Command(%q): denied with changes %v", cmd, v.Changes)
+		}
+		for _, p := range v.Changes {
+			if _, ok := g.inProject(p); !ok {
+				t.Fatalf("Command(%q): change %s outside the project", cmd, p)
+			}
+		}
+	})
+}
