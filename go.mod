@@ -13,5 +13,6 @@ require (
 
 require (
 	github.com/tidwall/pretty v1.2.0 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )

@@ -1,17 +1,180 @@
-// Package pretool is the pre-tool-call hook (PreToolUse).
+// Package pretool is the pre-tool-call hook (PreToolUse): the guard every
+// tool call of the agent goes through.
+//
+// Read-only tools take a fast path: no configuration, no lock, only the
+// audit line. Every other call is judged by package risk; a risky change
+// that is let through is checkpointed first (package checkpoint) and
+// recorded as the scope's last risky action, so `ralph rollback --last`
+// can undo it.
 package pretool
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
+	"time"
 
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/risk"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
+
+const usage = `Usage: pre-tool-call [--agent NAME] [--dry-run] < event.json
+
+pre-tool-call is the PreToolUse hook of ralph-hooks: the guard every tool
+call goes through. It reads the agent's event on stdin and answers on stdout.
+
+It denies destructive commands (rm -rf of the project, home or /, git reset
+--hard, push --force, dd to a device, DROP TABLE, …), deleting or moving test
+files, and any change to ralph's own state, aiwg.yml, the agent's hook
+settings or the hook binaries. Bash commands are parsed as shell, through
+sudo/env/bash -c/eval/heredocs/pipes/find -exec/xargs/python -c and the like.
+Risk rules from aiwg.yml add warnings, confirmations or denials. Before a
+risky change to existing files is allowed, their contents are checkpointed:
+undo it with "ralph rollback --last". "ralph explain -- CMD" shows why.
+
+Answer: nothing (allow), additionalContext (warn), or permissionDecision
+ask|deny with the reason. Exit 0; 1 on bad input or an internal error
+(never a block, unless fail_closed is set in aiwg.yml).
+
+Flags:
+  --agent NAME   dialect of the event (default: detect; known: claude)
+  --dry-run      decide and answer, but write no audit line or checkpoint
+  --help         show this help
+`
 
 // Main runs the hook; see package hook.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h := &hook.Hook{Name: "pre-tool-call", Event: event.PreToolUse, Usage: "", Handle: handle}
+	h := &hook.Hook{Name: "pre-tool-call", Event: event.PreToolUse, Usage: usage, Handle: Handle}
 	return h.Main(args, stdin, stdout, stderr)
 }
 
-func handle(c *hook.Call) (hook.Result, error) { return hook.Result{Target: hook.Target(c.Event)}, nil }
+// Handle judges one PreToolUse call.
+func Handle(c *hook.Call) (hook.Result, error) {
+	ev := c.Event
+	res := hook.Result{Target: hook.Target(ev)}
+	if risk.ReadOnly(ev.Tool) {
+		return res, nil
+	}
+	cfg, err := config.Load(c.Scope.Config())
+	if err != nil {
+		return res, err // fail_closed is unknown without a config: fail open
+	}
+	v, err := Judge(cfg, c)
+	if err != nil {
+		return failClosed(cfg, res, err)
+	}
+	res.Answer = v.Answer()
+	if v.Top != nil {
+		res.Rule, res.Level = v.Top.Rule, v.Top.Level
+	}
+	if len(v.Changes) == 0 || v.Decision == answer.Deny || c.DryRun {
+		return res, nil
+	}
+	id, err := save(c, v)
+	if err != nil {
+		if cfg.FailClosed {
+			return failClosed(cfg, res, err)
+		}
+		fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
+		note := "Note: ralph-hooks could not save a rollback checkpoint (" + err.Error() + "), so this change cannot be undone with `ralph rollback`."
+		res.Answer.Context = join(res.Answer.Context, note)
+		if res.Answer.Decision == answer.Allow {
+			res.Answer.Decision = answer.Warn
+		}
+		return res, nil
+	}
+	res.Checkpoint = id
+	return res, nil
+}
+
+// Judge returns the guard's verdict on the call.
+func Judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
+	g, err := risk.New(cfg, c.Scope.Root, c.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return g.Event(c.Event)
+}
+
+// failClosed turns an internal error into a denial when aiwg.yml asks for
+// it, and otherwise reports it (the agent then goes on unguarded).
+func failClosed(cfg *config.Config, res hook.Result, err error) (hook.Result, error) {
+	if !cfg.FailClosed {
+		return res, err
+	}
+	res.Answer = answer.Answer{Decision: answer.Deny,
+		Reason: "Blocked by ralph-hooks (fail_closed): the guard could not check this call (" + err.Error() + "). Fix the problem or set fail_closed: false in aiwg.yml."}
+	res.Rule, res.Level = "fail-closed", risk.Critical
+	return res, nil
+}
+
+// RiskyAction is the record of the last risky action let through, kept in
+// the scope's state file under "last_risky_action".
+type RiskyAction struct {
+	Checkpoint string    `json:"checkpoint"`
+	Time       time.Time `json:"time"`
+	Tool       string    `json:"tool"`
+	Target     string    `json:"target"`
+	Rule       string    `json:"rule,omitempty"`
+	Level      string    `json:"level,omitempty"`
+	Session    string    `json:"session_id,omitempty"`
+	Files      int       `json:"files"`
+}
+
+// save checkpoints the files the call changes and records it as the last
+// risky action. It returns the checkpoint id.
+func save(c *hook.Call, v *risk.Verdict) (string, error) {
+	ev := c.Event
+	meta := checkpoint.Meta{Hook: c.Hook, Tool: ev.Tool, Target: v.Target, Session: ev.SessionID, Loop: c.Scope.Loop}
+	if v.Top != nil {
+		meta.Rule, meta.Level = v.Top.Rule, v.Top.Level
+	}
+	store := checkpoint.Store{Dir: c.Scope.Checkpoints()}
+	m, err := store.Create(c.Scope.Root, v.Changes, meta, checkpoint.DefaultLimits)
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
+	}
+	act := RiskyAction{Checkpoint: m.ID, Time: c.Now().UTC(), Tool: ev.Tool, Target: v.Target,
+		Rule: meta.Rule, Level: meta.Level, Session: ev.SessionID, Files: len(m.Entries)}
+	err = state.Update(c.Scope.State(), func(old []byte) ([]byte, error) { return recordAction(c.Scope.State(), old, act) })
+	if err != nil {
+		return m.ID, fmt.Errorf("recording checkpoint %s: %w", m.ID, err)
+	}
+	return m.ID, nil
+}
+
+// recordAction sets last_risky_action and bumps risky_action_count in a
+// state file, keeping every other field as it is.
+func recordAction(path string, old []byte, act RiskyAction) ([]byte, error) {
+	if len(old) == 0 {
+		old = []byte("{}")
+	}
+	if !gjson.ValidBytes(old) || !gjson.ParseBytes(old).IsObject() {
+		return nil, fmt.Errorf("%s is corrupt (not a JSON object); it was left as is", path)
+	}
+	raw, err := json.Marshal(act)
+	if err != nil {
+		return nil, err
+	}
+	data, err := sjson.SetRawBytes(old, "last_risky_action", raw)
+	if err != nil {
+		return nil, err
+	}
+	n := gjson.GetBytes(data, "risky_action_count").Int()
+	return sjson.SetBytes(data, "risky_action_count", n+1)
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
