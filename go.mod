@@ -12,7 +12,9 @@ require (
 )
 
 require (
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
 )

@@ -175,7 +175,8 @@ func (s Store) List() ([]*Manifest, error) {
 }
 
 // regenerable are directory names whose contents tools rebuild, and which
-// a checkpoint therefore does not store.
+// a checkpoint therefore does not store when it meets them inside a
+// directory it walks.
 var regenerable = map[string]bool{
 	"node_modules": true, ".venv": true, "venv": true, "__pycache__": true,
 	".pytest_cache": true, ".mypy_cache": true, ".tox": true, ".next": true,
@@ -328,7 +329,8 @@ func (c *collector) add(rel string) error {
 }
 
 // skipDir returns why the directory rel is not stored, or "" if it is.
-// Version control is stored only when asked for directly.
+// Version control and regenerable directories are stored only when asked
+// for directly: the caller decides what deserves a checkpoint.
 func (c *collector) skipDir(rel string, direct bool) string {
 	switch name := path.Base(rel); {
 	case rel == c.store:
@@ -337,7 +339,7 @@ func (c *collector) skipDir(rel string, direct bool) string {
 		return "ralph state"
 	case name == ".git" && !direct:
 		return "version control"
-	case regenerable[name]:
+	case regenerable[name] && !direct:
 		return "regenerable"
 	}
 	return ""

@@ -450,8 +450,8 @@ func TestCreateSkips(t *testing.T) {
 		{
 			name:        "direct",
 			paths:       abs(root, "dist", ".aiwg", "src/a.go"),
-			wantEntries: []string{"src/a.go"},
-			wantSkipped: []string{".aiwg/ (ralph state)", "dist/ (regenerable)"},
+			wantEntries: []string{"dist", "dist/app.js", "src/a.go"},
+			wantSkipped: []string{".aiwg/ (ralph state)"},
 		},
 		{
 			name:        "root",
@@ -466,8 +466,8 @@ func TestCreateSkips(t *testing.T) {
 		},
 		{
 			name:        "overlapping",
-			paths:       abs(root, "src/a.go", "src", "src/", "src/a.go", "src/node_modules"),
-			wantEntries: []string{"src", "src/a.go", "src/build.sh"},
+			paths:       abs(root, "src/a.go", "src", "src/", "src/a.go", "src/build/out.o"),
+			wantEntries: []string{"src", "src/a.go", "src/build.sh", "src/build/out.o"},
 			wantSkipped: []string{"src/build/ (regenerable)", "src/node_modules/ (regenerable)"},
 		},
 	}

@@ -1,7 +1,145 @@
-// Package cli is the ralph management command.
+// Package cli is the ralph management command: it explains the guard's
+// decisions, reads the audit log, rolls back checkpoints, runs the demo and
+// measures the hooks.
 package cli
 
-import "io"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
 
-// Main runs ralph.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int { return 0 }
+	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+)
+
+// Version is the ralph-hooks version; set with -ldflags "-X …cli.Version=…",
+// else read from the build info.
+var Version = ""
+
+const usage = `Usage: ralph <command> [flags]
+
+ralph manages ralph-hooks, the hooks that keep an AI coding agent honest
+inside a loop. The hooks themselves (pre-tool-call, post-tool-call, stop,
+post-iteration-reflect) are registered in the agent's settings; see
+settings.example.json and README.md.
+
+Commands:
+  explain -- COMMAND       how a Bash command parses, which rules match, the decision
+  explain --event FILE     the same for a saved hook event ("-" reads stdin)
+  explain --rules          the built-in rules, each with an example
+  log                      the audit log of hook calls (--hook, --decision, --json, -n)
+  rollback --last          restore the files saved before the last risky action
+  rollback --checkpoint ID restore a given checkpoint (--dry-run lists the changes)
+  rollback --list          list the checkpoints
+  demo                     run sample agent actions through the guard, in a temp project
+  bench                    measure the hooks' whole-process latency and memory
+  version                  print the version
+
+Coming with the loop (not available yet): init, install, uninstall, start,
+status, list, pause, resume, abort, gate, report, replay, doctor.
+
+Run "ralph <command> --help" for a command's flags.
+`
+
+// command is one ralph verb.
+type command struct {
+	run func(e *env, args []string) error
+}
+
+// env is what a command runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	cwd            string
+}
+
+// root returns the project root for the current directory.
+func (e *env) root() string { return project.FindRoot(e.cwd, e.getenv) }
+
+var commands = map[string]command{
+	"explain":  {explain},
+	"log":      {logCmd},
+	"rollback": {rollback},
+	"demo":     {demoCmd},
+	"bench":    {benchCmd},
+	"version":  {version},
+}
+
+var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "start": true, "status": true,
+	"list": true, "pause": true, "resume": true, "abort": true, "gate": true, "report": true, "replay": true, "doctor": true}
+
+// Main runs ralph with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cwd, _ := os.Getwd()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, cwd: cwd}
+	return exit.Report(stderr, run(e, args))
+}
+
+func run(e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return exit.Usagef("no command given")
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	case "--version", "-version":
+		name = "version"
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		if coming[name] {
+			return exit.Usagef("ralph %s is not available yet: it comes with the loop (see ralph --help)", name)
+		}
+		var names []string
+		for n := range commands {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return exit.Usagef("unknown command %q (commands: %s)", name, strings.Join(names, ", "))
+	}
+	return cmd.run(e, args[1:])
+}
+
+// flags returns a FlagSet for a command whose --help prints usage.
+func flags(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("ralph "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	_ = usage
+	return fs
+}
+
+// parse parses args, printing usage for --help, and turns flag errors into
+// usage errors.
+func parse(e *env, fs *flag.FlagSet, usage string, args []string) (bool, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(e.stdout, usage)
+			return true, nil
+		}
+		return false, exit.Usagef("%s: %v", fs.Name(), err)
+	}
+	return false, nil
+}
+
+func version(e *env, args []string) error {
+	v := Version
+	if v == "" {
+		v = "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+	}
+	fmt.Fprintf(e.stdout, "ralph-hooks %s\n", v)
+	return nil
+}

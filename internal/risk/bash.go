@@ -100,9 +100,9 @@ func (g *Guard) unparsed(v *Verdict, cmdline string, err error) {
 
 // judgeCmd applies every rule to one command.
 func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
-	text := c.Text()
+	text := quoted(c)
 	if c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c) {
-		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
+		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` in "+text+" is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
 	}
 	for _, f := range g.commandRules(c) {
 		g.add(v, f)
@@ -116,6 +116,19 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for i := range ops {
 		g.judgeOp(v, &ops[i])
 	}
+}
+
+// quoted renders a command for a reason: in backquotes, with what it was
+// found inside ("`rm -rf ~/` (inside sudo → bash -c)").
+func quoted(c *shell.Cmd) string {
+	s := "`" + c.Text() + "`"
+	if len(c.Via) > 0 {
+		s += " (inside " + strings.Join(c.Via, " → ") + ")"
+	}
+	if c.File != "" {
+		s += " (in " + c.File + ")"
+	}
+	return s
 }
 
 // normalized renders a command for command patterns: the program and its
@@ -143,7 +156,7 @@ func destructiveArgs(c *shell.Cmd) bool {
 
 // judgeOp applies the path rules to one effect.
 func (g *Guard) judgeOp(v *Verdict, o *op) {
-	text := o.cmd.Text()
+	text := quoted(o.cmd)
 	if o.cmd.Remote != "" {
 		g.judgeRemote(v, o, text)
 		return
@@ -164,11 +177,11 @@ func (g *Guard) judgeRemote(v *Verdict, o *op, text string) {
 	}
 	for _, p := range o.paths {
 		if systemDirs[p] {
-			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` on %s deletes %s there.", text, o.cmd.Remote, p), text, nil))
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s on %s deletes %s there.", text, o.cmd.Remote, p), text, nil))
 			return
 		}
 	}
-	g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` deletes files on %s, outside the project.", text, o.cmd.Remote), text, nil))
+	g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s deletes files on %s, outside the project.", text, o.cmd.Remote), text, nil))
 }
 
 // judgeDelete judges a deletion or a move away.
@@ -186,7 +199,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 	if o.pattern != "" && (o.recursive || o.force) && bareWildcard(o.pattern) {
 		switch g.where(filepath.Dir(o.pattern)) {
 		case projectRoot, home, system, outside:
-			g.add(v, g.builtin("rm-glob", fmt.Sprintf("`%s` %s everything matching %s. Name the files to delete.", text, verb, g.rel(o.pattern)), text, nil))
+			g.add(v, g.builtin("rm-glob", fmt.Sprintf("%s %s everything matching %s. Name the files to delete.", text, verb, g.rel(o.pattern)), text, nil))
 			return
 		}
 	}
@@ -198,7 +211,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 	for _, p := range o.paths {
 		w := g.where(p)
 		if (w == system || w == home || w == projectRoot) && (o.recursive || o.force || o.kind == opMoveFrom) {
-			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s %s.", text, verb, describePlace(g, p)), text, nil))
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s %s.", text, verb, describePlace(g, p)), text, nil))
 			continue
 		}
 		if g.protectedDelete(p) {
@@ -214,12 +227,12 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 			if o.kind == opMoveFrom {
 				continue // moving something from outside into the project loses nothing here
 			}
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` %s %s, outside the project. Only delete files inside the project or in a temp directory.", text, verb, p), text, nil))
+			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s %s, outside the project. Only delete files inside the project or in a temp directory.", text, verb, p), text, nil))
 			continue
 		}
 		rel, _ := g.inProject(p)
 		if rel == ".git" || rel == ".git/objects" || rel == ".git/refs" {
-			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s the repository's history (%s).", text, verb, rel), text, nil))
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s the repository's history (%s).", text, verb, rel), text, nil))
 			continue
 		}
 		if o.sync || !exists(p) {
@@ -238,7 +251,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		changes = append(changes, p)
 	}
 	if len(tests) > 0 {
-		g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s %s.%s", text, verb, listTests(tests), fix), text, nil))
+		g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s.%s", text, verb, listTests(tests), fix), text, nil))
 	}
 	if len(changes) > 0 {
 		g.add(v, g.fileDelete(text, changes))
@@ -264,22 +277,22 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 			case g.protectedDelete(o.under):
 				g.add(v, g.tamper(text, o.under))
 			case g.isTestDir(rel) || g.IsTestPath(rel):
-				g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s files under %s, a test directory.%s", text, verb, rel, fix), text, nil))
+				g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s files under %s, a test directory.%s", text, verb, rel, fix), text, nil))
 			}
 			return
 		}
 	}
 	if o.cmd.File != "" {
-		g.add(v, g.builtin("opaque-code", fmt.Sprintf("%s runs `%s`, which %s %s, computed at run time.", o.cmd.File, text, verb, describeUnknown(o)), text, nil))
+		g.add(v, g.builtin("opaque-code", fmt.Sprintf("%s, which %s %s, computed at run time.", text, verb, describeUnknown(o)), text, nil))
 		return
 	}
-	g.add(v, g.builtin("rm-unknown", fmt.Sprintf("`%s` %s %s, which is computed at run time, so ralph cannot check it. Name the paths literally.", text, verb, describeUnknown(o)), text, nil))
+	g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s %s, which is computed at run time, so ralph cannot check it. Name the paths literally.", text, verb, describeUnknown(o)), text, nil))
 }
 
 // fileDelete is the finding that marks an allowed deletion or overwrite,
 // so it is checkpointed and logged.
 func (g *Guard) fileDelete(text string, paths []string) Finding {
-	return g.builtin("file-delete", fmt.Sprintf("`%s` changes or deletes %s; a rollback checkpoint is taken first.", text, strings.Join(firstN(relAll(g, paths), 5), ", ")), text, paths)
+	return g.builtin("file-delete", fmt.Sprintf("%s changes or deletes %s; a rollback checkpoint is taken first.", text, strings.Join(firstN(relAll(g, paths), 5), ", ")), text, paths)
 }
 
 // stillTest reports whether a test moved to dest stays a test in the
@@ -301,7 +314,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	for _, p := range o.paths {
 		if isDevice(p) {
 			if o.kind == opWrite || o.kind == opModify {
-				g.add(v, g.builtin("dd-device", fmt.Sprintf("`%s` writes to the device %s, which can destroy a disk.", text, p), text, nil))
+				g.add(v, g.builtin("dd-device", fmt.Sprintf("%s writes to the device %s, which can destroy a disk.", text, p), text, nil))
 			}
 			continue
 		}
@@ -326,7 +339,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	}
 	if len(clobbered) > 0 {
 		if t := g.tracked(clobbered); len(t) > 0 {
-			g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("`%s` replaces %s, which git tracks, wholesale. Use the Edit or Write tool to change it, so the change is visible and reviewable.", text, strings.Join(relAll(g, t), ", ")), text, t))
+			g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("%s replaces %s, which git tracks, wholesale. Use the Edit or Write tool to change it, so the change is visible and reviewable.", text, strings.Join(relAll(g, t), ", ")), text, t))
 			return
 		}
 	}

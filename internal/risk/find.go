@@ -235,7 +235,7 @@ func (s *findSpec) matchOne(p string, depth int) bool {
 func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 	s := o.find
 	if s.unknown {
-		g.add(v, g.builtin("rm-unknown", fmt.Sprintf("`%s` %s files under a directory computed at run time, so ralph cannot check them. Name the directory literally.", text, verb), text, nil))
+		g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s files under a directory computed at run time, so ralph cannot check them. Name the directory literally.", text, verb), text, nil))
 		return
 	}
 	for _, root := range s.roots {
@@ -244,10 +244,10 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		case w == inTemp:
 			continue
 		case !s.filtered && (w == system || w == home || w == projectRoot):
-			g.add(v, g.builtin("rm-critical", fmt.Sprintf("`%s` %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
 			continue
 		case w == outside || w == system || w == home || w == projectRoot && root != g.Root:
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("`%s` %s files under %s, outside the project.", text, verb, g.rel(root)), text, nil))
+			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s files under %s, outside the project.", text, verb, g.rel(root)), text, nil))
 			continue
 		}
 		var tests, changes []string
@@ -271,7 +271,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		case tamper != "":
 			g.add(v, g.tamper(text, tamper))
 		case len(tests) > 0:
-			g.add(v, g.builtin("test-delete", fmt.Sprintf("`%s` %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTests(uniq(tests))), text, nil))
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTests(uniq(tests))), text, nil))
 		case len(changes) > 0:
 			g.add(v, g.fileDelete(text, changes))
 			v.Changes = append(v.Changes, changes...)

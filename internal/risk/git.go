@@ -219,10 +219,10 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 	if gc == nil {
 		return nil
 	}
-	text := c.Text()
+	text := quoted(c)
 	fl, operands := splitFlags(gc.args, gitArgFlags[gc.sub])
 	one := func(rule, why string) []Finding {
-		return []Finding{g.builtin(rule, fmt.Sprintf("`%s` %s", text, why), text, nil)}
+		return []Finding{g.builtin(rule, fmt.Sprintf("%s %s", text, why), text, nil)}
 	}
 	switch gc.sub {
 	case "reset":
@@ -294,9 +294,9 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 // commandRules applies the rules about what a command is, as opposed to
 // which files it touches.
 func (g *Guard) commandRules(c *shell.Cmd) []Finding {
-	text := c.Text()
+	text := quoted(c)
 	one := func(rule, why string) []Finding {
-		return []Finding{g.builtin(rule, fmt.Sprintf("`%s` %s", text, why), text, nil)}
+		return []Finding{g.builtin(rule, fmt.Sprintf("%s %s", text, why), text, nil)}
 	}
 	name := c.Name
 	switch {
@@ -331,7 +331,7 @@ func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
 		for _, p := range o.paths {
 			w := g.where(p)
 			if w == system || rec && (w == projectRoot || w == home || w == outside) {
-				return []Finding{g.builtin("chmod-recursive", fmt.Sprintf("`%s` changes permissions or owners of %s at once.", text, describePlace(g, p)), text, nil)}
+				return []Finding{g.builtin("chmod-recursive", fmt.Sprintf("%s changes permissions or owners of %s at once.", text, describePlace(g, p)), text, nil)}
 			}
 		}
 	}

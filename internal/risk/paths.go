@@ -84,7 +84,7 @@ func (g *Guard) protectedDelete(p string) bool {
 
 // tamper builds the tamper finding for what (e.g. "rm -rf .aiwg").
 func (g *Guard) tamper(what, p string) Finding {
-	return g.builtin("tamper", "`"+what+"` would change "+g.rel(p)+", which belongs to ralph-hooks (loop state, configuration, hook settings or hook binaries). The agent may not change it; ask the human if it needs to change.", what, nil)
+	return g.builtin("tamper", what+" would change "+g.rel(p)+", which belongs to ralph-hooks (loop state, configuration, hook settings or hook binaries). The agent may not change it; ask the human if it needs to change.", what, nil)
 }
 
 // place is where a path is, as far as deleting it goes.

@@ -253,7 +253,7 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 	for _, p := range pathStrings(ev.Input) {
 		ap := abs(cwd, p)
 		if g.protectedDelete(ap) {
-			g.add(v, g.tamper(ev.Tool+" "+g.rel(ap), ap))
+			g.add(v, g.tamper("`"+ev.Tool+" "+g.rel(ap)+"`", ap))
 		}
 	}
 	g.decide(v)
@@ -264,7 +264,7 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 func (g *Guard) File(tool, p string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Target: p}
 	if g.protectedWrite(p) {
-		g.add(v, g.tamper(tool+" "+g.rel(p), p))
+		g.add(v, g.tamper("`"+tool+" "+g.rel(p)+"`", p))
 	}
 	if exists(p) {
 		for _, f := range g.matchRules(tool, "", []string{p}) {

@@ -143,7 +143,7 @@ func (c *Cmd) Text() string {
 			fmt.Fprintf(&b, " %s%s…", r.Fd, r.Op)
 			continue
 		}
-		fmt.Fprintf(&b, " %s%s%s", r.Fd, r.Op, r.Target.Raw)
+		fmt.Fprintf(&b, " %s%s %s", r.Fd, r.Op, r.Target.Raw)
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -1,0 +1,178 @@
+// Package bench measures the hooks as agents run them: one process per
+// call, the event on stdin. It reports wall-clock latency percentiles and
+// peak resident memory per kind of call, beside a floor (a no-op binary that
+// only reads stdin), so the numbers mean the same on any machine.
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+)
+
+// Case is one event run many times.
+type Case struct {
+	Name   string
+	Budget string // the DESIGN.md budget it is held to
+	Tool   string
+	Input  map[string]any // paths relative to the project
+}
+
+// Cases is the fixed event set.
+var Cases = []Case{
+	{"read (fast path)", "p50 ≤ 2 ms, p95 ≤ 4 ms", "Read", map[string]any{"file_path": "calc/calc.go"}},
+	{"edit, ordinary file", "p50 ≤ 2 ms, p95 ≤ 4 ms", "Edit", map[string]any{"file_path": "calc/calc.go", "old_string": "a + b", "new_string": "b + a"}},
+	{"bash, safe command", "p95 ≤ 5 ms", "Bash", map[string]any{"command": "go test ./... && go vet ./..."}},
+	{"bash, destructive (denied)", "p95 ≤ 5 ms", "Bash", map[string]any{"command": `sudo bash -c "cd / && rm -rf --no-preserve-root *"`}},
+	{"bash, test deletion (denied)", "p95 ≤ 5 ms", "Bash", map[string]any{"command": "find . -name '*_test.go' | xargs rm -f"}},
+	{"bash, python one-liner", "p95 ≤ 5 ms", "Bash", map[string]any{"command": `python3 -c "import shutil; shutil.rmtree('tests')"`}},
+	{"edit test file (checkpoint)", "p95 ≤ 10 ms", "Edit", map[string]any{"file_path": "calc/calc_test.go", "old_string": "5", "new_string": "5"}},
+}
+
+// Result is the measurement of one case.
+type Result struct {
+	Name     string        `json:"name"`
+	Budget   string        `json:"budget"`
+	Runs     int           `json:"runs"`
+	P50      time.Duration `json:"p50_ns"`
+	P95      time.Duration `json:"p95_ns"`
+	P99      time.Duration `json:"p99_ns"`
+	MaxRSSKB int64         `json:"max_rss_kib"`
+}
+
+// Options say what to measure.
+type Options struct {
+	Bin     string // pre-tool-call executable
+	Floor   string // no-op executable; "" to skip the floor
+	Runs    int    // runs per case
+	History int    // audit lines written to the log before measuring
+	Dir     string // project to run in (made by the caller)
+}
+
+// Run measures every case, and the floor first.
+func Run(o Options) ([]Result, error) {
+	if o.Runs < 1 {
+		return nil, fmt.Errorf("bench: runs must be at least 1")
+	}
+	if o.History > 0 {
+		if err := fill(filepath.Join(o.Dir, ".aiwg", "ralph", "hook-log.jsonl"), o.History); err != nil {
+			return nil, err
+		}
+	}
+	var out []Result
+	if o.Floor != "" {
+		r, err := measure(o.Floor, o.Dir, event(o.Dir, Cases[0]), o.Runs)
+		if err != nil {
+			return nil, fmt.Errorf("floor: %w", err)
+		}
+		r.Name, r.Budget = "floor: no-op Go binary reading stdin", "-"
+		out = append(out, r)
+	}
+	for _, c := range Cases {
+		r, err := measure(o.Bin, o.Dir, event(o.Dir, c), o.Runs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		r.Name, r.Budget = c.Name, c.Budget
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func event(dir string, c Case) []byte {
+	in := map[string]any{}
+	for k, v := range c.Input {
+		if k == "file_path" {
+			v = filepath.Join(dir, v.(string))
+		}
+		in[k] = v
+	}
+	data, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse", "tool_name": c.Tool, "tool_input": in})
+	return data
+}
+
+// measure runs bin n times with ev on stdin (after two warm-up runs).
+func measure(bin, dir string, ev []byte, n int) (Result, error) {
+	var times []time.Duration
+	var rss int64
+	for i := -2; i < n; i++ {
+		cmd := exec.Command(bin)
+		cmd.Dir = dir
+		cmd.Env = env()
+		cmd.Stdin = bytes.NewReader(ev)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err != nil {
+			return Result{}, fmt.Errorf("%s: %v: %s", bin, err, strings.TrimSpace(stderr.String()))
+		}
+		if i < 0 {
+			continue
+		}
+		times = append(times, d)
+		if m := maxRSS(cmd.ProcessState); m > rss {
+			rss = m
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	pct := func(p float64) time.Duration { return times[min(len(times)-1, int(p*float64(len(times))))] }
+	return Result{Runs: n, P50: pct(0.50), P95: pct(0.95), P99: pct(0.99), MaxRSSKB: rss}, nil
+}
+
+// env is the hook's environment: the caller's, without an agent's project
+// or loop, which would point the hook elsewhere.
+func env() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") || strings.HasPrefix(kv, "RALPH_LOOP_ID=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// fill writes n audit lines to the log at path.
+func fill(path string, n int) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	t := time.Now().Add(-time.Hour)
+	for i := 0; i < n; i++ {
+		e := audit.Entry{Time: t, Hook: "pre-tool-call", Event: "PreToolUse", Tool: "Bash", Target: "go test ./...", Decision: "allow", DurationMS: 1.5}
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Print writes results as a table.
+func Print(w io.Writer, rs []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tpeak RSS MiB\tbudget\t")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.1f\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), float64(r.MaxRSSKB)/1024, r.Budget)
+	}
+	return tw.Flush()
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/bench"
+	"github.com/ralph-hooks/ralph-hooks/internal/demo"
+	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+)
+
+const demoUsage = `Usage: ralph demo [--keep]
+
+demo plays a scripted agent session on a built-in sample project in a temp
+directory: every tool call goes through the real pre-tool-call guard, and
+the narrative shows each decision and why, a checkpoint taken before a risky
+edit and the rollback that undoes it. No agent, network or API key needed.
+
+Flags:
+  --keep   keep the sample project (its path is printed) to look around
+`
+
+func demoCmd(e *env, args []string) error {
+	fs := flags(e, "demo", demoUsage)
+	keep := fs.Bool("keep", false, "")
+	if help, err := parse(e, fs, demoUsage, args); help || err != nil {
+		return err
+	}
+	return demo.Run(e.stdout, *keep)
+}
+
+const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--runs N] [--history N] [--json]
+
+bench measures pre-tool-call as an agent runs it, one process per call, on a
+fixed set of events in a temp copy of the demo project: wall-clock p50, p95
+and p99 and peak resident memory, beside a floor (a no-op binary that only
+reads stdin; make bench builds it as bin/noop).
+
+Flags:
+  --bin DIR      directory holding pre-tool-call (default: ralph's own)
+  --floor PATH   the no-op binary to measure as the floor
+  --runs N       runs per event (default 300)
+  --history N    audit lines to write to the log first (default 0)
+  --json         print the results as JSON
+`
+
+func benchCmd(e *env, args []string) error {
+	fs := flags(e, "bench", benchUsage)
+	bin := fs.String("bin", "", "")
+	floor := fs.String("floor", "", "")
+	runs := fs.Int("runs", 300, "")
+	history := fs.Int("history", 0, "")
+	asJSON := fs.Bool("json", false, "")
+	if help, err := parse(e, fs, benchUsage, args); help || err != nil {
+		return err
+	}
+	if *bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		*bin = filepath.Dir(exe)
+	}
+	hook := filepath.Join(*bin, "pre-tool-call")
+	if _, err := os.Stat(hook); err != nil {
+		return exit.Usagef("bench: no pre-tool-call in %s (build with make build, or give --bin)", *bin)
+	}
+	dir, err := os.MkdirTemp("", "ralph-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := demo.Unpack(dir); err != nil {
+		return err
+	}
+	rs, err := bench.Run(bench.Options{Bin: hook, Floor: *floor, Runs: *runs, History: *history, Dir: dir})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rs)
+	}
+	fmt.Fprintf(e.stdout, "pre-tool-call, one process per call, %d runs per event, %d audit lines of history\n\n", *runs, *history)
+	return bench.Print(e.stdout, rs)
+}

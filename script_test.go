@@ -1,0 +1,149 @@
+package ralphhooks_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/cli"
+	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
+	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
+	"github.com/ralph-hooks/ralph-hooks/internal/stop"
+)
+
+// TestMain registers every binary, so scripts run them as the agent would:
+// a process per call, the event on stdin.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"pre-tool-call":          func() { os.Exit(pretool.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"post-tool-call":         func() { os.Exit(posttool.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"post-iteration-reflect": func() { os.Exit(reflection.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"stop":                   func() { os.Exit(stop.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"ralph":                  func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+var update = flag.Bool("update", false, "rewrite the cmp golden sections of testdata/script")
+
+// TestScript runs testdata/script/*.txtar: event JSON in, the exact answer
+// and exit code out.
+func TestScript(t *testing.T) {
+	files, _ := filepath.Glob("testdata/script/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no scripts in testdata/script")
+	}
+	events, err := filepath.Abs("testdata/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EVENTS", events)
+			env.Setenv("CLAUDE_PROJECT_DIR", "")
+			env.Setenv("RALPH_LOOP_ID", "")
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "git" {
+				_, err := exec.LookPath("git")
+				return err == nil, nil
+			}
+			return false, errors.New("unknown condition " + cond)
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exitcode": exitcode,
+			"expand":   expand,
+			"event":    eventCmd,
+			"lines":    lines,
+			"bigfile":  bigfile,
+		},
+	})
+}
+
+// exitcode N prog [args...] runs prog (after any stdin) and requires exit
+// status N; testscript's own exec only knows zero and non-zero.
+func exitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil && !strings.Contains(err.Error(), "exit status") {
+		ts.Fatalf("%s: %v", args[1], err)
+	} else if err != nil {
+		got, _ = strconv.Atoi(strings.TrimPrefix(err.Error(), "exit status "))
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// expand file... replaces $WORK (and ${WORK}) in files with the script's
+// work directory, so events can name real paths.
+func expand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand file...")
+	}
+	work := ts.Getenv("WORK")
+	for _, f := range args {
+		data := ts.ReadFile(f)
+		data = strings.ReplaceAll(data, "${WORK}", work)
+		data = strings.ReplaceAll(data, "$WORK", work)
+		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(data), 0o644))
+	}
+}
+
+// event SRC DST copies a captured event from testdata/events, with its
+// /PROJECT and /HOME placeholders replaced by $WORK and $HOME.
+func eventCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: event captured.json dst.json")
+	}
+	data, err := os.ReadFile(filepath.Join(ts.Getenv("EVENTS"), args[0]))
+	ts.Check(err)
+	s := strings.ReplaceAll(string(data), "/PROJECT", ts.Getenv("WORK"))
+	s = strings.ReplaceAll(s, "/HOME", ts.Getenv("HOME"))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o644))
+}
+
+// lines N file requires file to have exactly N lines.
+func lines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lines N file")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := strings.Count(ts.ReadFile(args[1]), "\n")
+	if (got == want) == neg {
+		ts.Fatalf("%s has %d lines, want %s%d", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// bigfile NAME MB writes a file of MB mebibytes that starts like a JSON
+// event, to check the size limit.
+func bigfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile name MB")
+	}
+	mb, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	data := []byte(`{"tool_name":"Write","tool_input":{"content":"` + strings.Repeat("x", mb<<20) + `"}}`)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
+}
