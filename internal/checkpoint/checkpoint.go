@@ -13,16 +13,14 @@
 package checkpoint
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -96,11 +94,33 @@ type Manifest struct {
 	Skipped []string `json:"skipped,omitempty"` // paths not stored, with why, e.g. "web/node_modules/ (regenerable)"
 }
 
-var idRe = regexp.MustCompile(`^cp-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
-
 // ValidID reports whether id is a well-formed checkpoint ID,
-// cp-YYYYMMDDTHHMMSS-<8 hex digits>.
-func ValidID(id string) bool { return idRe.MatchString(id) }
+// cp-YYYYMMDDTHHMMSS-<8 hex digits>. (A hand-written check: a package-level
+// regexp would cost every hook call its compilation.)
+func ValidID(id string) bool {
+	const shape = "cp-DDDDDDDDTDDDDDD-HHHHHHHH"
+	if len(id) != len(shape) {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch shape[i] {
+		case 'D':
+			if c < '0' || c > '9' {
+				return false
+			}
+		case 'H':
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		default:
+			if c != shape[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func checkID(id string) error {
 	if !ValidID(id) {
@@ -109,10 +129,11 @@ func checkID(id string) error {
 	return nil
 }
 
+// newID returns a new checkpoint ID. Its random part only needs to be
+// unlikely to collide within a second, so math/rand does: crypto/rand
+// would cost every hook call its initialisation.
 func newID(t time.Time) string {
-	var b [4]byte
-	rand.Read(b[:])
-	return "cp-" + t.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+	return fmt.Sprintf("cp-%s-%08x", t.UTC().Format("20060102T150405"), rand.Uint32())
 }
 
 func (s Store) manifest(id string) string {

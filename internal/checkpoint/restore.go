@@ -1,13 +1,13 @@
 package checkpoint
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -426,7 +426,5 @@ func (rs *restorer) mkdirParent(p string) error {
 
 // tempName returns a new name in the directory of p, as an OS path.
 func tempName(p string) string {
-	var b [8]byte
-	rand.Read(b[:])
-	return filepath.FromSlash(path.Join(path.Dir(p), ".ralph-restore-"+hex.EncodeToString(b[:])))
+	return filepath.FromSlash(path.Join(path.Dir(p), fmt.Sprintf(".ralph-restore-%016x", rand.Uint64())))
 }

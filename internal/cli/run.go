@@ -63,6 +63,15 @@ func benchCmd(e *env, args []string) error {
 		}
 		*bin = filepath.Dir(exe)
 	}
+	for _, p := range []*string{bin, floor} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return err
+			}
+			*p = abs
+		}
+	}
 	hook := filepath.Join(*bin, "pre-tool-call")
 	if _, err := os.Stat(hook); err != nil {
 		return exit.Usagef("bench: no pre-tool-call in %s (build with make build, or give --bin)", *bin)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 )
 
 // ConfigFile is the project's configuration file, at its root.
@@ -18,10 +17,25 @@ const ConfigFile = "aiwg.yml"
 // RalphDir is ralph's state directory, relative to the root.
 const RalphDir = ".aiwg/ralph"
 
-var loopIDRe = regexp.MustCompile(`^ralph-[a-z0-9-]+-[a-f0-9]{8}$`)
-
-// ValidLoopID reports whether id is a well-formed loop id.
-func ValidLoopID(id string) bool { return len(id) <= 128 && loopIDRe.MatchString(id) }
+// ValidLoopID reports whether id is a well-formed loop id,
+// ralph-<slug>-<8 hex digits> with a slug of [a-z0-9-].
+func ValidLoopID(id string) bool {
+	const prefix = "ralph-"
+	if len(id) > 128 || len(id) < len(prefix)+1+1+8 || id[:len(prefix)] != prefix || id[len(id)-9] != '-' {
+		return false
+	}
+	for i := len(prefix); i < len(id); i++ {
+		c := id[i]
+		hex := i >= len(id)-8
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+		case !hex && (c >= 'g' && c <= 'z' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // CheckLoopID returns an error naming id when it is not a well-formed loop id.
 func CheckLoopID(id string) error {

@@ -186,7 +186,11 @@ func cfgErr(cfg *config.Config, r config.RiskRule, msg string) error {
 	if file == "" || r.Line == 0 {
 		file = "defaults.yml"
 	}
-	return &config.Error{File: file, Line: r.Line, Key: "risk_rules", Msg: msg}
+	key := r.Key
+	if key == "" {
+		key = "risk_rules"
+	}
+	return &config.Error{File: file, Line: r.Line, Key: key, Msg: msg}
 }
 
 // Event judges one PreToolUse event.

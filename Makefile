@@ -1,0 +1,48 @@
+# ralph-hooks — see README.md. Everything builds into bin/.
+
+GO          ?= go
+BIN         := bin
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build test lint bench e2e demo fuzz clean
+
+all: build
+
+## build: the four hooks and ralph, into bin/
+build:
+	$(GO) build -o $(BIN)/ ./hooks/... ./cmd/ralph
+
+## test: every test, with the race detector
+test:
+	$(GO) test -race -count=1 ./...
+
+## lint: gofmt, go vet, staticcheck (pinned)
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+## bench: Go benchmarks, then whole-process latency and memory of the hooks
+bench: build
+	$(GO) build -o $(BIN)/noop ./internal/bench/noop
+	$(GO) test -run='^$$' -bench=. -benchmem ./internal/...
+	$(BIN)/ralph bench --floor $(BIN)/noop --runs 500
+	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --history 100000
+
+## e2e: the real Claude Code (npm) against a scripted local model server
+e2e:
+	bash e2e/run.sh
+
+## demo: a scripted agent session through the guard, on a sample project
+demo: build
+	@$(BIN)/ralph demo
+
+## fuzz: a short run of every fuzz target
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzCommand -fuzztime=30s ./internal/risk/
+	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
+
+clean:
+	rm -rf $(BIN)

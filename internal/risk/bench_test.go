@@ -1,0 +1,30 @@
+package risk
+
+import "testing"
+
+// BenchmarkCommand judges a mix of commands in the sample project: the
+// in-process cost of the Bash path of pre-tool-call.
+func BenchmarkCommand(b *testing.B) {
+	root := sample(b)
+	g := newGuard(b, root, nil)
+	cmds := []string{
+		"go test ./... && go vet ./...",
+		`sudo bash -c "cd / && rm -rf --no-preserve-root *"`,
+		"find . -name '*_test.go' | xargs rm -f",
+		`python3 -c "import shutil; shutil.rmtree('tests')"`,
+		`git commit -m "$(cat <<'EOF'` + "\nfix: stop rm -rf\nEOF\n" + `)"`,
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Command(cmds[i%len(cmds)], root)
+	}
+}
+
+// BenchmarkNew is the cost of building a guard from the default config on
+// every call.
+func BenchmarkNew(b *testing.B) {
+	root := sample(b)
+	for i := 0; i < b.N; i++ {
+		newGuard(b, root, nil)
+	}
+}
