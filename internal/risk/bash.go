@@ -54,6 +54,9 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	for _, o := range a.OpaqueCode {
 		g.add(v, g.builtin("opaque-code", "ralph cannot see what "+o+" does; make sure it deletes nothing outside the task.", cmdline, nil))
 	}
+	if a.ForkBomb {
+		g.add(v, g.builtin("fork-bomb", "the command defines a function that pipes into itself: a fork bomb, which makes the machine unusable.", cmdline, nil))
+	}
 	for _, c := range a.Cmds {
 		g.judgeCmd(v, c)
 	}
@@ -196,8 +199,8 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		return
 	}
 	// Bare wildcards where they take everything.
-	if o.pattern != "" && (o.recursive || o.force) && bareWildcard(o.pattern) {
-		switch g.where(filepath.Dir(o.pattern)) {
+	if dir := filepath.Dir(o.pattern); o.pattern != "" && (o.recursive || o.force) && bareWildcard(o.pattern) && !g.isTemp(dir) {
+		switch g.where(dir) {
 		case projectRoot, home, system, outside:
 			g.add(v, g.builtin("rm-glob", fmt.Sprintf("%s %s everything matching %s. Name the files to delete.", text, verb, g.rel(o.pattern)), text, nil))
 			return
@@ -205,6 +208,13 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 	}
 	if o.find != nil {
 		g.judgeFind(v, o, text, verb)
+		return
+	}
+	if o.pattern != "" && len(o.paths) == 0 {
+		// A glob that matches nothing here: judge it by its shape.
+		if rel, ok := g.inProject(o.pattern); ok && (g.IsTestPath(rel) || g.isTestDir(rel)) {
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s the tests matching %s.%s", text, verb, rel, fix), text, nil))
+		}
 		return
 	}
 	var tests, changes []string
@@ -231,11 +241,22 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 			continue
 		}
 		rel, _ := g.inProject(p)
+		if rel == "." {
+			continue
+		}
 		if rel == ".git" || rel == ".git/objects" || rel == ".git/refs" {
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s the repository's history (%s).", text, verb, rel), text, nil))
 			continue
 		}
-		if o.sync || !exists(p) {
+		if o.sync {
+			continue
+		}
+		if !exists(p) {
+			// Nothing to lose, but a test by its name is still not the
+			// agent's to delete: the guard must not depend on what it sees.
+			if (g.IsTestPath(rel) || g.isTestDir(rel)) && !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+				tests = append(tests, rel)
+			}
 			continue
 		}
 		_, destIn := g.inProject(o.dest)
@@ -322,6 +343,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.add(v, g.tamper(text, p))
 			continue
 		}
+		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {
+			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))
+			continue
+		}
 		if o.kind == opMeta {
 			continue
 		}
@@ -371,6 +396,17 @@ func regenerable(p string) bool {
 	}
 	fi, err := os.Lstat(p)
 	return err == nil && fi.IsDir()
+}
+
+// systemFile reports whether p is in a system directory (/etc, /usr, /bin,
+// /boot, /lib, /sbin, /sys, /proc, /var outside /var/tmp).
+func systemFile(p string) bool {
+	for _, d := range []string{"/etc", "/usr", "/bin", "/boot", "/lib", "/lib64", "/sbin", "/sys", "/proc", "/var", "/System", "/Library"} {
+		if within(p, d) && !within(p, "/var/tmp") && !within(p, "/var/folders") {
+			return true
+		}
+	}
+	return false
 }
 
 func isDevice(p string) bool {

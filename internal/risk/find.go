@@ -252,6 +252,12 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		}
 		var tests, changes []string
 		tamper := ""
+		for _, n := range s.names {
+			// By name, whether or not such files exist here yet.
+			if pat := strings.TrimPrefix(n.pattern, "./"); !n.fold && (g.IsTestPath(pat) || g.IsTestPath("x/"+pat)) {
+				tests = append(tests, n.pattern)
+			}
+		}
 		for _, p := range s.matches(g, root) {
 			rel, ok := g.inProject(p)
 			if !ok {

@@ -317,6 +317,32 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		}
 	case name == "dropdb" || name == "dropuser":
 		return one("sql-drop", "drops a database or role.")
+	case name == "shutdown" || name == "reboot" || name == "halt" || name == "poweroff":
+		return one("system-power", "stops or restarts the machine.")
+	case name == "init" || name == "telinit":
+		if len(c.Args) > 0 && (c.Args[0].Lit() == "0" || c.Args[0].Lit() == "6") {
+			return one("system-power", "stops or restarts the machine.")
+		}
+	case name == "systemctl":
+		for _, a := range c.Args {
+			switch a.Lit() {
+			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate":
+				return one("system-power", "stops or restarts the machine.")
+			}
+		}
+	case name == "kill" || name == "pkill" || name == "killall":
+		for _, a := range c.Args {
+			if a.Lit() == "-1" && name == "kill" {
+				return one("system-power", "kills every process the user can signal.")
+			}
+		}
+	case name == "crontab":
+		if hasOpt(c, "-r") {
+			return one("system-power", "deletes every cron job of the user.")
+		}
+	}
+	if why := infraDestroys(c); why != "" {
+		return one("infra-destroy", why)
 	}
 	if why := g.sqlDestroys(c); why != "" {
 		return one("sql-drop", why)
@@ -367,4 +393,75 @@ func (g *Guard) tracked(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// hasOpt reports whether c has the argument opt.
+func hasOpt(c *shell.Cmd, opt string) bool {
+	for _, a := range c.Args {
+		if a.Lit() == opt {
+			return true
+		}
+	}
+	return false
+}
+
+// infraDestroys returns why c destroys infrastructure or remote data, or "".
+func infraDestroys(c *shell.Cmd) string {
+	var args []string
+	for _, a := range c.Args {
+		args = append(args, a.Lit())
+	}
+	has := func(words ...string) bool {
+		i := 0
+		for _, a := range args {
+			if i < len(words) && a == words[i] {
+				i++
+			}
+		}
+		return i == len(words)
+	}
+	switch c.Name {
+	case "terraform", "tofu", "terragrunt":
+		if has("destroy") || has("apply", "-destroy") {
+			return "destroys the infrastructure it manages."
+		}
+	case "pulumi":
+		if has("destroy") {
+			return "destroys the stack's resources."
+		}
+	case "kubectl", "oc":
+		if has("delete") && (has("namespace") || has("ns") || has("--all") || has("-A") || has("--all-namespaces") || has("pv") || has("pvc")) {
+			return "deletes Kubernetes resources wholesale."
+		}
+	case "helm":
+		if has("uninstall") || has("delete") {
+			return "removes a release and its resources."
+		}
+	case "docker", "podman":
+		if has("system", "prune") || has("volume", "rm") || has("volume", "prune") || has("image", "prune", "-a") {
+			return "deletes containers, images or volumes with their data."
+		}
+	case "aws":
+		if has("s3", "rm", "--recursive") || has("s3", "rb") || has("s3api", "delete-bucket") ||
+			has("rds", "delete-db-instance") || has("dynamodb", "delete-table") || has("ec2", "terminate-instances") {
+			return "deletes cloud resources or data."
+		}
+	case "gsutil":
+		if has("rm", "-r") || has("rb") || has("-m", "rm", "-r") {
+			return "deletes cloud storage."
+		}
+	case "gcloud", "az":
+		if has("delete") && (has("projects") || has("group") || has("instances") || has("sql") || has("storage")) {
+			return "deletes cloud resources."
+		}
+	case "gh":
+		if has("repo", "delete") || has("release", "delete") {
+			return "deletes a GitHub repository or release."
+		}
+	case "npm":
+		if has("unpublish") {
+			return "unpublishes a package from the registry."
+		}
+	}
+	return ""
 }

@@ -4,14 +4,19 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 )
 
-// tempDirs returns the directories whose contents are scratch space.
+// tempDirs returns the directories whose contents are scratch space: the
+// temp directories and the user's caches.
 func tempDirs(getenv func(string) string) []string {
 	dirs := []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/folders"}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		dirs = append(dirs, filepath.Join(h, ".cache"), filepath.Join(h, "Library", "Caches"))
+	}
 	for _, k := range []string{"TMPDIR", "TMP", "TEMP"} {
 		if d := getenv(k); d != "" && filepath.IsAbs(d) {
 			dirs = append(dirs, filepath.Clean(d))
@@ -52,7 +57,8 @@ func protected(root, home string, getenv func(string) string) []string {
 	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
 		p = append(p, filepath.Clean(d))
 	}
-	if exe, err := os.Executable(); err == nil {
+	// The running hook's siblings, wherever they are installed.
+	if exe, err := os.Executable(); err == nil && slices.Contains(HookBinaries, filepath.Base(exe)) {
 		dir := filepath.Dir(exe)
 		for _, b := range HookBinaries {
 			p = append(p, filepath.Join(dir, b))
@@ -120,11 +126,6 @@ func (g *Guard) where(p string) place {
 	}
 	if _, ok := g.inProject(p); ok {
 		return inProject
-	}
-	// Scratch space, except next to the project when the project itself
-	// lives in a temp directory.
-	if within(p, filepath.Dir(g.Root)) {
-		return outside
 	}
 	for _, t := range g.Temp {
 		if p != t && within(p, t) {

@@ -65,6 +65,15 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	name := cmdName(words[0])
 	args := words[1:]
+	if v, ok := sc.aliases[words[0].Raw]; ok && !words[0].Dynamic {
+		// An alias defined earlier: run its text with the arguments.
+		rest := make([]Word, 0, len(args)+1)
+		rest = append(rest, Word{Raw: v, Values: []string{v}})
+		delete(sc.aliases, words[0].Raw) // aliases do not expand recursively
+		w.joined(c.with("alias "+words[0].Raw), append(rest, args...), sc, in)
+		sc.aliases[words[0].Raw] = v
+		return nil
+	}
 	leaf := func() *Cmd {
 		cmd := &Cmd{Name: name, NameWord: words[0], Args: args, Cwd: sc.cwd, Redirs: redirs, Input: in}
 		setStdout(cmd)
@@ -151,6 +160,18 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return leaf()
 	case "cd", "pushd", "popd":
 		w.cd(name, args, sc)
+		return leaf()
+	case "alias":
+		for _, a := range args {
+			if v, ok := a.Value(); ok {
+				if k, val, ok := strings.Cut(v, "="); ok && k != "" {
+					if sc.aliases == nil {
+						sc.aliases = map[string]string{}
+					}
+					sc.aliases[k] = val
+				}
+			}
+		}
 		return leaf()
 	case "find":
 		cmd := leaf()
@@ -490,28 +511,26 @@ func setStdout(cmd *Cmd) {
 // cd follows cd/pushd/popd when their target is known.
 func (w *walker) cd(name string, args []Word, sc *scope) {
 	if name == "popd" {
-		sc.cwd = ""
+		sc.setCwd("")
 		return
 	}
 	rest, _ := skipOpts(args, "", "")
 	if len(rest) == 0 {
 		if h, ok := sc.vars["HOME"]; ok && len(h.vals) == 1 && name == "cd" {
-			sc.cwd = h.vals[0]
+			sc.setCwd(h.vals[0])
 		} else {
-			sc.cwd = ""
+			sc.setCwd("")
 		}
 		return
 	}
 	dir, ok := rest[0].Value()
-	if !ok || dir == "-" {
-		sc.cwd = ""
-		return
-	}
 	switch {
+	case !ok || dir == "-":
+		sc.setCwd("")
 	case filepath.IsAbs(dir):
-		sc.cwd = filepath.Clean(dir)
+		sc.setCwd(filepath.Clean(dir))
 	case sc.cwd != "":
-		sc.cwd = filepath.Join(sc.cwd, dir)
+		sc.setCwd(filepath.Join(sc.cwd, dir))
 	}
 }
 

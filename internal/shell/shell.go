@@ -40,6 +40,8 @@ type Analysis struct {
 	// OpaqueCode lists interpreter code that runs something computed
 	// (os.system(cmd), a path built at run time for a shell call).
 	OpaqueCode []string
+	// ForkBomb is set when a function pipes into itself (:(){ :|:& };:).
+	ForkBomb bool
 }
 
 // Cmd is one program run.
@@ -168,7 +170,8 @@ type Analyzer struct {
 func (a *Analyzer) Analyze(src, cwd string) *Analysis {
 	out := &Analysis{Source: src}
 	w := &walker{a: a, out: out}
-	sc := &scope{cwd: cwd, vars: map[string]value{}}
+	sc := &scope{vars: map[string]value{}}
+	sc.setCwd(cwd)
 	if a.Env != nil {
 		for _, k := range knownVars {
 			if v := a.Env(k); v != "" {
@@ -208,16 +211,27 @@ type value struct {
 
 // scope is the shell state that flows from one command to the next.
 type scope struct {
-	cwd  string
-	vars map[string]value
+	cwd     string
+	vars    map[string]value
+	aliases map[string]string
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars))}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
 	return n
+}
+
+// setCwd moves the scope to dir ("" when unknown), keeping $PWD in step.
+func (s *scope) setCwd(dir string) {
+	s.cwd = dir
+	if dir == "" {
+		s.vars["PWD"] = value{dynamic: true}
+	} else {
+		s.vars["PWD"] = value{vals: []string{dir}}
+	}
 }
 
 // scriptAt parses and walks src as shell code run inside via.
@@ -328,6 +342,9 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			w.stmts(c, it.Stmts, sc)
 		}
 	case *syntax.FuncDecl:
+		if x.Name != nil && forkBomb(x.Name.Value, x.Body) {
+			w.out.ForkBomb = true
+		}
 		// The body runs only if called; check it as if it were.
 		w.stmt(c, x.Body, sc.clone(), nil)
 	case *syntax.DeclClause:
@@ -392,6 +409,28 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 			sc.vars[name] = value{vals: wd.Values}
 		}
 	}
+}
+
+// forkBomb reports whether the body of function name runs name piped into
+// name: the classic fork bomb.
+func forkBomb(name string, body *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		b, ok := n.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+			return !found
+		}
+		if calls(b.X, name) && calls(b.Y, name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func calls(s *syntax.Stmt, name string) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name
 }
 
 // isMktemp reports whether word is exactly $(mktemp …).

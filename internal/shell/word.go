@@ -36,6 +36,9 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	}
 	cfg := &expand.Config{CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
 		v, ok := echoed(cs)
+		if !ok && isPwd(cs) && sc.cwd != "" {
+			v, ok = sc.cwd, true
+		}
 		if !ok {
 			return errDynamic
 		}
@@ -83,7 +86,7 @@ func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, glob,
 			}
 			glob = glob || v.glob
 		case *syntax.CmdSubst:
-			if _, ok := echoed(x); !ok {
+			if _, ok := echoed(x); !ok && !(isPwd(x) && sc.cwd != "") {
 				return nil, false, true
 			}
 		case *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
@@ -284,4 +287,13 @@ func unescaped(x *syntax.Word) *syntax.Word {
 		return x
 	}
 	return &syntax.Word{Parts: parts}
+}
+
+// isPwd reports whether cs is $(pwd).
+func isPwd(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd"
 }
