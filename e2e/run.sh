@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs the end-to-end test: the real Claude Code CLI (pinned in
+# e2e/package-lock.json) against a scripted local model server.
+#
+#   bash e2e/run.sh                  # run it
+#   bash e2e/run.sh -args -update    # and rewrite testdata/events
+#
+# Extra arguments go to "go test". The CLI is installed with npm ci when it is
+# missing or does not match the lockfile.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+# current reports whether e2e/node_modules holds exactly what the lockfile
+# pins (optional packages of other platforms aside) and the CLI really runs
+# (without its postinstall step, bin/claude is only a placeholder).
+current() {
+	[ -x e2e/node_modules/.bin/claude ] || return 1
+	node -e '
+		const fs = require("fs");
+		const lock = JSON.parse(fs.readFileSync("e2e/package-lock.json", "utf8"));
+		for (const [p, m] of Object.entries(lock.packages)) {
+			if (p === "") continue;
+			let v;
+			try {
+				v = JSON.parse(fs.readFileSync("e2e/" + p + "/package.json", "utf8")).version;
+			} catch (e) {
+				if (m.optional) continue;
+				process.exit(1);
+			}
+			if (v !== m.version) process.exit(1);
+		}
+	' || return 1
+	e2e/node_modules/.bin/claude --version >/dev/null 2>&1
+}
+
+if ! current; then
+	npm ci --prefix e2e --no-audit --no-fund
+fi
+
+exec go test -tags e2e -count=1 -v ./e2e/ "$@"
