@@ -110,12 +110,11 @@ func run(e *env, args []string) error {
 	return cmd.run(e, args[1:])
 }
 
-// flags returns a FlagSet for a command whose --help prints usage.
-func flags(e *env, name, usage string) *flag.FlagSet {
+// flags returns a silent FlagSet for a command; parse prints its usage.
+func flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("ralph "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	_ = usage
 	return fs
 }
 

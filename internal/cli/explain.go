@@ -35,7 +35,7 @@ Flags:
 `
 
 func explain(e *env, args []string) error {
-	fs := flags(e, "explain", explainUsage)
+	fs := flags("explain")
 	evFile := fs.String("event", "", "")
 	asJSON := fs.Bool("json", false, "")
 	rules := fs.Bool("rules", false, "")

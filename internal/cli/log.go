@@ -29,7 +29,7 @@ Flags:
 `
 
 func logCmd(e *env, args []string) error {
-	fs := flags(e, "log", logUsage)
+	fs := flags("log")
 	hookName := fs.String("hook", "", "")
 	decision := fs.String("decision", "", "")
 	tool := fs.String("tool", "", "")

@@ -37,7 +37,7 @@ Flags:
 `
 
 func rollback(e *env, args []string) error {
-	fs := flags(e, "rollback", rollbackUsage)
+	fs := flags("rollback")
 	last := fs.Bool("last", false, "")
 	id := fs.String("checkpoint", "", "")
 	list := fs.Bool("list", false, "")

@@ -23,7 +23,7 @@ Flags:
 `
 
 func demoCmd(e *env, args []string) error {
-	fs := flags(e, "demo", demoUsage)
+	fs := flags("demo")
 	keep := fs.Bool("keep", false, "")
 	if help, err := parse(e, fs, demoUsage, args); help || err != nil {
 		return err
@@ -47,7 +47,7 @@ Flags:
 `
 
 func benchCmd(e *env, args []string) error {
-	fs := flags(e, "bench", benchUsage)
+	fs := flags("bench")
 	bin := fs.String("bin", "", "")
 	floor := fs.String("floor", "", "")
 	runs := fs.Int("runs", 300, "")

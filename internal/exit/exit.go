@@ -32,10 +32,6 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Silent is returned by commands that already reported their failure (for
-// example a list of doctor findings) and only need the exit code.
-var Silent = errors.New("silent failure")
-
 // Code returns the exit code for err.
 func Code(err error) int {
 	var ue *UsageError
@@ -66,13 +62,11 @@ func Report(stderr io.Writer, err error) int {
 	if err == nil {
 		return OK
 	}
-	if !errors.Is(err, Silent) {
-		msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
-		fmt.Fprintf(stderr, "ralph: error: %s\n", msg)
-		var ue *UsageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "ralph: hint: run with --help for usage\n")
-		}
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	fmt.Fprintf(stderr, "ralph: error: %s\n", msg)
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "ralph: hint: run with --help for usage\n")
 	}
 	return Code(err)
 }

@@ -27,13 +27,6 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 		wd.Prefix = prefix(x.Parts)
 		return wd
 	}
-	words := []*syntax.Word{unescaped(x)}
-	if hasBraces(x) {
-		bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), words[0].Parts...)}
-		if syntax.SplitBraces(bw) {
-			words = expand.Braces(bw)
-		}
-	}
 	cfg := &expand.Config{CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
 		v, ok := echoed(cs)
 		if !ok && isPwd(cs) && sc.cwd != "" {
@@ -45,6 +38,19 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 		_, err := io.WriteString(out, v)
 		return err
 	}}
+	words := []*syntax.Word{unescaped(x)}
+	if hasBraces(x) {
+		bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), words[0].Parts...)}
+		if syntax.SplitBraces(bw) {
+			words = nil
+			for w, err := range expand.BracesSeq(cfg, bw) {
+				if err != nil || len(words) >= maxValues {
+					return Word{Raw: wd.Raw, Dynamic: true, Prefix: prefix(x.Parts), Glob: wd.Glob}
+				}
+				words = append(words, w)
+			}
+		}
+	}
 	for _, bw := range words {
 		for _, env := range envs(sc, multi) {
 			cfg.Env = env
