@@ -252,12 +252,6 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		}
 		var tests, changes []string
 		tamper := ""
-		for _, n := range s.names {
-			// By name, whether or not such files exist here yet.
-			if pat := strings.TrimPrefix(n.pattern, "./"); !n.fold && (g.IsTestPath(pat) || g.IsTestPath("x/"+pat)) {
-				tests = append(tests, n.pattern)
-			}
-		}
 		for _, p := range s.matches(g, root) {
 			rel, ok := g.inProject(p)
 			if !ok {
@@ -272,6 +266,14 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 				continue
 			}
 			changes = append(changes, p)
+		}
+		if len(tests) == 0 {
+			// By name, whether or not such files exist here yet.
+			for _, n := range s.names {
+				if pat := strings.TrimPrefix(n.pattern, "./"); g.IsTestPath(pat) || g.IsTestPath("x/"+pat) {
+					tests = append(tests, n.pattern)
+				}
+			}
 		}
 		switch {
 		case tamper != "":
