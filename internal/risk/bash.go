@@ -286,7 +286,7 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		g.add(v, g.tamper(text, o.under))
 		return
 	}
-	if !o.recursive && !o.force {
+	if !o.recursive && !o.force && !o.word.Many && !o.word.FromInput {
 		return // a plain rm of one computed file cannot take a tree with it
 	}
 	if o.under != "" {

@@ -286,3 +286,30 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		}
 	}
 }
+
+// lsFilesSpec reads git ls-files [PATHSPEC…] (piped into xargs rm) as the
+// find it amounts to, or returns nil for any other command.
+func (g *Guard) lsFilesSpec(c *shell.Cmd) *findSpec {
+	if c == nil {
+		return nil
+	}
+	gc := parseGit(c)
+	if gc == nil || gc.sub != "ls-files" || gc.cmd.Cwd == "" {
+		return nil
+	}
+	s := &findSpec{roots: []string{gc.cmd.Cwd}, maxDepth: -1, types: "f"}
+	_, operands := splitFlags(gc.args, "x")
+	for _, o := range operands {
+		v, ok := o.Value()
+		if !ok {
+			return &findSpec{unknown: true}
+		}
+		s.filtered = true
+		pat := v
+		if !strings.ContainsAny(v, "*?[") {
+			pat = v + "*" // a directory or file prefix
+		}
+		s.names = append(s.names, namePat{pattern: filepath.Join(gc.cmd.Cwd, pat), path: true})
+	}
+	return s
+}

@@ -303,7 +303,9 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 	case name == "git":
 		return g.gitRules(c)
 	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "wipefs" || name == "mkdosfs" || name == "newfs" || name == "blkdiscard":
-		return one("mkfs", "formats or wipes a disk or partition.")
+		if onDevice(c) {
+			return one("mkfs", "formats or wipes a disk or partition.")
+		}
 	case name == "shred" || name == "srm" || name == "wipe":
 		return one("shred", "destroys file contents beyond recovery. Use rm if the file must go.")
 	case name == "chmod" || name == "chown" || name == "chgrp":
@@ -464,4 +466,20 @@ func infraDestroys(c *shell.Cmd) string {
 		}
 	}
 	return ""
+}
+
+// onDevice reports whether a formatting command targets a device (or
+// something ralph cannot see), rather than an image file.
+func onDevice(c *shell.Cmd) bool {
+	_, operands := splitFlags(c.Args, "bCdeEfgGiIJlLmMNoOrtTUz")
+	if len(operands) == 0 {
+		return true
+	}
+	for _, o := range operands {
+		v, ok := o.Value()
+		if !ok || strings.HasPrefix(v, "/dev/") {
+			return true
+		}
+	}
+	return false
 }

@@ -183,6 +183,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 		if c.Input != nil && c.Input.Name == "find" {
 			o.find = g.findSpec(c.Input)
 		}
+		if spec := g.lsFilesSpec(c.Input); spec != nil {
+			o.find = spec
+		}
 	case w.Dynamic:
 		o.unknown = true
 		o.under = g.underDir(c, w.Prefix)

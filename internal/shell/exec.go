@@ -339,13 +339,40 @@ func (w *walker) joined(c *ctx, args []Word, sc *scope, in *Cmd) *Cmd {
 	for _, a := range args {
 		v, ok := a.Value()
 		if !ok {
-			w.opaque(strings.Join(c.via, " ") + " of a computed string: " + a.Raw)
+			if !shellSetup(a.Raw) {
+				w.opaque(strings.Join(c.via, " ") + " of a computed string: " + a.Raw)
+			}
 			return nil
 		}
 		parts = append(parts, v)
 	}
 	w.scriptAt(strings.Join(parts, " "), sc.clone(), c.via, c.depth+1, c.line)
 	return nil
+}
+
+// setupTools print shell code that only sets up the environment, for eval
+// "$(tool …)" or source <(tool …): agents, version managers, completions.
+var setupTools = map[string]bool{
+	"ssh-agent": true, "gpg-agent": true, "keychain": true, "pyenv": true, "rbenv": true, "nodenv": true,
+	"goenv": true, "jenv": true, "plenv": true, "direnv": true, "conda": true, "micromamba": true,
+	"brew": true, "minikube": true, "docker-machine": true, "opam": true, "zoxide": true, "starship": true,
+	"fnm": true, "mise": true, "rtx": true, "asdf": true, "dircolors": true, "luarocks": true,
+	"thefuck": true, "atuin": true, "uv": true, "poetry": true, "pipenv": true, "kubectl": true,
+	"helm": true, "gh": true, "rustup": true, "cargo": true, "npm": true, "pnpm": true, "deno": true,
+}
+
+// shellSetup reports whether raw is "$(tool …)", `tool …` or <(tool …) for
+// a tool of setupTools: code generated to set up the shell, not to act.
+func shellSetup(raw string) bool {
+	s := strings.Trim(raw, `"`)
+	for _, open := range []string{"$(", "<(", "`"} {
+		if strings.HasPrefix(s, open) {
+			inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s[len(open):], ")"), "`"))
+			f := strings.Fields(inner)
+			return len(f) > 0 && setupTools[path.Base(f[0])] && !strings.ContainsAny(inner, ";|&`$(")
+		}
+	}
+	return false
 }
 
 func (w *walker) joinedOne(c *ctx, arg Word, sc *scope) *Cmd {
@@ -355,6 +382,9 @@ func (w *walker) joinedOne(c *ctx, arg Word, sc *scope) *Cmd {
 // script reads and walks a script file run by path.
 func (w *walker) script(c *ctx, arg Word, sc *scope) {
 	p, ok := arg.Value()
+	if !ok && shellSetup(arg.Raw) {
+		return
+	}
 	if !ok {
 		w.opaque(strings.Join(c.via, " ") + " of a computed path: " + arg.Raw)
 		return

@@ -85,6 +85,9 @@ type Word struct {
 	// FromInput marks the argument that find -exec or xargs fills in
 	// from Cmd.Input's output.
 	FromInput bool
+	// Many is set when a dynamic word may stand for any number of
+	// arguments: an unquoted $(…), or a loop variable over one.
+	Many bool
 }
 
 // Value returns the single value of w, or false if w is dynamic, a glob or
@@ -179,6 +182,11 @@ func (a *Analyzer) Analyze(src, cwd string) *Analysis {
 			}
 		}
 	}
+	if _, ok := sc.vars["TMPDIR"]; !ok {
+		// Unset, $TMPDIR/x would be /x; but whoever writes it means the
+		// temp directory, and judging it so keeps mistakes in scratch space.
+		sc.vars["TMPDIR"] = value{vals: []string{"/tmp"}}
+	}
 	w.scriptAt(src, sc, nil, 0, 0)
 	return out
 }
@@ -207,6 +215,7 @@ type value struct {
 	vals    []string
 	dynamic bool
 	glob    bool // a pattern (for f in tests/*): each value a match of it
+	many    bool // a loop variable over computed items (for f in $(…))
 }
 
 // scope is the shell state that flows from one command to the next.
@@ -323,7 +332,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 				w.subst(c, it, sc)
 				wd := w.word(c, it, sc)
 				if wd.Dynamic {
-					v = value{dynamic: true}
+					v = value{dynamic: true, many: true}
 					break
 				}
 				v.vals = append(v.vals, wd.Values...)

@@ -25,6 +25,7 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	if dynamic {
 		wd.Dynamic = true
 		wd.Prefix = prefix(x.Parts)
+		wd.Many = many(x.Parts, sc)
 		return wd
 	}
 	cfg := &expand.Config{CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
@@ -302,4 +303,26 @@ func isPwd(cs *syntax.CmdSubst) bool {
 	}
 	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
 	return ok && len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd"
+}
+
+// many reports whether parts may split into any number of words: an
+// unquoted $(…) or `…`, or a loop variable over computed items.
+func many(parts []syntax.WordPart, sc *scope) bool {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.CmdSubst:
+			return true
+		case *syntax.ParamExp:
+			if x.Param != nil && sc.vars[x.Param.Value].many {
+				return true
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if pe, ok := q.(*syntax.ParamExp); ok && pe.Param != nil && sc.vars[pe.Param.Value].many {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
