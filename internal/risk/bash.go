@@ -37,6 +37,7 @@ type op struct {
 	force     bool
 	clobber   bool   // a write that truncates (>, tee, truncate)
 	overwrite bool   // a write that may replace an existing file (cp, ln, install)
+	replace   bool   // a write that puts something else where a file was (ln -sf)
 	dest      string // for opMoveFrom: where it goes ("" if unknown)
 	sync      bool   // rsync --delete: removes only what the source lacks
 }
@@ -180,11 +181,11 @@ func (g *Guard) judgeRemote(v *Verdict, o *op, text string) {
 	}
 	for _, p := range o.paths {
 		if systemDirs[p] {
-			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s on %s deletes %s there.", text, o.cmd.Remote, p), text, nil))
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s deletes %s of another machine or container (%s).", text, p, o.cmd.Remote), text, nil))
 			return
 		}
 	}
-	g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s deletes files on %s, outside the project.", text, o.cmd.Remote), text, nil))
+	g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s deletes files outside the project, on another machine or in a container (%s), where ralph cannot see what they are.", text, o.cmd.Remote), text, nil))
 }
 
 // judgeDelete judges a deletion or a move away.
@@ -249,6 +250,11 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 			continue
 		}
 		if o.sync {
+			// rsync --delete removes what the source lacks: a test
+			// directory as destination may lose its tests.
+			if t := g.testsIn(p, rel); len(t) > 0 || g.isTestDir(rel) {
+				g.add(v, g.builtin("test-delete", fmt.Sprintf("%s deletes whatever the source lacks from %s, which holds tests.%s", text, rel, fix), text, nil))
+			}
 			continue
 		}
 		if !exists(p) {
@@ -355,6 +361,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		fi, err := os.Lstat(p)
 		if err != nil || fi.IsDir() {
+			continue
+		}
+		if rel, _ := g.inProject(p); o.replace && g.IsTestPath(rel) {
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s puts a link where test %s was, which deletes it. Fix the code under test instead of removing tests.", text, rel), text, nil))
 			continue
 		}
 		if o.kind == opWrite && o.clobber {

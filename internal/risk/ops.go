@@ -48,8 +48,16 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 				out = append(out, g.target(c, opWrite, dest, nil))
 			}
 		}
+		fromNull := false
+		for _, p := range paths {
+			if v, _ := p.Value(); v == "/dev/null" {
+				fromNull = true
+			}
+		}
 		for i := range out {
 			out[i].overwrite = true
+			out[i].clobber = out[i].clobber || fromNull // cp /dev/null f empties f
+			out[i].replace = c.Name == "ln" || c.Name == "link"
 		}
 	case "touch", "mkdir":
 		_, paths := splitFlags(args, "dtrm")

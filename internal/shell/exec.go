@@ -179,6 +179,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return cmd
 	case "ssh":
 		return w.ssh(c, args, sc, redirs, in)
+	case "docker", "podman", "nerdctl":
+		cmd := leaf()
+		w.container(c, name, args, sc)
+		return cmd
 	case "git":
 		cmd := leaf()
 		w.gitShell(c, args, sc)
@@ -685,5 +689,56 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 		if s == "run" && i > 0 && args[i-1].Lit() == "bisect" && i+1 < len(args) {
 			w.exec(c.with("git bisect run"), args[i+1:], sc, nil, nil)
 		}
+	}
+}
+
+// containerArgOpts are the options of docker/podman run and exec that take
+// a value as the next argument.
+var containerArgOpts = map[string]bool{
+	"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
+	"--workdir": true, "--name": true, "--network": true, "--net": true, "-u": true, "--user": true,
+	"--entrypoint": true, "--mount": true, "--env-file": true, "-l": true, "--label": true,
+	"--platform": true, "-m": true, "--memory": true, "--cpus": true, "-h": true, "--hostname": true,
+	"--add-host": true, "--device": true, "--cap-add": true, "--cap-drop": true, "--pull": true,
+	"--restart": true, "--shm-size": true, "--ulimit": true, "--volumes-from": true, "--tmpfs": true,
+	"--security-opt": true, "--dns": true, "--gpus": true, "--ipc": true, "--pid": true, "--log-driver": true,
+}
+
+// container follows the command that docker/podman run or exec runs inside
+// a container: it acts on the container's filesystem (and on whatever is
+// mounted into it), which ralph judges like another machine's.
+func (w *walker) container(c *ctx, name string, args []Word, sc *scope) {
+	if len(args) == 0 {
+		return
+	}
+	sub := args[0].Lit()
+	if sub != "run" && sub != "exec" {
+		return
+	}
+	i := 1
+	for i < len(args) {
+		s := args[i].Lit()
+		if s == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(s, "-") || args[i].Dynamic {
+			break
+		}
+		if containerArgOpts[s] {
+			i++
+		}
+		i++
+	}
+	i++ // the image, or the container for exec
+	if i >= len(args) {
+		return
+	}
+	host := name + " " + sub
+	remote := &scope{vars: map[string]value{}}
+	n := len(w.out.Cmds)
+	w.exec(c.with(host), args[i:], remote, nil, nil)
+	for _, rc := range w.out.Cmds[n:] {
+		rc.Remote = host
 	}
 }

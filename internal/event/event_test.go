@@ -1,0 +1,537 @@
+package event
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// seedFiles lists the captured events: this package's testdata and the
+// repository's testdata/events. It fails the test when there are none, so
+// a moved directory cannot silently turn tests into no-ops.
+func seedFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, glob := range []string{"testdata/*.json", "../../testdata/events/*.json"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no event files in testdata/*.json or ../../testdata/events/*.json")
+	}
+	return files
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// compact returns j without insignificant space, or j itself if it is not
+// JSON (so a comparison still fails visibly).
+func compact(j []byte) string {
+	if j == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, j); err != nil {
+		return string(j)
+	}
+	return b.String()
+}
+
+// TestDecodeCaptured decodes each captured Claude Code event and checks every
+// field ralph reads.
+func TestDecodeCaptured(t *testing.T) {
+	tests := []struct {
+		file     string
+		want     Event // Raw, Input and Response are checked separately
+		input    string
+		response string
+	}{
+		{
+			file: "pre_bash.json",
+			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21",
+				TranscriptPath: "/root/.claude/projects/-work-proj/0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21.jsonl",
+				Cwd:            "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_01"},
+			input: `{"command":"rm -rf tests","description":"Remove the tests directory"}`,
+		},
+		{
+			file: "pre_edit.json",
+			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "s2", TranscriptPath: "/root/.claude/projects/-work-proj/s2.jsonl",
+				Cwd: "/work/proj", PermissionMode: "default", Tool: "Edit", ToolUseID: "toolu_02"},
+			input: `{"file_path":"/work/proj/tests/test_calc.py","old_string":"assert add(2, 2) == 4","new_string":"assert True","replace_all":false}`,
+		},
+		{
+			file: "pre_multiedit.json",
+			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "s2", TranscriptPath: "/root/.claude/projects/-work-proj/s2.jsonl",
+				Cwd: "/work/proj", PermissionMode: "acceptEdits", Tool: "MultiEdit", ToolUseID: "toolu_03"},
+			input: `{"file_path":"/work/proj/calc.py","edits":[{"old_string":"def add(a, b):","new_string":"def add(a: int, b: int) -> int:"},{"old_string":"a-b","new_string":"a - b","replace_all":true}]}`,
+		},
+		{
+			file: "pre_write.json",
+			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "s3", TranscriptPath: "/root/.claude/projects/-work-proj/s3.jsonl",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", AgentID: "agent-7", Tool: "Write", ToolUseID: "toolu_04"},
+			input: `{"file_path":"/work/proj/src/app.ts","content":"export const x = 1\n"}`,
+		},
+		{
+			file: "post_bash.json",
+			want: Event{Agent: "claude", Name: PostToolUse, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_05", DurationMS: 812},
+			input:    `{"command":"go test ./...","description":"Run the tests"}`,
+			response: `{"stdout":"ok  \texample.com/calc\t0.004s","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`,
+		},
+		{
+			file: "post_write.json",
+			want: Event{Agent: "claude", Name: PostToolUse, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Write", ToolUseID: "toolu_06", DurationMS: 3},
+			input:    `{"file_path":"/work/proj/a.go","content":"package a\n"}`,
+			response: `{"type":"update","filePath":"/work/proj/a.go","content":"package a\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-package b","+package a"]}],"originalFile":"package b\n"}`,
+		},
+		{
+			file: "post_failure.json",
+			want: Event{Agent: "claude", Name: PostToolUseFailure, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_07",
+				Error: "Exit code 1\nFAIL: TestAdd", DurationMS: 1204},
+			input: `{"command":"go test ./..."}`,
+		},
+		{
+			file: "stop.json",
+			want: Event{Agent: "claude", Name: Stop, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", StopHookActive: true,
+				LastAssistantMessage: "I've completed the refactoring."},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data := readFile(t, filepath.Join("testdata", tt.file))
+			for _, agent := range []string{"", "claude"} {
+				ev, err := Decode(data, agent)
+				if err != nil {
+					t.Fatalf("Decode(%s, %q) error: %v", tt.file, agent, err)
+				}
+				if !bytes.Equal(ev.Raw, data) {
+					t.Errorf("Decode(%s, %q).Raw is not the input", tt.file, agent)
+				}
+				if got := compact(ev.Input); got != tt.input {
+					t.Errorf("Decode(%s, %q).Input = %s, want %s", tt.file, agent, got, tt.input)
+				}
+				if got := compact(ev.Response); got != tt.response {
+					t.Errorf("Decode(%s, %q).Response = %s, want %s", tt.file, agent, got, tt.response)
+				}
+				got := *ev
+				got.Raw, got.Input, got.Response = nil, nil, nil
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("Decode(%s, %q) = %+v, want %+v", tt.file, agent, got, tt.want)
+				}
+			}
+		})
+	}
+	// Every captured file must be covered by the table above.
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.file] = true
+	}
+	for _, f := range seedFiles(t) {
+		if filepath.Dir(f) == "testdata" && !covered[filepath.Base(f)] {
+			t.Errorf("testdata/%s has no entry in TestDecodeCaptured", filepath.Base(f))
+		}
+	}
+}
+
+// TestDecodeShapes covers hand-made shapes: tolerated absences, ignored
+// extras, null values and the error object.
+func TestDecodeShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		check func(t *testing.T, ev *Event)
+	}{
+		{"empty object", `{}`, func(t *testing.T, ev *Event) {
+			want := Event{Agent: "claude", Raw: []byte(`{}`)}
+			if !reflect.DeepEqual(*ev, want) {
+				t.Errorf("got %+v, want %+v", *ev, want)
+			}
+		}},
+		{"only a tool name", `{"tool_name":"Bash"}`, func(t *testing.T, ev *Event) {
+			if ev.Tool != "Bash" || ev.Name != "" || ev.Input != nil {
+				t.Errorf("Tool, Name, Input = %q, %q, %s; want Bash, \"\", nil", ev.Tool, ev.Name, ev.Input)
+			}
+		}},
+		{"unknown fields of every type are ignored", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"brand_new_field":{"x":[1,2]},"n":5,"s":"x","b":true,"a":[{}],"z":null}`, func(t *testing.T, ev *Event) {
+			if ev.Tool != "Bash" || ev.Name != PreToolUse || compact(ev.Input) != `{"command":"ls"}` {
+				t.Errorf("got Tool %q Name %q Input %s", ev.Tool, ev.Name, ev.Input)
+			}
+		}},
+		{"null tool_input and tool_response", `{"tool_name":"Bash","tool_input":null,"tool_response":null}`, func(t *testing.T, ev *Event) {
+			if ev.Input != nil || ev.Response != nil {
+				t.Errorf("Input, Response = %s, %s; want nil, nil", ev.Input, ev.Response)
+			}
+		}},
+		{"null strings are empty", `{"session_id":null,"tool_name":null,"cwd":null}`, func(t *testing.T, ev *Event) {
+			if ev.SessionID != "" || ev.Tool != "" || ev.Cwd != "" {
+				t.Errorf("got %+v, want empty strings", *ev)
+			}
+		}},
+		{"tool_response of any type is kept", `{"tool_response":"plain text"}`, func(t *testing.T, ev *Event) {
+			if string(ev.Response) != `"plain text"` {
+				t.Errorf("Response = %s, want %q", ev.Response, `"plain text"`)
+			}
+		}},
+		{"error object kept as JSON", `{"hook_event_name":"PostToolUseFailure","error":{"code":1}}`, func(t *testing.T, ev *Event) {
+			if ev.Error != `{"code":1}` {
+				t.Errorf("Error = %q, want %q", ev.Error, `{"code":1}`)
+			}
+		}},
+		{"error null", `{"error":null}`, func(t *testing.T, ev *Event) {
+			if ev.Error != "" {
+				t.Errorf("Error = %q, want empty", ev.Error)
+			}
+		}},
+		{"fractional duration truncated", `{"duration_ms":12.9}`, func(t *testing.T, ev *Event) {
+			if ev.DurationMS != 12 {
+				t.Errorf("DurationMS = %d, want 12", ev.DurationMS)
+			}
+		}},
+		{"surrounding whitespace", "\n\t {\"tool_name\":\"Read\"} \r\n", func(t *testing.T, ev *Event) {
+			if ev.Tool != "Read" {
+				t.Errorf("Tool = %q, want Read", ev.Tool)
+			}
+		}},
+		{"escaped key in tool_input", `{"tool_input":{"comm\u0061nd":"rm -rf /"}}`, func(t *testing.T, ev *Event) {
+			if got, err := ev.Str("command"); got != "rm -rf /" || err != nil {
+				t.Errorf("Str(command) = %q, %v; want %q, nil", got, err, "rm -rf /")
+			}
+		}},
+		{"unicode and escapes survive", `{"tool_input":{"command":"echo \"h\u00e9\" \\ \n"}}`, func(t *testing.T, ev *Event) {
+			if got, _ := ev.Str("command"); got != "echo \"hé\" \\ \n" {
+				t.Errorf("Str(command) = %q", got)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := Decode([]byte(tt.in), "")
+			if err != nil {
+				t.Fatalf("Decode(%s) error: %v", tt.in, err)
+			}
+			tt.check(t, ev)
+		})
+	}
+}
+
+// TestDecodeErrors checks that bad input is an error naming what is wrong
+// (the field, for a wrong type).
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string // substrings of the error
+	}{
+		{"empty", ``, []string{"not JSON"}},
+		{"whitespace", " \n\t ", []string{"not JSON"}},
+		{"not JSON", `rm -rf /`, []string{"not JSON"}},
+		{"truncated", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf`, []string{"not JSON"}},
+		{"trailing garbage", `{"tool_name":"Bash"} x`, []string{"not JSON"}},
+		{"two objects", `{"tool_name":"Bash"}{"tool_name":"Read"}`, []string{"not JSON"}},
+		{"array", `[{"tool_name":"Bash"}]`, []string{"JSON but not an object"}},
+		{"string", `"PreToolUse"`, []string{"JSON but not an object"}},
+		{"number", `42`, []string{"JSON but not an object"}},
+		{"null", `null`, []string{"JSON but not an object"}},
+		{"tool_name number", `{"hook_event_name":"PreToolUse","tool_name":5,"tool_input":{}}`, []string{"tool_name", "want a string", "number"}},
+		{"tool_name object", `{"tool_name":{"a":1}}`, []string{"tool_name", "want a string", "object"}},
+		{"session_id object", `{"session_id":{},"tool_name":"Bash"}`, []string{"session_id", "want a string", "object"}},
+		{"cwd array", `{"cwd":["/"]}`, []string{"cwd", "want a string", "array"}},
+		{"hook_event_name bool", `{"hook_event_name":true}`, []string{"hook_event_name", "want a string", "bool"}},
+		{"stop_hook_active string", `{"hook_event_name":"Stop","stop_hook_active":"true"}`, []string{"stop_hook_active", "want a boolean", "string"}},
+		{"duration_ms string", `{"duration_ms":"5"}`, []string{"duration_ms", "want a number", "string"}},
+		{"tool_input string", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"rm -rf /"}`, []string{"tool_input", "want an object"}},
+		{"tool_input array", `{"tool_input":["rm","-rf","/"]}`, []string{"tool_input", "want an object"}},
+		{"tool_input number", `{"tool_input":5}`, []string{"tool_input", "want an object"}},
+		{"tool_input bool", `{"tool_input":true}`, []string{"tool_input", "want an object"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := Decode([]byte(tt.in), "claude")
+			if err == nil {
+				t.Fatalf("Decode(%q) = %+v, want an error", tt.in, ev)
+			}
+			if ev != nil {
+				t.Errorf("Decode(%q) returned an event with its error", tt.in)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Decode(%q) error = %q, want it to contain %q", tt.in, err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("Decode(%q) error = %q, want one line", tt.in, err)
+			}
+		})
+	}
+}
+
+func TestDecodeUnknownAgent(t *testing.T) {
+	_, err := Decode([]byte(`{}`), "gemini")
+	if err == nil {
+		t.Fatal(`Decode({}, "gemini") = nil error, want unknown agent`)
+	}
+	for _, w := range []string{`"gemini"`, "claude"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf(`Decode({}, "gemini") error = %q, want it to contain %s`, err, w)
+		}
+	}
+	if got, want := Agents(), []string{"claude"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Agents() = %v, want %v", got, want)
+	}
+}
+
+func TestRead(t *testing.T) {
+	big := bytes.Repeat([]byte(" "), 10<<20)
+	copy(big, `{"tool_name":"Bash"}`)
+	exact := bytes.Repeat([]byte(" "), MaxSize)
+	copy(exact, `{"tool_name":"Bash"}`)
+	tests := []struct {
+		name    string
+		in      []byte
+		wantErr string // "" for success
+	}{
+		{"event", []byte(`{"tool_name":"Bash"}`), ""},
+		{"exactly MaxSize", exact, ""},
+		{"empty", nil, "empty"},
+		{"whitespace", []byte(" \n\t\r\n"), "empty"},
+		{"10 MB", big, "larger than 8 MiB"},
+		{"MaxSize+1", append(exact, ' '), "larger than"},
+		// Read only bounds and reads; Decode judges the content.
+		{"not JSON is read", []byte("not json"), ""},
+		{"array is read", []byte("[1]"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Read(bytes.NewReader(tt.in))
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Read(%d bytes) error: %v", len(tt.in), err)
+			case tt.wantErr == "" && !bytes.Equal(got, tt.in):
+				t.Fatalf("Read(%d bytes) = %d bytes, want the input back", len(tt.in), len(got))
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("Read(%d bytes) = %d bytes, nil error; want an error containing %q", len(tt.in), len(got), tt.wantErr)
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Fatalf("Read(%d bytes) error = %q, want it to contain %q", len(tt.in), err, tt.wantErr)
+			}
+		})
+	}
+	t.Run("reader error", func(t *testing.T) {
+		boom := errors.New("boom")
+		_, err := Read(iotest.ErrReader(boom))
+		if !errors.Is(err, boom) {
+			t.Fatalf("Read(failing reader) error = %v, want it to wrap %v", err, boom)
+		}
+	})
+	t.Run("10 MB then Decode", func(t *testing.T) {
+		// The whole path a hook takes: an error, never a panic.
+		data, err := Read(bytes.NewReader(big))
+		if err == nil {
+			_, err = Decode(data, "")
+		}
+		if err == nil {
+			t.Fatal("Read+Decode of 10 MB succeeded, want an error")
+		}
+	})
+}
+
+func TestStr(t *testing.T) {
+	tests := []struct {
+		input   string
+		key     string
+		want    string
+		wantErr string
+	}{
+		{`{"command":"ls -la"}`, "command", "ls -la", ""},
+		{`{"command":""}`, "command", "", ""},
+		{`{}`, "command", "", ""},
+		{``, "command", "", ""},
+		{`{"command":null}`, "command", "", ""},
+		{`{"command":42}`, "command", "", "tool_input.command: want a string, got a number"},
+		{`{"command":true}`, "command", "", "tool_input.command: want a string, got a boolean"},
+		{`{"command":["rm","-rf"]}`, "command", "", "tool_input.command: want a string, got an array"},
+		{`{"command":{"x":1}}`, "command", "", "tool_input.command: want a string, got an object"},
+		{`{"file_path":7}`, "file_path", "", "tool_input.file_path: want a string, got a number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input+"/"+tt.key, func(t *testing.T) {
+			ev := &Event{}
+			if tt.input != "" {
+				ev.Input = json.RawMessage(tt.input)
+			}
+			got, err := ev.Str(tt.key)
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Errorf("Str(%q) on %s = %q, %v; want %q, nil", tt.key, tt.input, got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Str(%q) on %s = %q, %v; want error containing %q", tt.key, tt.input, got, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestStrAfterDecode is the path a hook takes: command: 42 decodes (the
+// event is fine) and is refused when the command is read.
+func TestStrAfterDecode(t *testing.T) {
+	ev, err := Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":42}}`), "")
+	if err != nil {
+		t.Fatalf("Decode error: %v", err)
+	}
+	got, err := ev.Str("command")
+	if err == nil || !strings.Contains(err.Error(), "tool_input.command") {
+		t.Fatalf("Str(command) = %q, %v; want an error naming tool_input.command", got, err)
+	}
+}
+
+func TestBool(t *testing.T) {
+	tests := []struct {
+		input   string
+		want    bool
+		wantErr bool
+	}{
+		{`{"replace_all":true}`, true, false},
+		{`{"replace_all":false}`, false, false},
+		{`{}`, false, false},
+		{`{"replace_all":null}`, false, false},
+		{`{"replace_all":"true"}`, false, true},
+		{`{"replace_all":1}`, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			ev := &Event{Input: json.RawMessage(tt.input)}
+			got, err := ev.Bool("replace_all")
+			if got != tt.want || (err != nil) != tt.wantErr {
+				t.Errorf("Bool(replace_all) on %s = %v, %v; want %v, error %v", tt.input, got, err, tt.want, tt.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), "tool_input.replace_all") {
+				t.Errorf("Bool(replace_all) error = %q, want it to name tool_input.replace_all", err)
+			}
+		})
+	}
+}
+
+func TestEdits(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   string
+		want    []Edit
+		wantErr string
+	}{
+		{"Edit", `{"file_path":"a.go","old_string":"a","new_string":"b"}`, []Edit{{Old: "a", New: "b"}}, ""},
+		{"Edit replace_all", `{"file_path":"a.go","old_string":"a","new_string":"b","replace_all":true}`, []Edit{{Old: "a", New: "b", ReplaceAll: true}}, ""},
+		{"Edit deleting text", `{"old_string":"assert x","new_string":""}`, []Edit{{Old: "assert x"}}, ""},
+		{"Edit without strings", `{"file_path":"a.go"}`, []Edit{{}}, ""},
+		{"no input", ``, []Edit{{}}, ""},
+		{"MultiEdit", `{"file_path":"a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]}`,
+			[]Edit{{Old: "a", New: "b"}, {Old: "c", New: "d", ReplaceAll: true}}, ""},
+		{"MultiEdit empty", `{"edits":[]}`, nil, ""},
+		{"MultiEdit missing new_string", `{"edits":[{"old_string":"a"}]}`, []Edit{{Old: "a"}}, ""},
+		{"MultiEdit wins over top-level strings", `{"old_string":"x","new_string":"y","edits":[{"old_string":"a","new_string":"b"}]}`, []Edit{{Old: "a", New: "b"}}, ""},
+		{"edits null falls back to Edit", `{"old_string":"x","new_string":"y","edits":null}`, []Edit{{Old: "x", New: "y"}}, ""},
+
+		{"old_string number", `{"old_string":1,"new_string":"b"}`, nil, "tool_input.old_string: want a string, got a number"},
+		{"new_string object", `{"old_string":"a","new_string":{}}`, nil, "tool_input.new_string: want a string, got an object"},
+		{"replace_all string", `{"old_string":"a","new_string":"b","replace_all":"yes"}`, nil, "tool_input.replace_all: want a boolean, got a string"},
+		{"edits object", `{"edits":{"old_string":"a"}}`, nil, "tool_input.edits: want an array, got an object"},
+		{"edits string", `{"edits":"a"}`, nil, "tool_input.edits: want an array, got a string"},
+		{"edits element string", `{"edits":[{"old_string":"a","new_string":"b"},"x"]}`, nil, "tool_input.edits[1]: want an object, got a string"},
+		{"edits element null", `{"edits":[null]}`, nil, "tool_input.edits[0]: want an object, got null"},
+		{"edits old_string array", `{"edits":[{"old_string":["a"],"new_string":"b"}]}`, nil, "tool_input.edits[0].old_string: want a string, got an array"},
+		{"edits new_string number", `{"edits":[{"old_string":"a","new_string":2}]}`, nil, "tool_input.edits[0].new_string: want a string, got a number"},
+		// The package promises that a field of the wrong type is an error
+		// naming it; an Edit's replace_all is checked, a MultiEdit's must be too.
+		{"edits replace_all string", `{"edits":[{"old_string":"a","new_string":"b","replace_all":"true"}]}`, nil, "tool_input.edits[0].replace_all: want a boolean, got a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := &Event{}
+			if tt.input != "" {
+				ev.Input = json.RawMessage(tt.input)
+			}
+			got, err := ev.Edits()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("Edits() on %s = %+v, %v; want error containing %q", tt.input, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Edits() on %s = %+v, %v; want %+v, nil", tt.input, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzDecode checks that no input makes decoding panic, and that whatever
+// decodes can be read by the accessors the guards use without a panic.
+func FuzzDecode(f *testing.F) {
+	for _, name := range seedFiles(f) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{``, `{}`, `[]`, `null`, `{"tool_input":"x"}`, `{"tool_name":5}`,
+		`{"tool_input":{"command":42}}`, `{"tool_input":{"edits":[{"old_string":1}]}}`, `{"error":{"a":1}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, err := Decode(data, "")
+		if err != nil {
+			if ev != nil {
+				t.Fatalf("Decode(%q) returned an event with error %v", data, err)
+			}
+			if err.Error() == "" {
+				t.Fatalf("Decode(%q) returned an empty error", data)
+			}
+			return
+		}
+		if ev.Agent != "claude" || !bytes.Equal(ev.Raw, data) {
+			t.Fatalf("Decode(%q): Agent %q, Raw %q; want claude and the input", data, ev.Agent, ev.Raw)
+		}
+		if ev.Input != nil && (ev.Input[0] != '{' || !json.Valid(ev.Input)) {
+			t.Fatalf("Decode(%q).Input = %q, want nil or a JSON object", data, ev.Input)
+		}
+		if ev.Response != nil && !json.Valid(ev.Response) {
+			t.Fatalf("Decode(%q).Response = %q, want nil or JSON", data, ev.Response)
+		}
+		// Only a JSON object decodes.
+		var obj map[string]any
+		if json.Unmarshal(data, &obj) != nil || obj == nil {
+			t.Fatalf("Decode(%q) succeeded on input that is not a JSON object", data)
+		}
+		for _, key := range []string{"command", "file_path", "old_string"} {
+			s, err := ev.Str(key)
+			if err != nil && s != "" {
+				t.Fatalf("Str(%q) = %q with error %v", key, s, err)
+			}
+		}
+		edits, err := ev.Edits()
+		if err != nil && edits != nil {
+			t.Fatalf("Edits() = %+v with error %v", edits, err)
+		}
+		_, _ = ev.Bool("replace_all")
+	})
+}
