@@ -24,10 +24,10 @@ lint:
 
 ## bench: Go benchmarks, then whole-process latency and memory of the hooks
 bench: build
-	$(GO) build -o $(BIN)/noop ./internal/bench/noop
+	$(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
 	$(GO) test -run='^$$' -bench=. -benchmem ./internal/...
-	$(BIN)/ralph bench --floor $(BIN)/noop --runs 500
-	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --history 100000
+	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
+	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000
 
 ## e2e: the real Claude Code (npm) against a scripted local model server
 e2e:

@@ -54,10 +54,14 @@ type Result struct {
 type Options struct {
 	Bin     string // pre-tool-call executable
 	Floor   string // no-op executable; "" to skip the floor
+	RSS     string // the rss launcher (internal/bench/rss); "" to skip memory
 	Runs    int    // runs per case
 	History int    // audit lines written to the log before measuring
 	Dir     string // project to run in (made by the caller)
 }
+
+// rssRuns is how many runs per case measure memory, through the launcher.
+const rssRuns = 20
 
 // Run measures every case, and the floor first.
 func Run(o Options) ([]Result, error) {
@@ -71,7 +75,7 @@ func Run(o Options) ([]Result, error) {
 	}
 	var out []Result
 	if o.Floor != "" {
-		r, err := measure(o.Floor, o.Dir, event(o.Dir, Cases[0]), o.Runs)
+		r, err := measure(o, o.Floor, event(o.Dir, Cases[0]))
 		if err != nil {
 			return nil, fmt.Errorf("floor: %w", err)
 		}
@@ -79,7 +83,7 @@ func Run(o Options) ([]Result, error) {
 		out = append(out, r)
 	}
 	for _, c := range Cases {
-		r, err := measure(o.Bin, o.Dir, event(o.Dir, c), o.Runs)
+		r, err := measure(o, o.Bin, event(o.Dir, c))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name, err)
 		}
@@ -101,34 +105,49 @@ func event(dir string, c Case) []byte {
 	return data
 }
 
-// measure runs bin n times with ev on stdin (after two warm-up runs).
-func measure(bin, dir string, ev []byte, n int) (Result, error) {
+// measure runs bin o.Runs times with ev on stdin (after two warm-up
+// runs), then a few more through the rss launcher for its peak memory.
+func measure(o Options, bin string, ev []byte) (Result, error) {
 	var times []time.Duration
-	var rss int64
-	for i := -2; i < n; i++ {
-		cmd := exec.Command(bin)
-		cmd.Dir = dir
-		cmd.Env = env()
-		cmd.Stdin = bytes.NewReader(ev)
-		var stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	for i := -2; i < o.Runs; i++ {
 		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			return Result{}, fmt.Errorf("%s: %v: %s", bin, err, strings.TrimSpace(stderr.String()))
+		if _, err := run(o.Dir, ev, bin); err != nil {
+			return Result{}, err
 		}
-		if i < 0 {
-			continue
-		}
-		times = append(times, d)
-		if m := maxRSS(cmd.ProcessState); m > rss {
-			rss = m
+		if i >= 0 {
+			times = append(times, time.Since(start))
 		}
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	pct := func(p float64) time.Duration { return times[min(len(times)-1, int(p*float64(len(times))))] }
-	return Result{Runs: n, P50: pct(0.50), P95: pct(0.95), P99: pct(0.99), MaxRSSKB: rss}, nil
+	r := Result{Runs: o.Runs, P50: pct(0.50), P95: pct(0.95), P99: pct(0.99)}
+	for i := 0; o.RSS != "" && i < rssRuns; i++ {
+		stderr, err := run(o.Dir, ev, o.RSS, bin)
+		if err != nil {
+			return Result{}, err
+		}
+		var kb int64
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if _, err := fmt.Sscanf(lines[len(lines)-1], "rss: %d", &kb); err != nil {
+			return Result{}, fmt.Errorf("%s printed no rss line: %q", o.RSS, stderr)
+		}
+		r.MaxRSSKB = max(r.MaxRSSKB, kb)
+	}
+	return r, nil
+}
+
+// run runs argv in dir with ev on stdin and returns its stderr.
+func run(dir string, ev []byte, argv ...string) (string, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env()
+	cmd.Stdin = bytes.NewReader(ev)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stderr.String(), nil
 }
 
 // env is the hook's environment: the caller's, without an agent's project
@@ -170,7 +189,11 @@ func Print(w io.Writer, rs []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tpeak RSS MiB\tbudget\t")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.1f\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), float64(r.MaxRSSKB)/1024, r.Budget)
+		rss := "-"
+		if r.MaxRSSKB > 0 {
+			rss = fmt.Sprintf("%.1f", float64(r.MaxRSSKB)/1024)
+		}
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), rss, r.Budget)
 	}
 	return tw.Flush()
 }

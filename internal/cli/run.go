@@ -31,16 +31,19 @@ func demoCmd(e *env, args []string) error {
 	return demo.Run(e.stdout, *keep)
 }
 
-const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--runs N] [--history N] [--json]
+const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--rss PATH] [--runs N] [--history N] [--json]
 
 bench measures pre-tool-call as an agent runs it, one process per call, on a
 fixed set of events in a temp copy of the demo project: wall-clock p50, p95
 and p99 and peak resident memory, beside a floor (a no-op binary that only
-reads stdin; make bench builds it as bin/noop).
+reads stdin; make bench builds it as bin/noop). Peak memory is measured
+through a small launcher (--rss; make bench builds it as bin/rss), since a
+process started by a large parent counts the parent's memory as its own.
 
 Flags:
   --bin DIR      directory holding pre-tool-call (default: ralph's own)
   --floor PATH   the no-op binary to measure as the floor
+  --rss PATH     the rss launcher, to measure peak memory
   --runs N       runs per event (default 300)
   --history N    audit lines to write to the log first (default 0)
   --json         print the results as JSON
@@ -50,6 +53,7 @@ func benchCmd(e *env, args []string) error {
 	fs := flags("bench")
 	bin := fs.String("bin", "", "")
 	floor := fs.String("floor", "", "")
+	rss := fs.String("rss", "", "")
 	runs := fs.Int("runs", 300, "")
 	history := fs.Int("history", 0, "")
 	asJSON := fs.Bool("json", false, "")
@@ -63,7 +67,7 @@ func benchCmd(e *env, args []string) error {
 		}
 		*bin = filepath.Dir(exe)
 	}
-	for _, p := range []*string{bin, floor} {
+	for _, p := range []*string{bin, floor, rss} {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
 			if err != nil {
@@ -84,7 +88,7 @@ func benchCmd(e *env, args []string) error {
 	if err := demo.Unpack(dir); err != nil {
 		return err
 	}
-	rs, err := bench.Run(bench.Options{Bin: hook, Floor: *floor, Runs: *runs, History: *history, Dir: dir})
+	rs, err := bench.Run(bench.Options{Bin: hook, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Dir: dir})
 	if err != nil {
 		return err
 	}
