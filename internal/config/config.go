@@ -457,10 +457,26 @@ func yamlMsg(err error) string {
 	return strings.Join(strings.Fields(msg), " ")
 }
 
+// line returns the line of key in the file, or of its nearest ancestor the
+// file sets (a value can be wrong next to a default the user did not write).
+func (c *checker) line(key string) int {
+	for k := key; k != ""; {
+		if n := c.lines[k]; n > 0 {
+			return n
+		}
+		i := strings.LastIndexAny(k, ".[")
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return 0
+}
+
 // validate checks values the types cannot.
 func (c *checker) validate(cfg *Config) error {
 	errAt := func(key, format string, args ...any) error {
-		return &Error{File: c.file, Line: c.lines[key], Key: key, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: c.file, Line: c.line(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	oneOf := func(key, v string, set []string) error {
 		if contains(set, v) {
@@ -505,6 +521,9 @@ func (c *checker) validate(cfg *Config) error {
 	}
 	if err := c.validateMetrics(cfg.Metrics, errAt, oneOf); err != nil {
 		return err
+	}
+	if len(cfg.TestFiles) == 0 {
+		return errAt("test_files", "is empty: the test-files and test-delete rules would see no tests; list at least one glob")
 	}
 	for i, g := range cfg.TestFiles {
 		if !doublestar.ValidatePattern(g) {

@@ -171,7 +171,11 @@ func (e *Event) Edits() ([]Edit, error) {
 				}
 				*f.dst = v.Str
 			}
-			ed.ReplaceAll = it.Get("replace_all").Bool()
+			ra := it.Get("replace_all")
+			if ra.Exists() && ra.Type != gjson.Null && ra.Type != gjson.True && ra.Type != gjson.False {
+				return nil, fmt.Errorf("event field tool_input.edits[%d].replace_all: want a boolean, got %s", i, kind(ra))
+			}
+			ed.ReplaceAll = ra.Type == gjson.True
 			out = append(out, ed)
 		}
 		return out, nil

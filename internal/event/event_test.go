@@ -12,24 +12,29 @@ import (
 	"testing/iotest"
 )
 
-// seedFiles lists the captured events: this package's testdata and the
-// repository's testdata/events. It fails the test when there are none, so
-// a moved directory cannot silently turn tests into no-ops.
+// seedFiles lists the event files: this package's hand-made shapes
+// (testdata/*.json) and the events recorded from real agents
+// (../../testdata/events/<agent-version>/*.json). It fails the test when
+// either set is empty, so a moved directory cannot silently turn tests
+// into no-ops.
 func seedFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, glob := range []string{"testdata/*.json", "../../testdata/events/*.json"} {
+	for _, glob := range []string{"testdata/*.json", recordedGlob} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(m) == 0 {
+			t.Fatalf("no event files match %s", glob)
+		}
 		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no event files in testdata/*.json or ../../testdata/events/*.json")
 	}
 	return files
 }
+
+// recordedGlob matches the events recorded from real agent runs.
+const recordedGlob = "../../testdata/events/*/*.json"
 
 func readFile(t *testing.T, name string) []byte {
 	t.Helper()
@@ -148,6 +153,83 @@ func TestDecodeCaptured(t *testing.T) {
 	for _, f := range seedFiles(t) {
 		if filepath.Dir(f) == "testdata" && !covered[filepath.Base(f)] {
 			t.Errorf("testdata/%s has no entry in TestDecodeCaptured", filepath.Base(f))
+		}
+	}
+}
+
+// TestDecodeRecorded decodes every event recorded from a real Claude Code
+// run (testdata/events/claude-code-*/), named <event>[-<step>].json.
+func TestDecodeRecorded(t *testing.T) {
+	files, err := filepath.Glob(recordedGlob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded events match %s (%v)", recordedGlob, err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(filepath.Dir(name))+"/"+filepath.Base(name), func(t *testing.T) {
+			data := readFile(t, name)
+			ev, err := Decode(data, "")
+			if err != nil {
+				t.Fatalf("Decode(%s) error: %v", name, err)
+			}
+			event, _, _ := strings.Cut(strings.TrimSuffix(filepath.Base(name), ".json"), "-")
+			if strings.ToLower(ev.Name) != event {
+				t.Errorf("Decode(%s).Name = %q, want the event of the file name, %q", name, ev.Name, event)
+			}
+			if ev.SessionID == "" {
+				t.Errorf("Decode(%s).SessionID is empty", name)
+			}
+			switch ev.Name {
+			case PreToolUse, PostToolUse, PostToolUseFailure:
+				if ev.Tool == "" || ev.ToolUseID == "" || ev.Input == nil || ev.Cwd != "/PROJECT" {
+					t.Errorf("Decode(%s): Tool %q, ToolUseID %q, Input %s, Cwd %q", name, ev.Tool, ev.ToolUseID, ev.Input, ev.Cwd)
+				}
+				if _, err := ev.Str("command"); err != nil {
+					t.Errorf("Decode(%s).Str(command) error: %v", name, err)
+				}
+				if _, err := ev.Str("file_path"); err != nil {
+					t.Errorf("Decode(%s).Str(file_path) error: %v", name, err)
+				}
+				if _, err := ev.Edits(); err != nil {
+					t.Errorf("Decode(%s).Edits() error: %v", name, err)
+				}
+			}
+		})
+	}
+	// What the guards read from the recorded run, pinned.
+	dir := filepath.Dir(files[0])
+	checks := []struct {
+		file  string
+		check func(ev *Event) (got, want any)
+	}{
+		{"pretooluse-bash-rm-rf-tests.json", func(ev *Event) (any, any) {
+			cmd, err := ev.Str("command")
+			return []any{ev.Tool, cmd, err}, []any{"Bash", "rm -rf tests", nil}
+		}},
+		{"pretooluse-edit-calc.json", func(ev *Event) (any, any) {
+			eds, err := ev.Edits()
+			path, _ := ev.Str("file_path")
+			return []any{path, eds, err}, []any{"/PROJECT/calc.go", []Edit{{Old: "func Add(", New: "// Add returns the sum of a and b.\nfunc Add("}}, nil}
+		}},
+		{"posttoolusefailure-bash-fails.json", func(ev *Event) (any, any) {
+			return []any{ev.Error, ev.DurationMS, ev.IsInterrupt}, []any{"Exit code 1\ncat: coverage.out: No such file or directory", int64(135), false}
+		}},
+		{"stop.json", func(ev *Event) (any, any) {
+			return []any{ev.StopHookActive, ev.LastAssistantMessage, ev.Input}, []any{false, "Added a doc comment to Add. The guard refused the rest.", json.RawMessage(nil)}
+		}},
+	}
+	for _, c := range checks {
+		path := filepath.Join(dir, c.file)
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("recorded event %s: %v", c.file, err)
+			continue
+		}
+		ev, err := Decode(readFile(t, path), "claude")
+		if err != nil {
+			t.Errorf("Decode(%s) error: %v", c.file, err)
+			continue
+		}
+		if got, want := c.check(ev); !reflect.DeepEqual(got, want) {
+			t.Errorf("Decode(%s): got %q, want %q", c.file, got, want)
 		}
 	}
 }

@@ -305,6 +305,9 @@ func (a codeArg) word() Word {
 	return Word{Raw: a.raw, Dynamic: true}
 }
 
+// maxExpr bounds how far one argument of a call in code is read.
+const maxExpr = 4096
+
 // parseArgs reads the arguments of a call whose "(" (or a space, in perl
 // and ruby) was just consumed, up to the closing parenthesis, a semicolon
 // or the end of the line.
@@ -350,7 +353,7 @@ func parseArg(s string) (codeArg, int) {
 	if start < len(s) && (s[start] == '\'' || s[start] == '"' || s[start] == '`') {
 		q := s[start]
 		var b strings.Builder
-		for i := start + 1; i < len(s); i++ {
+		for i := start + 1; i < len(s) && i < maxExpr; i++ {
 			switch {
 			case s[i] == '\\' && i+1 < len(s):
 				i++
@@ -388,9 +391,13 @@ func parseArg(s string) (codeArg, int) {
 		}
 		return codeArg{raw: s}, len(s)
 	}
-	// An expression: up to the next top-level comma or closing paren.
+	// An expression: up to the next top-level comma or closing paren, and
+	// no further than maxExpr bytes, so unbalanced input stays linear.
 	depth := 0
 	for i := 0; i < len(s); i++ {
+		if i >= maxExpr {
+			return codeArg{raw: s[:i]}, i
+		}
 		switch s[i] {
 		case '(', '[', '{':
 			depth++

@@ -87,6 +87,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	switch name {
 	case "sudo", "doas", "run0":
 		if rest, ok := skipOpts(args, "ughpCDrtUTc", "user group host prompt close-from chdir role type other-user command-timeout"); ok {
+			for name == "sudo" && len(rest) > 1 && isAssignWord(rest[0]) {
+				rest = rest[1:] // sudo VAR=value cmd
+			}
 			return inner(name, rest)
 		}
 	case "env":
@@ -277,6 +280,17 @@ func hasFlag(args []Word, letter string) bool {
 	return false
 }
 
+// isAssignWord reports whether w is NAME=VALUE (env, sudo), whatever the
+// value: for a dynamic word its literal prefix decides.
+func isAssignWord(w Word) bool {
+	s, ok := w.Value()
+	if w.Dynamic {
+		s, ok = w.Prefix, true
+	}
+	name, _, found := strings.Cut(s, "=")
+	return ok && found && syntax.ValidName(name)
+}
+
 func isNegNum(s string) bool {
 	if len(s) < 2 || s[0] != '-' {
 		return false
@@ -312,7 +326,7 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		case a == "--":
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
 		case strings.HasPrefix(a, "-"):
-		case strings.Contains(a, "=") && !args[i].Dynamic:
+		case isAssignWord(args[i]):
 		default:
 			return w.exec(c.with("env"), args[i:], nsc, redirs, in)
 		}
@@ -669,9 +683,17 @@ func (w *walker) ssh(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		return cmd
 	}
 	host := rest[0].Lit()
+	// OpenSSH parses options after the destination too (ssh host -t cmd),
+	// unless "--" ended them before it.
+	cmdArgs := rest[1:]
+	if len(args) == len(rest) || args[len(args)-len(rest)-1].Lit() != "--" {
+		if cmdArgs, ok = skipOpts(cmdArgs, "BbcDEeFIiJLlmOoPpQRSWw", ""); !ok {
+			return cmd
+		}
+	}
 	remote := &scope{vars: map[string]value{}}
 	n := len(w.out.Cmds)
-	w.joined(c.with("ssh "+host), rest[1:], remote, nil)
+	w.joined(c.with("ssh "+host), cmdArgs, remote, nil)
 	for _, rc := range w.out.Cmds[n:] {
 		rc.Remote = host
 	}

@@ -501,7 +501,14 @@ func (w *walker) redirs(c *ctx, rs []*syntax.Redirect, sc *scope) []Redir {
 		switch {
 		case r.Hdoc != nil:
 			w.subst(c, r.Hdoc, sc)
-			rd.Target = Word{Raw: c.raw(r.Hdoc), Values: []string{hdocText(c, r)}}
+			text := hdocText(c, r)
+			if _, lit := literal(r.Hdoc); !lit {
+				// The outer shell expands an unquoted heredoc first.
+				if v, ok := w.document(r.Hdoc, sc); ok {
+					text = v
+				}
+			}
+			rd.Target = Word{Raw: c.raw(r.Hdoc), Values: []string{text}}
 		case r.Word != nil:
 			w.subst(c, r.Word, sc)
 			rd.Target = w.word(c, r.Word, sc)
@@ -520,7 +527,17 @@ func hdocText(c *ctx, r *syntax.Redirect) string {
 	if lit, ok := literal(r.Hdoc); ok {
 		return lit
 	}
-	return c.raw(r.Hdoc)
+	// Not c.raw(r.Hdoc): the last literal's End runs past the closing
+	// delimiter line.
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(c.raw(p))
+		}
+	}
+	return b.String()
 }
 
 // lineOf is the line of node in the outermost command line.

@@ -24,7 +24,7 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	wd.Glob = glob || hasGlob(x.Parts)
 	if dynamic {
 		wd.Dynamic = true
-		wd.Prefix = prefix(x.Parts)
+		wd.Prefix = tildePrefix(prefix(x.Parts), x, sc)
 		wd.Many = many(x.Parts, sc)
 		return wd
 	}
@@ -41,14 +41,14 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	}}
 	words := []*syntax.Word{unescaped(x)}
 	if hasBraces(x) {
-		bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), words[0].Parts...)}
+		bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Parts...)} // escaped braces stay literal
 		if syntax.SplitBraces(bw) {
 			words = nil
 			for w, err := range expand.BracesSeq(cfg, bw) {
 				if err != nil || len(words) >= maxValues {
 					return Word{Raw: wd.Raw, Dynamic: true, Prefix: prefix(x.Parts), Glob: wd.Glob}
 				}
-				words = append(words, w)
+				words = append(words, unescaped(w))
 			}
 		}
 	}
@@ -204,6 +204,40 @@ func prefix(parts []syntax.WordPart) string {
 		}
 	}
 	return b.String()
+}
+
+// document expands an unquoted heredoc body in scope sc, when everything
+// it uses is known.
+func (w *walker) document(x *syntax.Word, sc *scope) (string, bool) {
+	multi, _, dynamic := w.refs(x.Parts, sc)
+	if dynamic || len(multi) > 0 {
+		return "", false
+	}
+	cfg := &expand.Config{Env: envs(sc, nil)[0], CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+		v, ok := echoed(cs)
+		if !ok {
+			return errDynamic
+		}
+		_, err := io.WriteString(out, v)
+		return err
+	}}
+	v, err := expand.Document(cfg, x)
+	return v, err == nil
+}
+
+// tildePrefix expands the unquoted ~ that starts a dynamic word's prefix,
+// as Bash does: ~ and ~/ to $HOME when it is known; otherwise (~user, an
+// unknown home) the prefix says nothing.
+func tildePrefix(p string, x *syntax.Word, sc *scope) string {
+	l, ok := x.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(l.Value, "~") {
+		return p
+	}
+	h := sc.vars["HOME"]
+	if (p == "~" || strings.HasPrefix(p, "~/")) && !h.dynamic && len(h.vals) == 1 {
+		return h.vals[0] + p[1:]
+	}
+	return ""
 }
 
 // literal returns the value of a word made only of literal text and quotes.
