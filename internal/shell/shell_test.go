@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,6 +22,13 @@ const childEnv = "RALPH_SHELL_TEST_ANALYZE"
 
 func TestMain(m *testing.M) {
 	if src, ok := os.LookupEnv(childEnv); ok {
+		if name, ok := strings.CutPrefix(src, "@"); ok { // too long for the environment
+			data, err := os.ReadFile(name)
+			if err != nil {
+				panic(err)
+			}
+			src = string(data)
+		}
 		a := testAnalyzer().Analyze(src, "/proj")
 		fmt.Println(len(a.Cmds))
 		os.Exit(0)
@@ -866,7 +874,11 @@ func TestAnalyzeBounded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(exe, "-test.run=^$")
-			cmd.Env = append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"), childEnv+"="+tt.src)
+			src := filepath.Join(t.TempDir(), "src")
+			if err := os.WriteFile(src, []byte(tt.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"), childEnv+"=@"+src)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
