@@ -869,7 +869,7 @@ func TestAnalyzeBounded(t *testing.T) {
 		{"many wrappers", strings.Repeat("sudo nice nohup ", 1000) + "rm x"},
 		{"deep subshells", strings.Repeat("(", 2000) + "rm x" + strings.Repeat(")", 2000)},
 		{"deep substitutions", strings.Repeat("$(", 1000) + "rm x" + strings.Repeat(")", 1000)},
-		{"unbalanced interpreter code", `python3 -c "` + strings.Repeat("open(", 40000) + `"`},
+		{"unbalanced interpreter code", `python3 -c "` + strings.Repeat("open(", 60000) + `"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
