@@ -8,9 +8,10 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
-## build: the four hooks and ralph, into bin/
+## build: the four hooks and ralph, into bin/ (static: no cgo, so no
+## dynamic loader to pay for on every hook call)
 build:
-	$(GO) build -o $(BIN)/ ./hooks/... ./cmd/ralph
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./hooks/... ./cmd/ralph
 
 ## test: every test, with the race detector
 test:
@@ -24,7 +25,7 @@ lint:
 
 ## bench: Go benchmarks, then whole-process latency and memory of the hooks
 bench: build
-	$(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
 	$(GO) test -run='^$$' -bench=. -benchmem ./internal/...
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000

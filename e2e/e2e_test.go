@@ -207,6 +207,7 @@ func TestClaudeCode(t *testing.T) {
 
 	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./hooks/...")
 	build.Dir = repo
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build: static binaries
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the hooks: %v\n%s", err, out)
 	}

@@ -7,9 +7,10 @@
 package answer
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 )
@@ -44,65 +45,72 @@ type Answer struct {
 func Write(w io.Writer, agent, eventName string, a Answer) error {
 	switch agent {
 	case "claude", "":
-		v := claude(eventName, a)
-		if v == nil {
+		data := claude(eventName, a)
+		if data == nil {
 			return nil
 		}
-		data, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(data, '\n'))
+		_, err := w.Write(data)
 		return err
 	}
 	return fmt.Errorf("no answer format for agent %q", agent)
 }
 
-type claudeOut struct {
-	Decision      string       `json:"decision,omitempty"`
-	Reason        string       `json:"reason,omitempty"`
-	SystemMessage string       `json:"systemMessage,omitempty"`
-	Specific      *claudeHookO `json:"hookSpecificOutput,omitempty"`
-}
-
-type claudeHookO struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-	AdditionalContext        string `json:"additionalContext,omitempty"`
-}
-
-func claude(ev string, a Answer) *claudeOut {
-	out := &claudeOut{SystemMessage: a.System}
+// claude renders a in Claude Code's hook output format (as json.Marshal of
+// its documented shape would, without reflection on the hot path), or nil
+// when there is nothing to say.
+func claude(ev string, a Answer) []byte {
+	var decision, reason, permission, context string
 	switch ev {
 	case event.PreToolUse:
 		switch a.Decision {
 		case Deny, Ask, Block:
-			d := a.Decision
-			if d == Block {
-				d = Deny
-			}
-			out.Specific = &claudeHookO{HookEventName: ev, PermissionDecision: string(d),
-				PermissionDecisionReason: a.Reason, AdditionalContext: a.Context}
-		default:
-			if a.Context != "" {
-				out.Specific = &claudeHookO{HookEventName: ev, AdditionalContext: a.Context}
+			permission = string(a.Decision)
+			if a.Decision == Block {
+				permission = string(Deny)
 			}
 		}
+		context = a.Context
 	default: // PostToolUse, PostToolUseFailure, Stop, SubagentStop, …
 		blocks := a.Decision == Block || a.Decision == Deny
 		if blocks {
-			out.Decision, out.Reason = "block", a.Reason
+			decision, reason = "block", a.Reason
 		}
 		// A Stop block carries everything in its reason; elsewhere context
 		// rides along in hookSpecificOutput.
 		stop := ev == event.Stop || ev == event.SubagentStop
-		if a.Context != "" && !(stop && blocks) {
-			out.Specific = &claudeHookO{HookEventName: ev, AdditionalContext: a.Context}
+		if !(stop && blocks) {
+			context = a.Context
 		}
 	}
-	if out.Decision == "" && out.Specific == nil && out.SystemMessage == "" {
+	if decision == "" && permission == "" && context == "" && a.System == "" {
 		return nil
 	}
-	return out
+	var b []byte
+	sep := byte('{')
+	field := func(key, v string) {
+		if v == "" {
+			return
+		}
+		b = append(b, sep)
+		sep = ','
+		b = gjson.AppendJSONString(b, key)
+		b = append(b, ':')
+		b = gjson.AppendJSONString(b, v)
+	}
+	field("decision", decision)
+	field("reason", reason)
+	field("systemMessage", a.System)
+	if permission != "" || context != "" {
+		b = append(b, sep)
+		b = append(b, `"hookSpecificOutput":`...)
+		sep = '{'
+		field("hookEventName", ev)
+		field("permissionDecision", permission)
+		if permission != "" {
+			field("permissionDecisionReason", a.Reason)
+		}
+		field("additionalContext", context)
+		b = append(b, '}')
+	}
+	return append(b, '}', '\n')
 }

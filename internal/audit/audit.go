@@ -18,7 +18,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // Entry is one hook call.
@@ -45,14 +48,60 @@ type Entry struct {
 // MaxInput is the largest tool_input kept in a log line.
 const MaxInput = 4 << 10
 
+// Line encodes e as one line of JSON, as json.Marshal would, but without
+// its reflection, which would cost every hook call a tenth of a millisecond.
+func (e Entry) Line() []byte {
+	b := make([]byte, 0, 256+len(e.Input)+len(e.Reason))
+	field := func(key string) {
+		if len(b) > 0 {
+			b = append(b, ',')
+		} else {
+			b = append(b, '{')
+		}
+		b = gjson.AppendJSONString(b, key)
+		b = append(b, ':')
+	}
+	str := func(key, v string, omitEmpty bool) {
+		if v == "" && omitEmpty {
+			return
+		}
+		field(key)
+		b = gjson.AppendJSONString(b, v)
+	}
+	field("time")
+	b = append(b, '"')
+	b = e.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	str("hook", e.Hook, false)
+	str("event", e.Event, false)
+	str("session_id", e.Session, true)
+	str("loop_id", e.Loop, true)
+	str("tool", e.Tool, true)
+	str("tool_use_id", e.ToolUseID, true)
+	str("target", e.Target, true)
+	str("rule", e.Rule, true)
+	str("level", e.Level, true)
+	str("decision", e.Decision, false)
+	str("reason", e.Reason, true)
+	str("checkpoint", e.Checkpoint, true)
+	str("error", e.Error, true)
+	field("duration_ms")
+	b = strconv.AppendFloat(b, e.DurationMS, 'f', -1, 64)
+	str("cwd", e.Cwd, true)
+	if len(e.Input) > 0 {
+		var in bytes.Buffer
+		if json.Compact(&in, e.Input) == nil {
+			field("tool_input")
+			b = append(b, in.Bytes()...)
+		}
+	}
+	return append(b, '}', '\n')
+}
+
 // Append adds e to the log at path, creating it (and its directory) if
 // needed.
 func Append(path string, e Entry) error {
-	line, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("encoding audit line: %w", err)
-	}
-	line = append(line, '\n')
+	line := e.Line()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

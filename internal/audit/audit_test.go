@@ -248,15 +248,17 @@ func TestAppendErrors(t *testing.T) {
 	if err := Append(filepath.Join(blocker, "hook-log.jsonl"), sample(1)); err == nil {
 		t.Error("Append under a regular file = nil, want an error")
 	}
-	// tool_input that is not JSON cannot be encoded.
+	// tool_input that is not JSON is left out; the call is still logged.
 	bad := sample(1)
 	bad.Input = json.RawMessage(`{not json`)
 	path := filepath.Join(dir, "hook-log.jsonl")
-	if err := Append(path, bad); err == nil {
-		t.Error("Append of an entry with invalid tool_input = nil, want an error")
+	if err := Append(path, bad); err != nil {
+		t.Errorf("Append of an entry with invalid tool_input = %v, want nil", err)
 	}
-	if data, _ := os.ReadFile(path); len(data) != 0 {
-		t.Errorf("failed Append wrote %q", data)
+	var got Entry
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &got); err != nil || got.Input != nil || got.Rule != bad.Rule {
+		t.Errorf("Append wrote %q (%v), want the entry without tool_input", data, err)
 	}
 }
 
@@ -347,4 +349,32 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatalf("reason %q is not a line number", s)
 	}
 	return i
+}
+
+// TestLineIsMarshal checks the hand-written encoding against encoding/json.
+func TestLineIsMarshal(t *testing.T) {
+	for _, e := range []Entry{
+		{},
+		{Time: time.Date(2026, 11, 21, 16, 0, 53, 653396445, time.UTC), Hook: "pre-tool-call", Event: "PreToolUse",
+			Session: "s1", Loop: "ralph-x-0123abcd", Tool: "Bash", ToolUseID: "toolu_1", Target: "rm -rf \"tests\"\n\t<b>&",
+			Rule: "test-delete", Level: "high", Decision: "deny", Reason: "Blocked — “quoted” \u2028 \x01", Checkpoint: "cp-1",
+			Error: "e", DurationMS: 1.659, Cwd: "/p", Input: json.RawMessage("{\n  \"command\": \"rm -rf tests\"\n}")},
+		{Hook: "stop", Decision: "allow", DurationMS: 12},
+	} {
+		want, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		if err := json.Unmarshal(e.Line(), &a); err != nil {
+			t.Fatalf("Line() = %s: %v", e.Line(), err)
+		}
+		json.Unmarshal(want, &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("Line() = %s\nwant     %s", e.Line(), want)
+		}
+		if n := bytes.Count(e.Line(), []byte("\n")); n != 1 {
+			t.Errorf("Line() has %d newlines, want 1 (at the end)", n)
+		}
+	}
 }

@@ -63,7 +63,9 @@ type Options struct {
 // rssRuns is how many runs per case measure memory, through the launcher.
 const rssRuns = 20
 
-// Run measures every case, and the floor first.
+// Run measures every case and the floor. The runs are interleaved (one
+// of each case in turn), so a busy moment of the machine hits every case
+// alike and the floor stays a fair yardstick.
 func Run(o Options) ([]Result, error) {
 	if o.Runs < 1 {
 		return nil, fmt.Errorf("bench: runs must be at least 1")
@@ -73,22 +75,49 @@ func Run(o Options) ([]Result, error) {
 			return nil, err
 		}
 	}
-	var out []Result
+	type job struct {
+		bin   string
+		ev    []byte
+		res   Result
+		times []time.Duration
+	}
+	var jobs []*job
 	if o.Floor != "" {
-		r, err := measure(o, o.Floor, event(o.Dir, Cases[0]))
-		if err != nil {
-			return nil, fmt.Errorf("floor: %w", err)
-		}
-		r.Name, r.Budget = "floor: no-op Go binary reading stdin", "-"
-		out = append(out, r)
+		jobs = append(jobs, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-"}})
 	}
 	for _, c := range Cases {
-		r, err := measure(o, o.Bin, event(o.Dir, c))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		jobs = append(jobs, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})
+	}
+	for i := -2; i < o.Runs; i++ { // two warm-up rounds
+		for _, j := range jobs {
+			start := time.Now()
+			if _, err := run(o.Dir, j.ev, j.bin); err != nil {
+				return nil, fmt.Errorf("%s: %w", j.res.Name, err)
+			}
+			if i >= 0 {
+				j.times = append(j.times, time.Since(start))
+			}
 		}
-		r.Name, r.Budget = c.Name, c.Budget
-		out = append(out, r)
+	}
+	var out []Result
+	for _, j := range jobs {
+		t := j.times
+		sort.Slice(t, func(a, b int) bool { return t[a] < t[b] })
+		pct := func(p float64) time.Duration { return t[min(len(t)-1, int(p*float64(len(t))))] }
+		j.res.Runs, j.res.P50, j.res.P95, j.res.P99 = o.Runs, pct(0.50), pct(0.95), pct(0.99)
+		for k := 0; o.RSS != "" && k < rssRuns; k++ {
+			stderr, err := run(o.Dir, j.ev, o.RSS, j.bin)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", j.res.Name, err)
+			}
+			var kb int64
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if _, err := fmt.Sscanf(lines[len(lines)-1], "rss: %d", &kb); err != nil {
+				return nil, fmt.Errorf("%s printed no rss line: %q", o.RSS, stderr)
+			}
+			j.res.MaxRSSKB = max(j.res.MaxRSSKB, kb)
+		}
+		out = append(out, j.res)
 	}
 	return out, nil
 }
@@ -103,37 +132,6 @@ func event(dir string, c Case) []byte {
 	}
 	data, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse", "tool_name": c.Tool, "tool_input": in})
 	return data
-}
-
-// measure runs bin o.Runs times with ev on stdin (after two warm-up
-// runs), then a few more through the rss launcher for its peak memory.
-func measure(o Options, bin string, ev []byte) (Result, error) {
-	var times []time.Duration
-	for i := -2; i < o.Runs; i++ {
-		start := time.Now()
-		if _, err := run(o.Dir, ev, bin); err != nil {
-			return Result{}, err
-		}
-		if i >= 0 {
-			times = append(times, time.Since(start))
-		}
-	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	pct := func(p float64) time.Duration { return times[min(len(times)-1, int(p*float64(len(times))))] }
-	r := Result{Runs: o.Runs, P50: pct(0.50), P95: pct(0.95), P99: pct(0.99)}
-	for i := 0; o.RSS != "" && i < rssRuns; i++ {
-		stderr, err := run(o.Dir, ev, o.RSS, bin)
-		if err != nil {
-			return Result{}, err
-		}
-		var kb int64
-		lines := strings.Split(strings.TrimSpace(stderr), "\n")
-		if _, err := fmt.Sscanf(lines[len(lines)-1], "rss: %d", &kb); err != nil {
-			return Result{}, fmt.Errorf("%s printed no rss line: %q", o.RSS, stderr)
-		}
-		r.MaxRSSKB = max(r.MaxRSSKB, kb)
-	}
-	return r, nil
 }
 
 // run runs argv in dir with ev on stdin and returns its stderr.

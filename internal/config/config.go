@@ -9,7 +9,6 @@ package config
 
 import (
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,13 +28,6 @@ import (
 //
 //go:embed defaults.yml
 var Defaults []byte
-
-// defaultsJSON is defaults.yml decoded, as JSON: reading it takes a tenth
-// of the time of parsing the YAML, on every hook call. TestDefaultsJSON
-// keeps it in step (go test ./internal/config -update rewrites it).
-//
-//go:embed defaults.json
-var defaultsJSON []byte
 
 // Config is the whole configuration.
 type Config struct {
@@ -207,16 +199,13 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-// Default returns the embedded defaults.
-func Default() (*Config, error) {
-	cfg := &Config{}
-	if err := json.Unmarshal(defaultsJSON, cfg); err != nil {
-		return nil, fmt.Errorf("embedded defaults: %w", err)
-	}
-	return cfg, nil
-}
+// Default returns the embedded defaults. They come from defaults_gen.go,
+// defaults.yml compiled to Go: parsing the YAML (or even a JSON copy) would
+// cost every hook call a third of a millisecond. TestDefaults keeps the two
+// in step (go test ./internal/config -run TestDefaults -update rewrites it).
+func Default() (*Config, error) { return defaults(), nil }
 
-// parseDefaults parses defaults.yml itself (see defaultsJSON).
+// parseDefaults parses defaults.yml itself.
 func parseDefaults() (*Config, error) {
 	return decode("defaults.yml", Defaults, nil)
 }
