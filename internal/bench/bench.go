@@ -182,16 +182,25 @@ func fill(path string, n int) error {
 	return nil
 }
 
-// Print writes results as a table.
+// Print writes results as a table. When the first result is the floor,
+// a column gives each case's p50 above it: the hook's own cost, which
+// varies far less between machines (and moments) than the totals.
 func Print(w io.Writer, rs []Result) error {
+	var floor time.Duration
+	if len(rs) > 0 && rs[0].Budget == "-" {
+		floor = rs[0].P50
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tpeak RSS MiB\tbudget\t")
+	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tp50 above floor\tpeak RSS MiB\tbudget\t")
 	for _, r := range rs {
-		rss := "-"
+		rss, above := "-", "-"
 		if r.MaxRSSKB > 0 {
 			rss = fmt.Sprintf("%.1f", float64(r.MaxRSSKB)/1024)
 		}
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), rss, r.Budget)
+		if floor > 0 && r.Budget != "-" {
+			above = fmt.Sprintf("+%.2f", ms(r.P50-floor))
+		}
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), above, rss, r.Budget)
 	}
 	return tw.Flush()
 }
