@@ -1,7 +1,8 @@
-// Package bench measures the hooks as agents run them: one process per
-// call, the event on stdin. It reports wall-clock latency percentiles and
-// peak resident memory per kind of call, beside a floor (a no-op binary that
-// only reads stdin), so the numbers mean the same on any machine.
+// Package bench measures the hooks as agents run them, in a copy of the
+// demo's sample project: one process per call, the event on stdin. It
+// reports wall-clock latency percentiles and peak resident memory per kind
+// of call, beside a floor (a no-op binary that only reads stdin), so the
+// numbers mean the same on any machine.
 package bench
 
 import (
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/demo"
 )
 
 // Case is one event run many times.
@@ -122,17 +124,7 @@ func Run(o Options) ([]Result, error) {
 	return out, nil
 }
 
-func event(dir string, c Case) []byte {
-	in := map[string]any{}
-	for k, v := range c.Input {
-		if k == "file_path" {
-			v = filepath.Join(dir, v.(string))
-		}
-		in[k] = v
-	}
-	data, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse", "tool_name": c.Tool, "tool_input": in})
-	return data
-}
+func event(dir string, c Case) []byte { return demo.Event(dir, "bench", c.Tool, c.Input) }
 
 // run runs argv in dir with ev on stdin and returns its stderr.
 func run(dir string, ev []byte, argv ...string) (string, error) {

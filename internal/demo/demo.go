@@ -88,14 +88,7 @@ func Run(w io.Writer, keep bool) error {
 
 	fmt.Fprintf(w, "ralph-hooks demo: a scripted agent works on a sample Go project; every tool call\ngoes through the real pre-tool-call guard.\n\nproject: %s%s\n\n", root, git)
 	for i, s := range steps {
-		in := map[string]any{}
-		for k, v := range s.input {
-			if k == "file_path" {
-				v = filepath.Join(root, v.(string))
-			}
-			in[k] = v
-		}
-		ev, _ := json.Marshal(map[string]any{"session_id": "demo", "cwd": root, "hook_event_name": "PreToolUse", "tool_name": s.tool, "tool_input": in})
+		ev := Event(root, "demo", s.tool, s.input)
 		var out, errb strings.Builder
 		code := h.Main(nil, strings.NewReader(string(ev)), &out, &errb)
 		target := fmt.Sprint(s.input["command"])
@@ -125,6 +118,20 @@ func Run(w io.Writer, keep bool) error {
 		return err
 	}
 	return summary(w, scope)
+}
+
+// Event returns a Claude Code PreToolUse event for a tool call in the
+// sample project at root; a file_path in input is relative to root.
+func Event(root, session, tool string, input map[string]any) []byte {
+	in := map[string]any{}
+	for k, v := range input {
+		if k == "file_path" {
+			v = filepath.Join(root, v.(string))
+		}
+		in[k] = v
+	}
+	data, _ := json.Marshal(map[string]any{"session_id": session, "cwd": root, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": in})
+	return data
 }
 
 // Unpack writes the sample project into root.
