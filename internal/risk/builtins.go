@@ -79,7 +79,7 @@ var Builtins = []Builtin{
 		"> (or >|, &>, tee, truncate) over an existing file that git tracks: use the Edit or Write tool",
 		"echo '' > README.md"},
 	{"system-write", High, answer.Deny,
-		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …)",
+		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …), or replacing existing files outside the project (~/.bashrc)",
 		"echo '127.0.0.1 example.com' > /etc/hosts"},
 	{"system-power", High, answer.Deny,
 		"shutdown, reboot, halt, poweroff, init 0/6, kill -9 -1, crontab -r",

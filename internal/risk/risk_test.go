@@ -393,3 +393,33 @@ func FuzzCommand(f *testing.F) {
 		}
 	})
 }
+
+// TestOutsideClobber: replacing a file of the user's outside the project
+// is refused; appending to it, or writing a new one, is not.
+func TestOutsideClobber(t *testing.T) {
+	root := sample(t)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("export A=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := config.Default()
+	g, err := New(cfg, root, func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]answer.Decision{
+		"echo 'alias x=y' > ~/.bashrc":  answer.Deny,
+		"cp /tmp/rc ~/.bashrc":          answer.Deny,
+		"echo 'alias x=y' >> ~/.bashrc": answer.Allow,
+		"echo x > ~/new-notes.txt":      answer.Allow,
+	} {
+		if got := g.Command(cmd, root).Decision; got != want {
+			t.Errorf("Command(%q) = %s, want %s", cmd, got, want)
+		}
+	}
+}

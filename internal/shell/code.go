@@ -111,13 +111,15 @@ const (
 
 var ops = map[string][]op{
 	"python": {
-		{re: `\bshutil\.rmtree\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\bos\.(?:remove|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\bos\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
+		// The module may be named (shutil.rmtree), imported from
+		// (from shutil import rmtree) or fetched (__import__('shutil').rmtree).
+		{re: `(?:(?:\bshutil|__import__\(\s*['"]shutil['"]\s*\))\.|(?:^|[^.\w]))rmtree\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:remove|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
 		{re: `\b(?:shutil\.move|os\.rename|os\.replace|os\.renames)\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
 		{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
-		{re: `\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(`, shell: true},
+		{re: `(?:(?:\bos|__import__\(\s*['"]os['"]\s*\))\.|(?:^|[^.\w]))(?:system|popen)\s*\(|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(\s*[\[\'"]`, shell: true},
 		{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
 	},
 	"node": {

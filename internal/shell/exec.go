@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -488,7 +490,16 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	cmd := w.leafOf(c, words, sc, redirs, in)
 	switch {
 	case hasC:
-		w.scriptAt(script, sc.clone(), c.with(label).via, c.depth+1, c.line)
+		// sh -c SCRIPT NAME ARG…: the words after the script are $0, $1, ….
+		nsc := sc.clone()
+		if k := slices.IndexFunc(args, func(a Word) bool { return a.Raw != "" && a.Lit() == script }); k >= 0 {
+			for n, a := range args[k+1:] {
+				if v, ok := a.Value(); ok {
+					nsc.vars[strconv.Itoa(n)] = value{vals: []string{v}}
+				}
+			}
+		}
+		w.scriptAt(script, nsc, c.with(label).via, c.depth+1, c.line)
 	case file != nil:
 		w.script(c.with(name), *file, sc)
 	default:
