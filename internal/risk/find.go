@@ -241,8 +241,11 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 	for _, root := range s.roots {
 		w := g.where(root)
 		switch {
-		case w == inTemp:
-			continue
+		case g.isTemp(root) && !within(g.Root, root):
+			continue // scratch space, and the project is not in it
+		case g.isTemp(root):
+			// The project lives in this temp directory: judge what the
+			// find would take from it, below.
 		case !s.filtered && (w == system || w == home || w == projectRoot):
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
 			continue
