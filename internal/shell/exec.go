@@ -504,7 +504,7 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 		w.script(c.with(name), *file, sc)
 	default:
 		if text, ok := stdinText(redirs, in); ok {
-			w.scriptAt(text, sc.clone(), c.with(name+" <<stdin").via, c.depth+1, c.line)
+			w.scriptAt(text, sc.clone(), c.with(name+" -s").via, c.depth+1, c.line)
 		} else if in != nil {
 			w.opaque(name + " reading commands from " + in.Text())
 		}

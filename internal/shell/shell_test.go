@@ -148,12 +148,12 @@ func TestAnalyze(t *testing.T) {
 		{"sudo bash -c", "sudo bash -c 'rm -rf ~/'", []string{"bash -c rm -rf ~/ [via sudo]", "rm -rf /home/u/ [via sudo, bash -c]"}},
 		{"eval literal", "eval 'rm -rf build'", []string{"rm -rf build [via eval]"}},
 		{"eval words", "eval rm -rf build", []string{"rm -rf build [via eval]"}},
-		{"heredoc to bash", "bash <<'EOF'\nrm -rf build\nEOF", []string{"bash", "rm -rf build [via bash <<stdin]"}},
-		{"here-string to bash", "bash <<< 'rm -rf build'", []string{"bash", "rm -rf build [via bash <<stdin]"}},
-		{"bash -s here-string", "bash -s <<< 'rm -rf build'", []string{"bash -s", "rm -rf build [via bash <<stdin]"}},
-		{"echo | sh", "echo 'rm -rf build' | sh", []string{"echo rm -rf build", "sh", "rm -rf build [via sh <<stdin]"}},
-		{"printf | sh", `printf 'rm -rf build\n' | sh`, []string{`printf rm -rf build\n`, "sh", "rm -rf build [via sh <<stdin]"}},
-		{"cat heredoc | bash", "cat <<EOF | bash\nrm -rf build\nEOF", []string{"cat", "bash", "rm -rf build [via bash <<stdin]"}},
+		{"heredoc to bash", "bash <<'EOF'\nrm -rf build\nEOF", []string{"bash", "rm -rf build [via bash -s]"}},
+		{"here-string to bash", "bash <<< 'rm -rf build'", []string{"bash", "rm -rf build [via bash -s]"}},
+		{"bash -s here-string", "bash -s <<< 'rm -rf build'", []string{"bash -s", "rm -rf build [via bash -s]"}},
+		{"echo | sh", "echo 'rm -rf build' | sh", []string{"echo rm -rf build", "sh", "rm -rf build [via sh -s]"}},
+		{"printf | sh", `printf 'rm -rf build\n' | sh`, []string{`printf rm -rf build\n`, "sh", "rm -rf build [via sh -s]"}},
+		{"cat heredoc | bash", "cat <<EOF | bash\nrm -rf build\nEOF", []string{"cat", "bash", "rm -rf build [via bash -s]"}},
 		{"nested bash -c", `bash -c 'bash -c "rm -rf build"'`, []string{
 			`bash -c bash -c "rm -rf build"`,
 			"bash -c rm -rf build [via bash -c]",
@@ -302,11 +302,11 @@ func TestAnalyzeBugs(t *testing.T) {
 		// Escaped braces are literal: rm gets one argument, {a,b}.
 		{"escaped braces", `rm \{a,b\}`, []string{"rm {a,b}"}},
 		// A heredoc's body ends before its delimiter line.
-		{"unquoted heredoc delimiter", "bash <<EOF\nrm -rf $HOME\nEOF", []string{"bash", "rm -rf /home/u [via bash <<stdin]"}},
-		{"unquoted heredoc delimiter, cat", "cat <<EOF | bash\nrm -rf $Y\nEOF\necho done", []string{"cat", "bash", "rm -rf ?$Y [via bash <<stdin]", "echo done"}},
+		{"unquoted heredoc delimiter", "bash <<EOF\nrm -rf $HOME\nEOF", []string{"bash", "rm -rf /home/u [via bash -s]"}},
+		{"unquoted heredoc delimiter, cat", "cat <<EOF | bash\nrm -rf $Y\nEOF\necho done", []string{"cat", "bash", "rm -rf ?$Y [via bash -s]", "echo done"}},
 		// The outer shell expands an unquoted heredoc before bash reads
 		// it, as it expands "…" for bash -c.
-		{"heredoc expansion", "X='a; rm -rf /'; bash <<EOF\necho $X\nEOF", []string{"bash", "echo a [via bash <<stdin]", "rm -rf / [via bash <<stdin]"}},
+		{"heredoc expansion", "X='a; rm -rf /'; bash <<EOF\necho $X\nEOF", []string{"bash", "echo a [via bash -s]", "rm -rf / [via bash -s]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -632,7 +632,7 @@ func TestAnalyzeDepth(t *testing.T) {
 		}
 		a = testAnalyzer().Analyze(heredocs("rm -rf build", n), "/proj")
 		last = a.Cmds[len(a.Cmds)-1]
-		if render(last) != "rm -rf build [via "+strings.TrimSuffix(strings.Repeat("bash <<stdin, ", n), ", ")+"]" || len(a.Opaque) != 0 || a.ParseErr != nil {
+		if render(last) != "rm -rf build [via "+strings.TrimSuffix(strings.Repeat("bash -s, ", n), ", ")+"]" || len(a.Opaque) != 0 || a.ParseErr != nil {
 			t.Errorf("Analyze(%d levels of bash <<EOF): last %q, Opaque %q, ParseErr %v", n, render(last), a.Opaque, a.ParseErr)
 		}
 	}
