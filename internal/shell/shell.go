@@ -6,8 +6,9 @@
 // wrappers (sudo, env, command, nice, nohup, timeout, time, exec, xargs, …),
 // VAR=x prefixes, absolute and backslashed names, bash -c / sh -lc / eval of
 // literal strings, heredocs and echoed text fed to a shell, pipelines, lists,
-// subshells, command and process substitution, find -exec, ssh remote
-// commands and interpreter one-liners (python -c, node -e, perl -e, ruby -e),
+// subshells, command and process substitution, cd, aliases, loops over
+// literal lists, find -exec, ssh remote commands, docker/podman run and
+// exec, and interpreter one-liners (python -c, node -e, perl -e, ruby -e),
 // whose file deletions are turned into the equivalent rm. Text that is only
 // data (echo "rm -rf /", a grep pattern, a commit message) never becomes a
 // command. What the package cannot know (a $VAR from outside, a $(…) result)
