@@ -410,7 +410,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		sc.vars[name] = value{vals: []string{""}}
 	case isMktemp(as.Value):
 		// tmp=$(mktemp -d): somewhere in the temp directory.
-		sc.vars[name] = value{vals: []string{filepath.Join(tempDir(w.a.Env), "mktemp.XXXXXXXXXX")}}
+		sc.vars[name] = value{vals: []string{filepath.Join(tempDir(w.a.Env), "mktemp-result")}}
 	default:
 		wd := w.word(c, as.Value, sc)
 		if wd.Dynamic || wd.Glob {

@@ -221,8 +221,8 @@ func TestAnalyze(t *testing.T) {
 		{"for with several values", "for d in a b c; do rm -rf $d/out; done", []string{"rm -rf a/out|b/out|c/out"}},
 		{"nested for", "for x in a b; do for y in c d; do rm $x/$y; done; done", []string{"rm a/c|a/d|b/c|b/d"}},
 		{"for over a brace list", "for x in {a,b}; do rm $x; done", []string{"rm a|b"}},
-		{"mktemp", "tmp=$(mktemp -d) && rm -rf $tmp", []string{"mktemp -d", "rm -rf /tmp/mktemp.XXXXXXXXXX"}},
-		{"mktemp quoted", `tmp="$(mktemp)"; rm -f "$tmp"`, []string{"mktemp", "rm -f /tmp/mktemp.XXXXXXXXXX"}},
+		{"mktemp", "tmp=$(mktemp -d) && rm -rf $tmp", []string{"mktemp -d", "rm -rf /tmp/mktemp-result"}},
+		{"mktemp quoted", `tmp="$(mktemp)"; rm -f "$tmp"`, []string{"mktemp", "rm -f /tmp/mktemp-result"}},
 		{"brace expansion", "rm -rf {a,b}/c", []string{"rm -rf a/c|b/c"}},
 		{"nested braces", "rm a{b,c{d,e}}", []string{"rm ab|acd|ace"}},
 		{"brace sequence", "rm f{1..3}", []string{"rm f1|f2|f3"}},
@@ -825,7 +825,7 @@ func TestAnalyzeNoEnv(t *testing.T) {
 		}
 		return ""
 	}}).Analyze(`rm $TMPDIR/y; t=$(mktemp -d); rm -r $t`, "/proj")
-	if got, want := renderAll(a), []string{"rm /var/tmp/y", "mktemp -d", "rm -r /var/tmp/mktemp.XXXXXXXXXX"}; !reflect.DeepEqual(got, want) {
+	if got, want := renderAll(a), []string{"rm /var/tmp/y", "mktemp -d", "rm -r /var/tmp/mktemp-result"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Analyze with TMPDIR=/var/tmp = %q, want %q", got, want)
 	}
 }
