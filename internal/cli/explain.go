@@ -72,8 +72,8 @@ func explain(e *env, args []string) error {
 		return fmt.Errorf("explain: the event is %s; only PreToolUse events are judged by the guard", ev.Name)
 	}
 	scope, _ := project.NewScope(project.FindRoot(ev.Cwd, e.getenv), "")
-	if loop, err := registry.Lookup(scope.Root, ev.SessionID, e.getenv); err == nil {
-		scope.Loop = loop
+	if f, err := registry.Lookup(scope.Root, ev.SessionID, e.getenv); err == nil {
+		scope.Loop = f.ID
 	}
 	c := &hook.Call{Hook: "pre-tool-call", Event: ev, Scope: scope, Getenv: e.getenv, DryRun: true}
 	if risk.ReadOnly(ev.Tool) {

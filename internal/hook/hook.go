@@ -37,7 +37,8 @@ type Hook struct {
 type Call struct {
 	Hook   string
 	Event  *event.Event
-	Scope  project.Scope // the project, and the loop when the call belongs to one
+	Scope  project.Scope   // the project, and the loop when the call belongs to one
+	Loop   *registry.Entry // the loop's registry entry; nil when not active
 	Getenv func(string) string
 	Now    func() time.Time
 	Stderr io.Writer
@@ -92,14 +93,25 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		ev.Name = h.Event
 	}
 	root := project.FindRoot(ev.Cwd, getenv)
-	loop, err := registry.Lookup(root, ev.SessionID, getenv)
+	found, err := registry.Lookup(root, ev.SessionID, getenv)
 	if err != nil {
 		// The guard must still guard: go on outside any loop.
 		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)
-		loop = ""
+		found = registry.Found{}
 	}
-	scope, _ := project.NewScope(root, loop)
-	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Getenv: getenv, Now: now, Stderr: stderr, DryRun: *dry}
+	if found.Bind && !*dry {
+		// The session's first call binds the project's one unbound loop to
+		// it, so that no other session drives it.
+		ok, err := registry.Bind(root, found.ID, ev.SessionID, now())
+		if err != nil {
+			fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, ev.SessionID, err)
+		}
+		if !ok {
+			found = registry.Found{}
+		}
+	}
+	scope, _ := project.NewScope(root, found.ID)
+	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Getenv: getenv, Now: now, Stderr: stderr, DryRun: *dry}
 
 	res, herr := h.Handle(c)
 	if herr == nil {
@@ -110,7 +122,7 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if !c.DryRun {
 		e := Entry(c, res, herr)
 		e.DurationMS = float64(now().Sub(start).Microseconds()) / 1000
-		if err := audit.Append(scope.Log(), e); err != nil {
+		if err := audit.Append(c.Scope.Log(), e); err != nil {
 			fmt.Fprintf(stderr, "ralph: warning: %v\n", err)
 		}
 	}

@@ -95,12 +95,16 @@ func (l Layout) Registry() string { return filepath.Join(l.Ralph(), "registry.js
 // Loops returns .aiwg/ralph/loops.
 func (l Layout) Loops() string { return filepath.Join(l.Ralph(), "loops") }
 
+// Archive returns .aiwg/ralph/archive, where finished loops are moved.
+func (l Layout) Archive() string { return filepath.Join(l.Ralph(), "archive") }
+
 // Scope is where one hook call keeps its audit line, checkpoints and
 // last-risky-action record: a loop's directory when the call belongs to a
 // loop, else the project's ralph directory.
 type Scope struct {
 	Layout
-	Loop string // validated loop id, or "" for project scope
+	Loop     string // validated loop id, or "" for project scope
+	Archived bool   // the loop has finished: its directory is under archive/
 }
 
 // NewScope returns the scope for loop (may be "").
@@ -115,8 +119,11 @@ func NewScope(root, loop string) (Scope, error) {
 
 // Dir is the scope's directory.
 func (s Scope) Dir() string {
-	if s.Loop == "" {
+	switch {
+	case s.Loop == "":
 		return s.Ralph()
+	case s.Archived:
+		return filepath.Join(s.Archive(), s.Loop)
 	}
 	return filepath.Join(s.Loops(), s.Loop)
 }
@@ -135,3 +142,24 @@ func (s Scope) State() string {
 	}
 	return filepath.Join(s.Dir(), "state.json")
 }
+
+// Iterations returns the loop's iterations/ directory (iteration-NNN.json).
+func (s Scope) Iterations() string { return filepath.Join(s.Dir(), "iterations") }
+
+// History returns the loop's iterations.jsonl, one line per iteration.
+func (s Scope) History() string { return filepath.Join(s.Dir(), "iterations.jsonl") }
+
+// Analytics returns the loop's analytics/ directory.
+func (s Scope) Analytics() string { return filepath.Join(s.Dir(), "analytics") }
+
+// notSource are directory names that hold no project source: version
+// control, ralph's own state, dependencies and caches that tools rebuild.
+var notSource = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".aiwg": true, "node_modules": true,
+	".venv": true, "venv": true, "__pycache__": true, ".pytest_cache": true,
+	".mypy_cache": true, ".tox": true, ".next": true, ".cache": true, ".gradle": true,
+}
+
+// NotSource reports whether a directory with this name holds no project
+// source, so walks for tests and measurements skip it.
+func NotSource(name string) bool { return notSource[name] }

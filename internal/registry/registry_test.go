@@ -1,11 +1,15 @@
 package registry
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -91,15 +95,15 @@ func TestLookup(t *testing.T) {
 			got, err := Lookup(root, tt.session, env(tt.env))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Lookup(%q) = %q, %v; want an error containing %q", tt.session, got, err, tt.wantErr)
+					t.Fatalf("Lookup(%q) = %q, %v; want an error containing %q", tt.session, got.ID, err, tt.wantErr)
 				}
 				if strings.Contains(tt.wantErr, "registry.json") && !strings.Contains(err.Error(), project.Layout{Root: root}.Registry()) {
 					t.Errorf("Lookup error %q does not name the registry file", err)
 				}
 				return
 			}
-			if err != nil || got != tt.want {
-				t.Errorf("Lookup(%q) = %q, %v; want %q, nil", tt.session, got, err, tt.want)
+			if err != nil || got.ID != tt.want {
+				t.Errorf("Lookup(%q) = %q, %v; want %q, nil", tt.session, got.ID, err, tt.want)
 			}
 		})
 	}
@@ -118,7 +122,7 @@ func TestRead(t *testing.T) {
 	}
 
 	empty, err := Read(t.TempDir())
-	if err != nil || !reflect.DeepEqual(empty, &Registry{}) {
+	if err != nil || !reflect.DeepEqual(empty, &Registry{Version: Version, MaxConcurrentLoops: 4, ActiveLoops: []Entry{}}) {
 		t.Errorf("Read(no registry) = %+v, %v; want an empty registry", empty, err)
 	}
 
@@ -133,4 +137,139 @@ func TestRead(t *testing.T) {
 	if _, err := Lookup(dirRoot, "s1", env(nil)); err == nil {
 		t.Error("Lookup(registry.json is a directory) = nil error, want one")
 	}
+}
+
+func TestAddLimits(t *testing.T) {
+	dead := exec.Command("sh", "-c", "exit 0")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := dead.Process.Pid
+	id := func(i int) string { return fmt.Sprintf("ralph-loop-%08x", i) }
+	tests := []struct {
+		name      string
+		active    []Entry
+		force     bool
+		wantErr   string
+		wantGone  int
+		wantTotal int
+	}{
+		{"room", []Entry{{LoopID: id(1)}}, false, "", 0, 2},
+		{"fourth", []Entry{{LoopID: id(1)}, {LoopID: id(2)}, {LoopID: id(3)}}, false, "", 0, 4},
+		{"fifth refused", []Entry{{LoopID: id(1)}, {LoopID: id(2)}, {LoopID: id(3)}, {LoopID: id(4)}}, false, "4 loops are active, the limit is 4", 0, 4},
+		{"fifth forced", []Entry{{LoopID: id(1)}, {LoopID: id(2)}, {LoopID: id(3)}, {LoopID: id(4)}}, true, "", 0, 5},
+		{"sixth refused even forced", []Entry{{LoopID: id(1)}, {LoopID: id(2)}, {LoopID: id(3)}, {LoopID: id(4)}, {LoopID: id(5)}}, true, "5 loops are active, the most ralph allows", 0, 5},
+		{"dead owner reclaimed", []Entry{{LoopID: id(1), PID: deadPID}, {LoopID: id(2), PID: os.Getpid()}, {LoopID: id(3)}, {LoopID: id(4)}}, false, "", 1, 4},
+		{"duplicate", []Entry{{LoopID: id(9)}}, false, "already registered", 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := empty()
+			r.ActiveLoops = append(r.ActiveLoops, tt.active...)
+			gone, err := r.Add(Entry{LoopID: id(9), TaskSummary: strings.Repeat("é", 150)}, tt.force)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("Add error = %v, want %q", err, tt.wantErr)
+			}
+			if len(gone) != tt.wantGone || len(r.ActiveLoops) != tt.wantTotal {
+				t.Errorf("Add reclaimed %d, active %d; want %d, %d", len(gone), len(r.ActiveLoops), tt.wantGone, tt.wantTotal)
+			}
+			if tt.wantGone > 0 && (r.TotalAborted != tt.wantGone || gone[0].PID != deadPID) {
+				t.Errorf("reclaimed %+v, total_aborted %d", gone, r.TotalAborted)
+			}
+			if e := r.Find(id(9)); tt.wantErr == "" && (e == nil || len(e.TaskSummary) > MaxSummary || !utf8.ValidString(e.TaskSummary)) {
+				t.Errorf("added entry = %+v", e)
+			}
+		})
+	}
+}
+
+func TestSummary(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"fix the tests", "fix the tests"},
+		{"first line\nsecond", "first line"},
+		{strings.Repeat("a", 200), strings.Repeat("a", 200)},
+		{strings.Repeat("a", 201), strings.Repeat("a", 197) + "…"},
+		{strings.Repeat("ü", 150), strings.Repeat("ü", 98) + "…"},
+	}
+	for _, tt := range tests {
+		if got := Summary(tt.in); got != tt.want || len(got) > MaxSummary {
+			t.Errorf("Summary(%.20q…) = %q (%d bytes), want %q", tt.in, got, len(got), tt.want)
+		}
+	}
+}
+
+func TestUpdateAndBind(t *testing.T) {
+	root := t.TempDir()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	err := Update(root, now, func(r *Registry) error {
+		_, err := r.Add(Entry{LoopID: loopA, Status: Running}, false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range []struct {
+		session string
+		want    bool
+	}{{"s1", true}, {"s1", true}, {"s2", false}} {
+		ok, err := Bind(root, loopA, tt.session, now)
+		if err != nil || ok != tt.want {
+			t.Errorf("Bind #%d (%s) = %v, %v; want %v", i, tt.session, ok, err, tt.want)
+		}
+	}
+	if ok, err := Bind(root, loopB, "s1", now); ok || err != nil {
+		t.Errorf("Bind(unknown loop) = %v, %v", ok, err)
+	}
+	r, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Add and the first Bind wrote; the rest changed nothing.
+	if r.Fence != 2 || r.TotalActive != 1 || r.ActiveLoops[0].SessionID != "s1" || !r.UpdatedAt.Equal(now) {
+		t.Errorf("registry after add and bind = %+v", r)
+	}
+	if f, err := Lookup(root, "s2", env(nil)); err != nil || f.ID != "" {
+		t.Errorf("Lookup from another session = %+v, %v; want no loop", f, err)
+	}
+	if f, err := Lookup(root, "s1", env(nil)); err != nil || f.ID != loopA || f.Bind {
+		t.Errorf("Lookup from the bound session = %+v, %v", f, err)
+	}
+	err = Update(root, now, func(r *Registry) error {
+		if !r.Remove(loopA, "completed") || r.Remove(loopA, "completed") {
+			t.Error("Remove: want true once")
+		}
+		return nil
+	})
+	if r, _ = Read(root); err != nil || r.TotalCompleted != 1 || r.TotalActive != 0 || len(r.ActiveLoops) != 0 {
+		t.Errorf("after Remove: %+v, %v", r, err)
+	}
+
+	// A corrupt registry is named and never overwritten.
+	path := project.Layout{Root: root}.Registry()
+	os.WriteFile(path, []byte("{oops"), 0o644)
+	err = Update(root, now, func(*Registry) error { return nil })
+	if data, _ := os.ReadFile(path); err == nil || !strings.Contains(err.Error(), path) || string(data) != "{oops" {
+		t.Errorf("Update(corrupt) = %v, file now %q", err, data)
+	}
+}
+
+// FuzzLookup feeds any registry file to Lookup: it must not panic, and
+// whatever it returns must be a valid loop id (or nothing).
+func FuzzLookup(f *testing.F) {
+	f.Add(`{"version":"2.0.0","active_loops":[{"loop_id":"`+loopA+`","session_id":"s1"}]}`, "s1")
+	f.Add(`{"active_loops":[{"loop_id":"`+loopA+`"},{"loop_id":"`+loopB+`"}]}`, "")
+	f.Add(`{"active_loops":{"loop_id":5}}`, "s")
+	f.Add(`[`, "s")
+	f.Fuzz(func(t *testing.T, body, session string) {
+		root := t.TempDir()
+		path := project.Layout{Root: root}.Registry()
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Lookup(root, session, env(nil))
+		if err == nil && got.ID != "" && !project.ValidLoopID(got.ID) {
+			t.Errorf("Lookup returned invalid id %q", got.ID)
+		}
+	})
 }

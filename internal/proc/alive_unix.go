@@ -1,0 +1,18 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Alive reports whether a process with this pid exists. A pid it may not
+// signal (another user's) exists; pid ≤ 0 does not.
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
