@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
@@ -406,7 +407,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 // downloaded dependencies, which is neither checked for tests nor
 // checkpointed.
 func regenerable(p string) bool {
-	if !skipDirs[filepath.Base(p)] || filepath.Base(p) == ".git" {
+	if b := filepath.Base(p); !project.NotSource(b) || b == ".git" || b == ".aiwg" {
 		return false
 	}
 	fi, err := os.Lstat(p)

@@ -8,22 +8,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
 // maxWalk bounds the entries ralph looks at under one directory.
 const maxWalk = 50000
 
-// skipDirs are not searched for tests: version control and directories of
-// regenerable artifacts.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, ".venv": true, "venv": true,
-	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".tox": true, ".next": true,
-	".cache": true, ".gradle": true,
-}
-
 // walk calls fn for every entry under dir (dir itself excluded), skipping
-// skipDirs, until fn returns false or maxWalk entries were seen.
+// project.NotSource, until fn returns false or maxWalk entries were seen.
 func (g *Guard) walk(dir string, fn func(p string, isDir bool) bool) {
 	n := 0
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -33,7 +26,7 @@ func (g *Guard) walk(dir string, fn func(p string, isDir bool) bool) {
 		if n++; n > maxWalk {
 			return filepath.SkipAll
 		}
-		if d.IsDir() && skipDirs[d.Name()] {
+		if d.IsDir() && project.NotSource(d.Name()) {
 			return filepath.SkipDir
 		}
 		if !fn(p, d.IsDir()) {
@@ -56,7 +49,7 @@ func (g *Guard) testsIn(p, rel string) []string {
 		}
 		return nil
 	}
-	if skipDirs[filepath.Base(p)] {
+	if project.NotSource(filepath.Base(p)) {
 		return nil
 	}
 	var out []string
@@ -193,12 +186,59 @@ func (s *findSpec) matches(g *Guard, root string) []string {
 			}
 			return nil
 		}
+		if d.IsDir() && d.Name() == ".aiwg" {
+			// ralph's own state holds a file per iteration and checkpoint:
+			// rather than walk them all, try the spec on the kinds of
+			// files ralph keeps there.
+			if q, ok := s.matchesState(p, depth); ok {
+				out = append(out, q)
+			}
+			return filepath.SkipDir
+		}
 		if s.typeOK(d.IsDir()) && s.matchOne(p, depth) {
 			out = append(out, p)
 		}
 		return nil
 	})
 	return out
+}
+
+// stateSamples are the kinds of paths ralph keeps under .aiwg, relative to
+// it, and whether they are directories.
+var stateSamples = []struct {
+	rel string
+	dir bool
+}{
+	{"ralph", true}, {"ralph/loops", true}, {"ralph/archive", true}, {"ralph/checkpoints/objects", true},
+	{"ralph/loops/ralph-x-00000000/iterations", true}, {"ralph/reflections/loops", true},
+	{"ralph/registry.json", false}, {"ralph/registry.json.lock", false}, {"ralph/guard.json", false},
+	{"ralph/hook-log.jsonl", false}, {"ralph/loops/ralph-x-00000000/state.json", false},
+	{"ralph/loops/ralph-x-00000000/baseline.json", false}, {"ralph/loops/ralph-x-00000000/test-index.json", false},
+	{"ralph/loops/ralph-x-00000000/iterations.jsonl", false},
+	{"ralph/loops/ralph-x-00000000/iterations/iteration-001.json", false},
+	{"ralph/loops/ralph-x-00000000/analytics/report.md", false},
+	{"ralph/checkpoints/manifests/cp-20260101T000000-00000000.json", false},
+	{"ralph/checkpoints/objects/00/0000000000000000000000000000000000000000000000000000000000000000.gz", false},
+	{"ralph/reflections/loops/ralph-x-00000000/iteration-1.yaml", false},
+}
+
+// matchesState reports whether the spec selects any kind of file ralph
+// keeps in the .aiwg directory dir (at depth); it returns dir/ralph then.
+func (s *findSpec) matchesState(dir string, depth int) (string, bool) {
+	if s.typeOK(true) && s.matchOne(dir, depth) {
+		return dir, true
+	}
+	for _, x := range stateSamples {
+		p := filepath.Join(dir, filepath.FromSlash(x.rel))
+		d := depth + 1 + strings.Count(x.rel, "/")
+		if s.maxDepth >= 0 && d > s.maxDepth {
+			continue
+		}
+		if s.typeOK(x.dir) && s.matchOne(p, d) {
+			return filepath.Join(dir, "ralph"), true
+		}
+	}
+	return "", false
 }
 
 func (s *findSpec) typeOK(isDir bool) bool {
