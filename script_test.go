@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
 	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/stop"
 )
 
@@ -68,6 +69,7 @@ func TestScript(t *testing.T) {
 			"event":    eventCmd,
 			"lines":    lines,
 			"bigfile":  bigfile,
+			"loopid":   loopid,
 		},
 	})
 }
@@ -146,4 +148,18 @@ func bigfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	data := []byte(`{"tool_name":"Write","tool_input":{"content":"` + strings.Repeat("x", mb<<20) + `"}}`)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
+}
+
+// loopid VAR sets VAR to the id of the loop started last in the project
+// at $WORK (the last of the registry's active loops).
+func loopid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: loopid VAR")
+	}
+	r, err := registry.Read(ts.Getenv("WORK"))
+	ts.Check(err)
+	if len(r.ActiveLoops) == 0 {
+		ts.Fatalf("no active loop")
+	}
+	ts.Setenv(args[0], r.ActiveLoops[len(r.ActiveLoops)-1].LoopID)
 }

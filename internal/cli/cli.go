@@ -1,6 +1,6 @@
-// Package cli is the ralph management command: it explains the guard's
-// decisions, reads the audit log, rolls back checkpoints, runs the demo and
-// measures the hooks.
+// Package cli is the ralph management command: it starts and controls
+// loops and reports on them, explains the guard's decisions, reads the
+// audit log, rolls back checkpoints, runs the demo and measures the hooks.
 package cli
 
 import (
@@ -28,7 +28,15 @@ inside a loop. The hooks themselves (pre-tool-call, post-tool-call, stop,
 post-iteration-reflect) are registered in the agent's settings; see
 settings.example.json and README.md.
 
-Commands:
+Loops:
+  start "TASK" --completion CMD   start a loop (--max-iterations, --owner, --priority, --tag, --force)
+  status [ID]              baseline vs now, reinforcement, best iteration, quality bars
+  list                     the active loops (--all: finished ones too)
+  pause ID | resume ID     pause a loop (its next Stop lets the session end) or resume it
+  abort ID                 end a loop now, with its report
+  report ID                a loop's markdown report (--json: analytics)
+
+Guard:
   explain -- COMMAND       how a Bash command parses, which rules match, the decision
   explain --event FILE     the same for a saved hook event ("-" reads stdin)
   explain --rules          the built-in rules, each with an example
@@ -40,8 +48,8 @@ Commands:
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
 
-Coming with the loop (not available yet): init, install, uninstall, start,
-status, list, pause, resume, abort, gate, report, replay, doctor.
+Coming next (not available yet): init, install, uninstall, gate, replay,
+doctor.
 
 Run "ralph <command> --help" for a command's flags.
 `
@@ -69,10 +77,16 @@ var commands = map[string]command{
 	"demo":     {demoCmd},
 	"bench":    {benchCmd},
 	"version":  {version},
+	"start":    {start},
+	"status":   {status},
+	"list":     {list},
+	"pause":    {control("pause")},
+	"resume":   {control("resume")},
+	"abort":    {control("abort")},
+	"report":   {report},
 }
 
-var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "start": true, "status": true,
-	"list": true, "pause": true, "resume": true, "abort": true, "gate": true, "report": true, "replay": true, "doctor": true}
+var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "gate": true, "replay": true, "doctor": true}
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.
@@ -98,7 +112,7 @@ func run(e *env, args []string) error {
 	cmd, ok := commands[name]
 	if !ok {
 		if coming[name] {
-			return exit.Usagef("ralph %s is not available yet: it comes with the loop (see ralph --help)", name)
+			return exit.Usagef("ralph %s is not available yet (see ralph --help)", name)
 		}
 		var names []string
 		for n := range commands {

@@ -1,29 +1,53 @@
 // Package stop is the stop hook (Stop): the end of one iteration of a loop.
 //
-// Today it records each Stop in the audit log and lets the agent stop.
-// Running the completion command and keeping the loop going come next.
+// A Stop that belongs to no loop is let through silently. In a loop, the
+// iteration is judged (package loop): the completion command runs, the
+// iteration is measured against the baseline and scored, and the stop is
+// blocked with the next iteration's instructions until the command passes,
+// or allowed when the loop completes, fails, is paused or aborted.
 package stop
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 )
 
 const usage = `Usage: stop [--agent NAME] [--dry-run] < event.json
 
-stop is the Stop hook of ralph-hooks. It reads the agent's event on stdin.
+stop is the Stop hook of ralph-hooks: one Stop of the agent ends one
+iteration of its loop. It reads the agent's event on stdin.
 
-What it does today: records the Stop as one line of the audit log
-(.aiwg/ralph/…/hook-log.jsonl) and lets the agent stop (it answers nothing).
+The loop is found by env RALPH_LOOP_ID, else the loop bound to the event's
+session_id, else the project's single active loop bound to no session
+(which is then bound to this session). No loop: the stop is allowed
+silently. A paused, waiting or ended loop: allowed, with a message saying
+why.
 
-Not yet: running the loop's completion command, scoring the iteration and
-blocking the stop with reinforcement until the completion command passes.
+Otherwise the completion command runs (with its timeout), the test files
+and configured metrics are measured against the loop's baseline, and the
+iteration is scored 0-100. Then:
+  completion passed, no test deleted or skipped   the loop completes: the
+      stop is allowed with a one-line summary; analytics and report are
+      written and the loop is archived
+  max iterations reached                           the loop fails, allowed
+  otherwise                                        the stop is blocked with
+      the task, "iteration N of M", what failed and reinforcement text
+
+Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 in the agent's settings env so that
+Claude Code does not end the turn after 8 blocks: ralph bounds the loop.
 
 Flags:
   --agent NAME   dialect of the event (default: detect; known: claude)
-  --dry-run      write no audit line
+  --dry-run      name the loop, but run nothing and write nothing
   --help         show this help
 `
 
@@ -33,4 +57,34 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return h.Main(args, stdin, stdout, stderr)
 }
 
-func handle(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }
+func handle(c *hook.Call) (hook.Result, error) {
+	if c.Scope.Loop == "" {
+		return hook.Result{}, nil
+	}
+	target := "loop " + c.Scope.Loop
+	if c.DryRun {
+		return hook.Result{Target: target + " (dry run: nothing judged)"}, nil
+	}
+	cfg, err := config.Load(c.Scope.Config())
+	if err != nil {
+		return hook.Result{Target: target}, err
+	}
+	// The agent may give up waiting and kill the hook: take the completion
+	// command's process group down with it.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	s := &loop.Stop{Scope: c.Scope, Config: cfg, Session: c.Event.SessionID, Now: c.Now}
+	res, err := s.End(ctx)
+	if err != nil {
+		return hook.Result{Target: target}, err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.Stderr, "ralph: warning: %s\n", w)
+	}
+	c.Scope.Archived = c.Scope.Archived || res.Archived
+	r := hook.Result{Answer: res.Answer, Target: target}
+	if it := res.Iteration; it != nil {
+		r.Target = fmt.Sprintf("loop %s iteration %d: %s (quality %.1f)", c.Scope.Loop, it.N, it.Decision, it.Quality)
+	}
+	return r, nil
+}

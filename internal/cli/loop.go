@@ -1,0 +1,504 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/proc"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+)
+
+// strings is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// parseMixed parses flags and positional arguments in any order (ralph
+// start "task" --completion …) and returns the positional ones.
+func parseMixed(e *env, fs *flag.FlagSet, usage string, args []string) (pos []string, help bool, err error) {
+	for {
+		if help, err = parse(e, fs, usage, args); help || err != nil {
+			return nil, help, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, false, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), false, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+const startUsage = `Usage: ralph start "<task>" --completion "<command>" [flags]
+
+Starts a loop: the agent is sent back to work at every Stop until the
+completion command passes (exit 0) with no test deleted or skipped, or the
+loop fails explicitly at --max-iterations. The baseline (test count, skips,
+assertions, and the metrics of aiwg.yml) is captured now.
+
+Flags:
+  --completion CMD       the command that says the task is done (default:
+                         completion.command in aiwg.yml)
+  --max-iterations N     iterations before the loop fails (default:
+                         persistence_loop.max_iterations, 100)
+  --owner NAME           who owns the loop (default: $USER)
+  --priority P           low, medium (default), high or critical
+  --tag T                a tag; repeatable
+  --force                allow a fifth active loop (never a sixth)
+  --json                 print the new loop's state as JSON
+`
+
+func start(e *env, args []string) error {
+	fs := flags("start")
+	completion := fs.String("completion", "", "")
+	max := fs.Int("max-iterations", 0, "")
+	owner := fs.String("owner", "", "")
+	prio := fs.String("priority", "", "")
+	force := fs.Bool("force", false, "")
+	asJSON := fs.Bool("json", false, "")
+	var tags stringList
+	fs.Var(&tags, "tag", "")
+	pos, help, err := parseMixed(e, fs, startUsage, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return exit.Usagef("start: want one task in quotes, got %d arguments", len(pos))
+	}
+	if *max < 0 {
+		return exit.Usagef("start: --max-iterations %d: want at least 1", *max)
+	}
+	root := e.root()
+	cfg, err := config.Load(project.Layout{Root: root}.Config())
+	if err != nil {
+		return err
+	}
+	if *owner == "" {
+		*owner = cmp(e.getenv("USER"), e.getenv("USERNAME"), "unknown")
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	st, warnings, err := loop.Start(ctx, loop.Options{
+		Root: root, Config: cfg, Task: pos[0], Completion: *completion, MaxIterations: *max,
+		Owner: *owner, PID: proc.Owner(), Priority: *prio, Tags: tags, Force: *force, Now: time.Now(),
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "ralph: warning: %s\n", w)
+	}
+	if *asJSON {
+		return printJSON(e, st)
+	}
+	b := st.Baseline
+	fmt.Fprintf(e.stdout, "%s\n\n", st.LoopID)
+	fmt.Fprintf(e.stdout, "Started loop %s (at most %d iterations).\n", st.LoopID, st.MaxIterations)
+	fmt.Fprintf(e.stdout, "Baseline: %d tests in %d test files, %d skipped, %d assertions", b.Tests, b.TestFiles, b.Skips, b.Assertions)
+	for _, k := range sortedKeys(b.Custom) {
+		fmt.Fprintf(e.stdout, ", %s %g", k, b.Custom[k])
+	}
+	fmt.Fprintf(e.stdout, ".\n\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
+	fmt.Fprintf(e.stdout, "The first agent session to call a hook drives the loop; or set RALPH_LOOP_ID=%s.\n", st.LoopID)
+	fmt.Fprintf(e.stdout, "Watch it:  ralph status %s\nStop it:   ralph pause %s   |   ralph abort %s\n", st.LoopID, st.LoopID, st.LoopID)
+	return nil
+}
+
+func cmp(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func printJSON(e *env, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+	return err
+}
+
+// loops returns the states of the project's loops: the active ones, and the
+// archived ones too with all. Active loops come first, newest first.
+func loops(root string, all bool) ([]*loop.State, error) {
+	r, err := registry.Read(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []*loop.State
+	seen := map[string]bool{}
+	for _, en := range r.ActiveLoops {
+		st, _, err := loop.Read(root, en.LoopID)
+		if err != nil {
+			return nil, fmt.Errorf("loop %s: %w", en.LoopID, err)
+		}
+		out = append(out, st)
+		seen[en.LoopID] = true
+	}
+	if all {
+		l := project.Layout{Root: root}
+		for _, dir := range []string{l.Loops(), l.Archive()} {
+			ents, err := os.ReadDir(dir)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			for _, d := range ents {
+				if !d.IsDir() || !project.ValidLoopID(d.Name()) || seen[d.Name()] {
+					continue
+				}
+				st, _, err := loop.Read(root, d.Name())
+				if err != nil {
+					return nil, fmt.Errorf("loop %s: %w", d.Name(), err)
+				}
+				out = append(out, st)
+				seen[d.Name()] = true
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ai, aj := !loop.Ended(out[i].Status), !loop.Ended(out[j].Status)
+		if ai != aj {
+			return ai
+		}
+		return out[i].StartedAt.After(out[j].StartedAt)
+	})
+	return out, nil
+}
+
+const listUsage = `Usage: ralph list [--all] [--json]
+
+Lists the project's active loops; --all adds the finished ones.
+`
+
+func list(e *env, args []string) error {
+	fs := flags("list")
+	all := fs.Bool("all", false, "")
+	asJSON := fs.Bool("json", false, "")
+	if help, err := parse(e, fs, listUsage, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return exit.Usagef("list: unexpected argument %q", fs.Arg(0))
+	}
+	sts, err := loops(e.root(), *all)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if sts == nil {
+			sts = []*loop.State{}
+		}
+		return printJSON(e, sts)
+	}
+	if len(sts) == 0 {
+		fmt.Fprintln(e.stdout, `No active loops. Start one with: ralph start "<task>" --completion "<command>"`)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "LOOP\tSTATUS\tITERATION\tQUALITY\tBEST\tPRIORITY\tTASK")
+	for _, st := range sts {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%.1f\t%s\t%s\t%s\n", st.LoopID, st.Status, st.Iteration, st.MaxIterations,
+			st.Quality, best(st), st.Priority, registry.Summary(clipRunes(st.Task, 60)))
+	}
+	return tw.Flush()
+}
+
+func best(st *loop.State) string {
+	if st.BestIteration == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("#%d (%.1f)", st.BestIteration, st.BestQuality)
+}
+
+func clipRunes(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+const statusUsage = `Usage: ralph status [ID] [--all] [--persistence | --regressions | --quality] [--json]
+
+Shows a loop (or every active loop): baseline against current metrics,
+regressions, reinforcement level, recovery attempts, best against current
+iteration, and the quality trajectory with BEST and REGRESSION marks.
+
+Flags:
+  --all           every loop, finished ones too
+  --persistence   only the loop's persistence: iterations, level, recovery
+  --regressions   only the regression events
+  --quality       only the quality trajectory
+  --json          the state and iteration history as JSON
+`
+
+func status(e *env, args []string) error {
+	fs := flags("status")
+	all := fs.Bool("all", false, "")
+	pers := fs.Bool("persistence", false, "")
+	regs := fs.Bool("regressions", false, "")
+	qual := fs.Bool("quality", false, "")
+	asJSON := fs.Bool("json", false, "")
+	pos, help, err := parseMixed(e, fs, statusUsage, args)
+	if help || err != nil {
+		return err
+	}
+	n := 0
+	for _, b := range []bool{*pers, *regs, *qual} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return exit.Usagef("status: --persistence, --regressions and --quality go one at a time")
+	}
+	if len(pos) > 1 {
+		return exit.Usagef("status: want at most one loop id, got %d", len(pos))
+	}
+	root := e.root()
+	var sts []*loop.State
+	if len(pos) == 1 {
+		if err := project.CheckLoopID(pos[0]); err != nil {
+			return exit.Usagef("status: %v", err)
+		}
+		st, _, err := loop.Read(root, pos[0])
+		if err != nil {
+			return err
+		}
+		sts = append(sts, st)
+	} else if sts, err = loops(root, *all); err != nil {
+		return err
+	}
+	if *asJSON {
+		var out []any
+		for _, st := range sts {
+			_, sc, _ := loop.Read(root, st.LoopID)
+			hist, err := loop.History(sc)
+			if err != nil {
+				return err
+			}
+			if hist == nil {
+				hist = []loop.Iteration{}
+			}
+			out = append(out, map[string]any{"state": st, "iterations": hist})
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return printJSON(e, out)
+	}
+	if len(sts) == 0 {
+		fmt.Fprintln(e.stdout, `No active loops. Start one with: ralph start "<task>" --completion "<command>"`)
+		return nil
+	}
+	for i, st := range sts {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		_, sc, _ := loop.Read(root, st.LoopID)
+		hist, err := loop.History(sc)
+		if err != nil {
+			return err
+		}
+		switch {
+		case *pers:
+			showPersistence(e, st)
+		case *regs:
+			showRegressions(e, st)
+		case *qual:
+			showQuality(e, st, hist)
+		default:
+			showStatus(e, st, hist)
+		}
+	}
+	return nil
+}
+
+func showHeader(e *env, st *loop.State) {
+	fmt.Fprintf(e.stdout, "%s  %s  iteration %d of %d\n", st.LoopID, strings.ToUpper(st.Status), st.Iteration, st.MaxIterations)
+	fmt.Fprintf(e.stdout, "  task:        %s\n", clipRunes(st.Task, 100))
+	fmt.Fprintf(e.stdout, "  completion:  %s\n", st.Completion.Command)
+	if st.Reason != "" {
+		fmt.Fprintf(e.stdout, "  why:         %s\n", st.Reason)
+	}
+}
+
+func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
+	showHeader(e, st)
+	fmt.Fprintln(e.stdout)
+	fmt.Fprintf(e.stdout, "  %-16s %10s %10s\n", "metric", "baseline", "now")
+	for _, r := range loop.MetricRows(st) {
+		fmt.Fprintf(e.stdout, "  %-16s %10s %10s\n", r[0], r[1], r[2])
+	}
+	fmt.Fprintln(e.stdout)
+	showPersistenceLines(e, st)
+	if st.RegressionCount > 0 {
+		fmt.Fprintf(e.stdout, "  regressions:   %d (ralph status %s --regressions)\n", st.RegressionCount, st.LoopID)
+	}
+	fmt.Fprintln(e.stdout, "\n  quality:")
+	for _, l := range loop.Bars(lastN(hist, 20), st.BestIteration) {
+		fmt.Fprintf(e.stdout, "  %s\n", l)
+	}
+}
+
+func lastN(hist []loop.Iteration, n int) []loop.Iteration {
+	if len(hist) > n {
+		return hist[len(hist)-n:]
+	}
+	return hist
+}
+
+func showPersistence(e *env, st *loop.State) {
+	showHeader(e, st)
+	fmt.Fprintln(e.stdout)
+	showPersistenceLines(e, st)
+}
+
+func showPersistenceLines(e *env, st *loop.State) {
+	fmt.Fprintf(e.stdout, "  reinforcement: %s\n", st.Reinforcement)
+	fmt.Fprintf(e.stdout, "  recovery:      %d attempts\n", st.RecoveryAttempts)
+	if st.BestIteration > 0 {
+		fmt.Fprintf(e.stdout, "  best:          iteration %d, quality %.1f", st.BestIteration, st.BestQuality)
+		if st.BestVerified {
+			fmt.Fprint(e.stdout, " (completion passed)")
+		}
+		fmt.Fprintf(e.stdout, "\n  current:       iteration %d, quality %.1f\n", st.Iteration, st.Quality)
+	} else {
+		fmt.Fprintln(e.stdout, "  best:          no iteration has ended yet")
+	}
+}
+
+func showRegressions(e *env, st *loop.State) {
+	showHeader(e, st)
+	fmt.Fprintln(e.stdout)
+	if len(st.RegressionEvents) == 0 {
+		fmt.Fprintln(e.stdout, "  no regressions against the baseline")
+		return
+	}
+	fmt.Fprintf(e.stdout, "  %d regressions", st.RegressionCount)
+	if st.RegressionCount > len(st.RegressionEvents) {
+		fmt.Fprintf(e.stdout, " (the latest %d shown)", len(st.RegressionEvents))
+	}
+	fmt.Fprintln(e.stdout, ":")
+	for _, r := range st.RegressionEvents {
+		fmt.Fprintf(e.stdout, "  iteration %d  %-8s  %s: %s\n", r.Iteration, strings.ToUpper(r.Severity), r.Type, r.Detail)
+	}
+}
+
+func showQuality(e *env, st *loop.State, hist []loop.Iteration) {
+	fmt.Fprintf(e.stdout, "%s  quality trajectory (0–100)\n", st.LoopID)
+	for _, l := range loop.Bars(hist, st.BestIteration) {
+		fmt.Fprintf(e.stdout, "  %s\n", l)
+	}
+}
+
+// loopArg returns the one loop id of a verb's arguments.
+func loopArg(verb string, pos []string) (string, error) {
+	if len(pos) != 1 {
+		return "", exit.Usagef("%s: want one loop id (see ralph list), got %d arguments", verb, len(pos))
+	}
+	if err := project.CheckLoopID(pos[0]); err != nil {
+		return "", exit.Usagef("%s: %v", verb, err)
+	}
+	return pos[0], nil
+}
+
+const controlUsage = `Usage: ralph %[1]s ID
+
+%[2]s
+`
+
+var controls = map[string]struct {
+	doc string
+	fn  func(root, id string, now time.Time) (*loop.State, error)
+	say string
+}{
+	"pause":  {"Pauses a running loop: at its next Stop the agent session may end.", loop.Pause, "paused: at its next Stop the session may end. Resume with: ralph resume %s"},
+	"resume": {"Resumes a paused loop: its next Stop judges the iteration again.", loop.Resume, "running again (ralph status %s)"},
+	"abort":  {"Aborts an active loop: it ends, with its report, and is archived.", loop.Abort, "aborted; report: ralph report %s"},
+}
+
+func control(verb string) func(e *env, args []string) error {
+	return func(e *env, args []string) error {
+		c := controls[verb]
+		fs := flags(verb)
+		pos, help, err := parseMixed(e, fs, fmt.Sprintf(controlUsage, verb, c.doc), args)
+		if help || err != nil {
+			return err
+		}
+		id, err := loopArg(verb, pos)
+		if err != nil {
+			return err
+		}
+		if _, err := c.fn(e.root(), id, time.Now()); err != nil {
+			return fmt.Errorf("%s: %w", verb, err)
+		}
+		fmt.Fprintf(e.stdout, "%s "+c.say+"\n", id, id)
+		return nil
+	}
+}
+
+const reportUsage = `Usage: ralph report ID [--json]
+
+Prints a loop's report as markdown: status, metrics against the baseline,
+the quality trajectory, every iteration and regression. --json prints the
+analytics instead. A finished loop's report is also in its analytics/.
+`
+
+func report(e *env, args []string) error {
+	fs := flags("report")
+	asJSON := fs.Bool("json", false, "")
+	pos, help, err := parseMixed(e, fs, reportUsage, args)
+	if help || err != nil {
+		return err
+	}
+	id, err := loopArg("report", pos)
+	if err != nil {
+		return err
+	}
+	st, sc, err := loop.Read(e.root(), id)
+	if err != nil {
+		return err
+	}
+	hist, err := loop.History(sc)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(e, loop.NewAnalytics(st, hist))
+	}
+	_, err = fmt.Fprint(e.stdout, loop.Report(st, hist))
+	return err
+}

@@ -1,0 +1,103 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+)
+
+// Pause pauses a running loop: its next Stop lets the session end.
+func Pause(root, id string, now time.Time) (*State, error) {
+	return setStatus(root, id, now, Paused, "paused from the CLI", Running)
+}
+
+// Resume sets a paused loop running again: its next Stop judges the
+// iteration again.
+func Resume(root, id string, now time.Time) (*State, error) {
+	return setStatus(root, id, now, Running, "", Paused)
+}
+
+// Abort ends an active loop: it is archived with its analytics, at once or,
+// when a stop hook is judging an iteration, by that hook.
+func Abort(root, id string, now time.Time) (*State, error) {
+	st, err := setStatus(root, id, now, Aborted, "aborted from the CLI", Running, Paused, Waiting, Completing)
+	if err != nil {
+		return nil, err
+	}
+	st.EndedAt = now.UTC()
+	if st.Lease.live(now) {
+		return st, nil
+	}
+	_, sc, err := Read(root, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := finish(sc, st, now); err != nil {
+		return st, fmt.Errorf("abort %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// setStatus moves loop id to status to, from one of the statuses from.
+func setStatus(root, id string, now time.Time, to, why string, from ...string) (*State, error) {
+	_, sc, err := Read(root, id)
+	if err != nil {
+		return nil, err
+	}
+	var after State
+	errFrom := errors.New("from")
+	err = update(sc, now, func(st *State) error {
+		ok := false
+		for _, f := range from {
+			ok = ok || st.Status == f
+		}
+		after = *st
+		if !ok {
+			return errFrom
+		}
+		st.Status, st.Reason = to, why
+		if to == Aborted {
+			st.EndedAt = now.UTC()
+		}
+		after = *st
+		return nil
+	})
+	if errors.Is(err, errFrom) {
+		return nil, fmt.Errorf("loop %s is %s, not %s", id, after.Status, join(from))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !Ended(to) {
+		err = registry.Update(root, now, func(r *registry.Registry) error {
+			if e := r.Find(id); e != nil {
+				e.Status = to
+			}
+			return nil
+		})
+	}
+	return &after, err
+}
+
+func join(l []string) string {
+	switch len(l) {
+	case 1:
+		return l[0]
+	case 2:
+		return l[0] + " or " + l[1]
+	}
+	s := ""
+	for i, x := range l {
+		switch {
+		case i == len(l)-1:
+			s += ", or " + x
+		case i > 0:
+			s += ", " + x
+		default:
+			s = x
+		}
+	}
+	return s
+}

@@ -1,0 +1,245 @@
+package loop
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+)
+
+// Priorities of a loop.
+var Priorities = []string{"low", "medium", "high", "critical"}
+
+// Options are what `ralph start` asks for.
+type Options struct {
+	Root          string
+	Config        *config.Config
+	Task          string
+	Completion    string // "" : the config's completion.command
+	MaxIterations int    // 0: the config's persistence_loop.max_iterations
+	Owner         string
+	PID           int // the owner process
+	Priority      string
+	Tags          []string
+	Force         bool
+	Now           time.Time
+}
+
+// Start creates a loop: it captures the baseline, writes the loop's
+// directory and registers it. It returns the new state and warnings about
+// metrics that could not be measured.
+func Start(ctx context.Context, o Options) (*State, []string, error) {
+	cfg := o.Config
+	task := strings.TrimSpace(o.Task)
+	if task == "" {
+		return nil, nil, errors.New("start: the task is empty: say what the agent should do")
+	}
+	cmd := strings.TrimSpace(o.Completion)
+	if cmd == "" {
+		cmd = strings.TrimSpace(cfg.Completion.Command)
+	}
+	if cmd == "" {
+		return nil, nil, errors.New("start: no completion command: pass --completion \"<command>\" or set completion.command in aiwg.yml")
+	}
+	max := o.MaxIterations
+	if max == 0 {
+		max = cfg.PersistenceLoop.MaxIterations
+	}
+	if max < 1 {
+		return nil, nil, fmt.Errorf("start: --max-iterations %d: want at least 1", max)
+	}
+	prio := o.Priority
+	if prio == "" {
+		prio = "medium"
+	}
+	if !slices.Contains(Priorities, prio) {
+		return nil, nil, fmt.Errorf("start: --priority %q: want one of %s", prio, strings.Join(Priorities, ", "))
+	}
+	for _, t := range o.Tags {
+		if strings.TrimSpace(t) == "" {
+			return nil, nil, errors.New("start: --tag: a tag may not be empty")
+		}
+	}
+
+	// Refuse early when the registry is full, before running any metric.
+	r, err := registry.Read(o.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := r.Add(registry.Entry{LoopID: "ralph-check-00000000"}, o.Force); err != nil {
+		return nil, nil, fmt.Errorf("start: %w", err)
+	}
+
+	id, err := NewID(task)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, _ := project.NewScope(o.Root, id)
+	base := ScanTests(o.Root, cfg.TestFiles, nil)
+	m := base.Totals()
+	warnings := measure(ctx, o.Root, cfg, &m)
+	now := o.Now.UTC()
+	st := &State{
+		Version:          1,
+		LoopID:           id,
+		Task:             task,
+		Status:           Running,
+		Owner:            o.Owner,
+		PID:              o.PID,
+		Priority:         prio,
+		Tags:             append([]string{}, o.Tags...),
+		Completion:       Completion{Command: cmd, Timeout: cfg.Completion.Timeout.Seconds()},
+		MaxIterations:    max,
+		StartedAt:        now,
+		UpdatedAt:        now,
+		Baseline:         m,
+		Recent:           []float64{},
+		RegressionEvents: []Regression{},
+		Reinforcement:    Minimal,
+		Fence:            1,
+	}
+	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
+	}
+	if err := write(sc, st, base); err != nil {
+		os.RemoveAll(sc.Dir())
+		return nil, nil, err
+	}
+	var gone []registry.Entry
+	err = registry.Update(o.Root, now, func(r *registry.Registry) error {
+		var err error
+		gone, err = r.Add(registry.Entry{
+			LoopID: id, TaskSummary: registry.Summary(task), Status: Running, StartedAt: now,
+			Owner: o.Owner, PID: o.PID, MaxIterations: max, CompletionCriteria: cmd,
+			Priority: prio, Tags: st.Tags,
+		}, o.Force)
+		return err
+	})
+	if err != nil {
+		os.RemoveAll(sc.Dir())
+		return nil, nil, fmt.Errorf("start: %w", err)
+	}
+	for _, e := range gone {
+		if err := reclaimed(o.Root, e, now); err != nil {
+			warnings = append(warnings, err.Error())
+		}
+	}
+	return st, warnings, nil
+}
+
+func write(sc project.Scope, st *State, base Index) error {
+	if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), base); err != nil {
+		return err
+	}
+	return writeJSON(sc.State(), st)
+}
+
+// measure runs the configured metrics into m and returns one warning per
+// metric that could not be measured.
+func measure(ctx context.Context, root string, cfg *config.Config, m *Metrics) []string {
+	var warnings []string
+	for _, mt := range cfg.Metrics {
+		if mt.Builtin != "" {
+			continue // test_count, skip_count, assertion_count: always measured
+		}
+		v := metrics.Measure(ctx, root, mt)
+		if !v.OK {
+			if m.Errors == nil {
+				m.Errors = map[string]string{}
+			}
+			m.Errors[mt.Name] = v.Err
+			warnings = append(warnings, v.Err)
+			continue
+		}
+		if m.Custom == nil {
+			m.Custom = map[string]float64{}
+		}
+		m.Custom[mt.Name] = v.Value
+	}
+	return warnings
+}
+
+// reclaimed ends a loop whose slot the registry took back because its owner
+// process died.
+func reclaimed(root string, e registry.Entry, now time.Time) error {
+	sc, err := project.NewScope(root, e.LoopID)
+	if err != nil {
+		return err
+	}
+	why := fmt.Sprintf("its owner process %d ended, so its slot was reclaimed", e.PID)
+	err = update(sc, now, func(st *State) error {
+		st.Status, st.Reason, st.EndedAt, st.Lease = Aborted, why, now.UTC(), nil
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("loop %s %s, but its state could not be updated: %v", e.LoopID, why, err)
+	}
+	return archive(sc)
+}
+
+// NewID returns a new loop id for task: ralph-<slug>-<8 random hex digits>.
+func NewID(task string) (string, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("making a loop id: %w", err)
+	}
+	return "ralph-" + Slug(task) + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// Slug makes a short id-safe name of task: lower-case words of [a-z0-9]
+// joined by dashes, at most 40 bytes, "loop" when nothing is left.
+func Slug(task string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(task) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if dash && b.Len() > 0 {
+				if b.Len() >= 36 {
+					return b.String()
+				}
+				b.WriteByte('-')
+			}
+			dash = false
+			if b.Len() >= 40 {
+				return b.String()
+			}
+			b.WriteRune(c)
+		default:
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "loop"
+	}
+	return b.String()
+}
+
+// archive moves a finished loop's directory under archive/.
+func archive(sc project.Scope) error {
+	if sc.Archived {
+		return nil
+	}
+	to := filepath.Join(sc.Archive(), sc.Loop)
+	if err := os.MkdirAll(sc.Archive(), 0o755); err != nil {
+		return fmt.Errorf("archiving loop %s: %w", sc.Loop, err)
+	}
+	if err := os.Rename(sc.Dir(), to); err != nil {
+		return fmt.Errorf("archiving loop %s: %w", sc.Loop, err)
+	}
+	return nil
+}

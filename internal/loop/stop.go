@@ -1,0 +1,503 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+)
+
+// Decisions recorded for an iteration.
+const (
+	Continue    = "continue"    // the agent is sent back to work
+	Complete    = "completed"   // the completion command passed: the loop is done
+	Fail        = "failed"      // the loop ended without the task done
+	Interrupted = "interrupted" // paused or aborted while the iteration was judged
+)
+
+// maxEvents bounds State.RegressionEvents.
+const maxEvents = 20
+
+// Iteration is the record of one iteration: iterations/iteration-NNN.json,
+// and without its output a line of iterations.jsonl.
+type Iteration struct {
+	N           int          `json:"iteration"`
+	EndedAt     time.Time    `json:"ended_at"`
+	Session     string       `json:"session_id,omitempty"`
+	Command     string       `json:"command"`
+	ExitCode    int          `json:"exit_code"`
+	TimedOut    bool         `json:"timed_out,omitempty"`
+	DurationMS  int64        `json:"duration_ms"`
+	Tests       *Counts      `json:"tests,omitempty"`
+	Failing     []string     `json:"failing,omitempty"`
+	Output      string       `json:"output_tail,omitempty"`
+	Metrics     Metrics      `json:"metrics"`
+	Regressions []Regression `json:"regressions,omitempty"`
+	Quality     float64      `json:"quality"`
+	Verified    bool         `json:"verified"` // the completion command passed
+	Level       string       `json:"reinforcement_level,omitempty"`
+	Decision    string       `json:"decision"`
+}
+
+// Stop is one Stop of the agent in a loop.
+type Stop struct {
+	Scope   project.Scope
+	Config  *config.Config
+	Session string
+	Now     func() time.Time
+}
+
+// Result is what the stop hook answers, and whether the loop's directory
+// moved to the archive.
+type Result struct {
+	Answer    answer.Answer
+	Archived  bool
+	Iteration *Iteration
+	Warnings  []string // what went wrong without stopping the decision
+}
+
+var (
+	errBusy   = errors.New("busy")
+	errStatus = errors.New("status")
+)
+
+// End ends one iteration: it runs the completion command and the metrics,
+// scores the iteration, and decides whether the agent goes back to work.
+func (s *Stop) End(ctx context.Context) (Result, error) {
+	sc, cfg := s.Scope, s.Config
+	st, sc, err := Read(sc.Root, sc.Loop)
+	if errors.Is(err, ErrNoLoop) {
+		return Result{Warnings: []string{err.Error()}}, nil // no loop: the stop is allowed
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if sc.Archived || st.Status != Running {
+		return Result{Answer: idle(st), Archived: sc.Archived}, nil
+	}
+
+	// Take the evaluation lease.
+	var token int64
+	now := s.Now()
+	err = update(sc, now, func(st *State) error {
+		if st.Status != Running {
+			return errStatus
+		}
+		if st.Lease.live(now) {
+			return errBusy
+		}
+		token = st.Fence + 1 // update bumps the fence to this
+		st.Lease = &Lease{PID: os.Getpid(), Token: token, Expires: now.Add(LeaseTime)}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStatus):
+		st, _, _ = Read(sc.Root, sc.Loop)
+		return Result{Answer: idle(st)}, nil
+	case errors.Is(err, errBusy):
+		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}}, nil
+	case err != nil:
+		return Result{}, err
+	}
+	renewed := make(chan struct{})
+	stop := renew(sc, token, s.Now, renewed)
+
+	it, idx := s.measure(ctx, st)
+	stop()
+	<-renewed
+
+	// Commit, if the lease is still ours.
+	now = s.Now()
+	it.EndedAt = now.UTC()
+	stale := false
+	var after State
+	err = update(sc, now, func(cur *State) error {
+		if cur.Lease == nil || cur.Lease.Token != token {
+			stale = true
+			return errNoChange
+		}
+		cur.Lease = nil
+		s.record(cur, it, now)
+		after = *cur
+		return nil
+	})
+	if err != nil {
+		if _, serr := os.Stat(sc.State()); serr != nil {
+			stale = true // the loop was aborted and archived meanwhile
+		} else {
+			return Result{}, err
+		}
+	}
+	if stale {
+		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
+	}
+	var warnings []string
+	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	line := *it
+	line.Output = ""
+	if err := appendLine(sc.History(), line); err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	if idx != nil {
+		if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), idx); err != nil {
+			warnings = append(warnings, err.Error())
+		}
+	}
+	res := Result{Iteration: it}
+	if it.Decision == Continue || it.Decision == Interrupted && !Ended(after.Status) {
+		if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
+			if e := r.Find(sc.Loop); e != nil {
+				e.Iteration, e.Status = after.Iteration, after.Status
+			}
+			return nil
+		}); err != nil {
+			warnings = append(warnings, err.Error())
+		}
+	}
+	switch it.Decision {
+	case Continue:
+		res.Answer = answer.Answer{
+			Decision: answer.Block,
+			Reason:   reason(&after, it, cfg),
+			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work (%s)", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), after.Reinforcement),
+		}
+	case Interrupted:
+		res.Answer = idle(&after)
+		if Ended(after.Status) { // aborted while judged: archive it now
+			sc2, err := finish(sc, &after, now)
+			if err != nil {
+				warnings = append(warnings, err.Error())
+			}
+			res.Archived = sc2.Archived
+		}
+	default:
+		sc2, err := finish(sc, &after, now)
+		if err != nil {
+			warnings = append(warnings, err.Error())
+		}
+		res.Archived = sc2.Archived
+		res.Answer = answer.Answer{System: summary(sc2, &after, it)}
+	}
+	res.Warnings = warnings
+	return res, nil
+}
+
+// renew extends the lease every third of its time until stop is called;
+// done is closed when it has returned.
+func renew(sc project.Scope, token int64, now func() time.Time, done chan struct{}) (stop func()) {
+	quit := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(LeaseTime / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				update(sc, now(), func(st *State) error {
+					if st.Lease == nil || st.Lease.Token != token {
+						return errNoChange
+					}
+					st.Lease.Expires = now().Add(LeaseTime)
+					return nil
+				})
+			}
+		}
+	}()
+	return func() { close(quit) }
+}
+
+// measure runs the completion command and the metrics. It returns the
+// index of the test files, or nil when it has not changed.
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index) {
+	sc, cfg := s.Scope, s.Config
+	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
+	if timeout <= 0 {
+		timeout = cfg.Completion.Timeout
+	}
+	run := metrics.Run(ctx, sc.Root, st.Completion.Command, timeout)
+	it := &Iteration{
+		N:          st.Iteration + 1,
+		Session:    s.Session,
+		Command:    st.Completion.Command,
+		ExitCode:   run.ExitCode,
+		TimedOut:   run.TimedOut,
+		DurationMS: run.Duration.Milliseconds(),
+		Output:     tail(run.Output, 40, 4000),
+		Verified:   run.Err == nil && run.ExitCode == 0 && !run.TimedOut,
+	}
+	if run.Err != nil {
+		it.ExitCode = -1
+		it.Output = run.Err.Error()
+	}
+	if sum := run.Summary; sum.Found {
+		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
+		it.Failing = sum.Failing
+	}
+	prev, _ := readIndex(filepath.Join(sc.Dir(), "test-index.json"))
+	idx := ScanTests(sc.Root, cfg.TestFiles, prev)
+	it.Metrics = idx.Totals()
+	measure(ctx, sc.Root, cfg, &it.Metrics)
+	base, _ := readIndex(filepath.Join(sc.Dir(), "baseline.json"))
+	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, it.N)
+	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
+	if maps.EqualFunc(idx, prev, sameScan) {
+		idx = nil // nothing to write back
+	}
+	return it, idx
+}
+
+func sameScan(a, b FileScan) bool {
+	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
+}
+
+// regressions compares current metrics to the baseline.
+func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, n int) []Regression {
+	var regs []Regression
+	add := func(typ, sev, metric string, b, c float64, detail string, tests []string) {
+		regs = append(regs, Regression{
+			EventID: fmt.Sprintf("reg-%03d-%s", n, metric), Iteration: n, Type: typ, Severity: sev,
+			Metric: metric, Baseline: b, Current: c, Detail: detail, Tests: tests,
+		})
+	}
+	if cur.Tests < base.Tests {
+		gone := idx.Missing(baseIdx)
+		d := fmt.Sprintf("%d tests fewer than at the start (%d → %d)", base.Tests-cur.Tests, base.Tests, cur.Tests)
+		if len(gone) > 0 {
+			d += ": " + strings.Join(clipList(gone, 10), ", ")
+		}
+		add("test_deletion", "critical", "test_count", float64(base.Tests), float64(cur.Tests), d, clipList(gone, 50))
+	}
+	if cur.Skips > base.Skips {
+		add("skip_increase", "critical", "skip_count", float64(base.Skips), float64(cur.Skips),
+			fmt.Sprintf("%d more skipped tests than at the start (%d → %d)", cur.Skips-base.Skips, base.Skips, cur.Skips), nil)
+	}
+	if cur.Assertions < base.Assertions {
+		add("assertion_drop", "high", "assertion_count", float64(base.Assertions), float64(cur.Assertions),
+			fmt.Sprintf("%d assertions fewer than at the start (%d → %d)", base.Assertions-cur.Assertions, base.Assertions, cur.Assertions), nil)
+	}
+	for _, m := range ms {
+		b, okb := base.Custom[m.Name]
+		c, okc := cur.Custom[m.Name]
+		if !okb || !okc || metrics.Better(m.Direction, b, c) >= 0 {
+			continue
+		}
+		add("metric_regression", "medium", m.Name, b, c,
+			fmt.Sprintf("%s is worse than at the start (%g → %g, %s is better)", m.Name, b, c, m.Direction), nil)
+	}
+	return regs
+}
+
+// record applies an iteration to the state and decides what follows.
+func (s *Stop) record(st *State, it *Iteration, now time.Time) {
+	cfg := s.Config
+	st.Iteration = it.N
+	st.Current = &it.Metrics
+	st.Quality = it.Quality
+	st.Recent = append(st.Recent, it.Quality)
+	if len(st.Recent) > recentMax {
+		st.Recent = st.Recent[len(st.Recent)-recentMax:]
+	}
+	score := Score{N: it.N, Quality: it.Quality, Verified: it.Verified}
+	if st.BestIteration == 0 || better(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection.QualityThreshold) {
+		st.BestIteration, st.BestQuality, st.BestVerified = it.N, it.Quality, it.Verified
+	}
+	st.RegressionCount += len(it.Regressions)
+	st.RegressionEvents = append(st.RegressionEvents, it.Regressions...)
+	if len(st.RegressionEvents) > maxEvents {
+		st.RegressionEvents = st.RegressionEvents[len(st.RegressionEvents)-maxEvents:]
+	}
+	critical := false
+	for _, r := range it.Regressions {
+		critical = critical || r.Critical()
+	}
+	total := cfg.PersistenceLoop.Timeouts.Total
+	switch {
+	case st.Status != Running: // paused or aborted meanwhile: that wins
+		it.Decision = Interrupted
+	case it.Verified && !critical:
+		it.Decision = Complete
+		st.Status, st.Reason = Completed, fmt.Sprintf("%s passed in iteration %d", st.Completion.Command, it.N)
+	case it.N >= st.MaxIterations:
+		it.Decision = Fail
+		st.Status, st.Reason = Failed, fmt.Sprintf("reached the maximum of %d iterations without %s passing", st.MaxIterations, st.Completion.Command)
+	case total > 0 && now.Sub(st.StartedAt) > total:
+		it.Decision = Fail
+		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeouts.total (%v) without %s passing", total, st.Completion.Command)
+	default:
+		it.Decision = Continue
+		st.Reinforcement, _ = Level(it.N+1, st.Recent, cfg.AgentPersistence.Reinforcement)
+		it.Level = st.Reinforcement
+	}
+	if Ended(st.Status) {
+		st.EndedAt = now.UTC()
+	}
+}
+
+// finish ends a loop that completed or failed: analytics, report, registry
+// counters, archive. It returns the scope the loop now lives in.
+func finish(sc project.Scope, st *State, now time.Time) (project.Scope, error) {
+	var errs []string
+	if err := WriteAnalytics(sc, st); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
+		r.Remove(sc.Loop, st.Status)
+		return nil
+	}); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := archive(sc); err != nil {
+		errs = append(errs, err.Error())
+	} else {
+		sc.Archived = true
+	}
+	if len(errs) > 0 {
+		return sc, errors.New(strings.Join(errs, "; "))
+	}
+	return sc, nil
+}
+
+// idle is the answer for a loop that is not running: the session may
+// stop, and the human is told why.
+func idle(st *State) answer.Answer {
+	if st == nil {
+		return answer.Answer{}
+	}
+	var msg string
+	switch st.Status {
+	case Paused:
+		msg = fmt.Sprintf("ralph: loop %s is paused; the session may stop. Continue it with: ralph resume %s", st.LoopID, st.LoopID)
+	case Waiting:
+		msg = fmt.Sprintf("ralph: loop %s is waiting for a human decision; the session may stop. See: ralph status %s", st.LoopID, st.LoopID)
+	case Running, Completing:
+		return answer.Answer{}
+	default:
+		msg = fmt.Sprintf("ralph: loop %s has %s", st.LoopID, st.Status)
+	}
+	if st.Reason != "" {
+		msg += " (" + st.Reason + ")"
+	}
+	return answer.Answer{System: msg}
+}
+
+// verdict says in a few words how the completion command did.
+func verdict(it *Iteration) string {
+	var b strings.Builder
+	switch {
+	case it.TimedOut:
+		fmt.Fprintf(&b, "the completion command timed out after %s", fmtMS(it.DurationMS))
+	case it.ExitCode < 0:
+		b.WriteString("the completion command could not run")
+	case it.Verified:
+		b.WriteString("the completion command passed")
+	default:
+		fmt.Fprintf(&b, "the completion command failed (exit %d)", it.ExitCode)
+	}
+	if t := it.Tests; t != nil {
+		fmt.Fprintf(&b, ", %d passed, %d failed", t.Passed, t.Failed)
+	}
+	return b.String()
+}
+
+// reason is the block reason that sends the agent into the next iteration.
+func reason(st *State, it *Iteration, cfg *config.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ralph loop %s: iteration %d of %d ended and the task is not done. Keep working.\n\n", st.LoopID, it.N, st.MaxIterations)
+	fmt.Fprintf(&b, "Task: %s\n\n", st.Task)
+	fmt.Fprintf(&b, "Completion command: %s\nResult: %s (%s).\n", st.Completion.Command, verdict(it), fmtMS(it.DurationMS))
+	if len(it.Failing) > 0 {
+		fmt.Fprintf(&b, "Failing: %s\n", strings.Join(clipList(it.Failing, 10), ", "))
+	}
+	if out := tail(it.Output, 25, 2500); out != "" {
+		b.WriteString("Output (last lines):\n")
+		for _, l := range strings.Split(out, "\n") {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	if len(it.Regressions) > 0 {
+		b.WriteString("\nRegressions against the start of the loop:\n")
+		for _, r := range it.Regressions {
+			fmt.Fprintf(&b, "- %s (%s): %s\n", r.Type, r.Severity, r.Detail)
+		}
+		if it.Verified {
+			b.WriteString("The completion command passes, but the loop cannot complete while tests are deleted or skipped: restore them (ralph rollback --list shows the checkpoints) and make them pass.\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n[%s] %s\n", st.Reinforcement, levelText(st.Reinforcement, cfg.AgentPersistence.Reinforcement.Text))
+	next := it.N + 1
+	if w := cfg.PersistenceLoop.WarnThreshold; w > 0 && float64(next) >= math.Ceil(w*float64(st.MaxIterations)) {
+		fmt.Fprintf(&b, "\nWarning: iteration %d of %d: %d left before the loop fails.\n", next, st.MaxIterations, st.MaxIterations-it.N)
+	}
+	fmt.Fprintf(&b, "\nWhen you stop, ralph runs the completion command again.")
+	return b.String()
+}
+
+// summary is the one line for the human when a loop ends.
+func summary(sc project.Scope, st *State, it *Iteration) string {
+	best := fmt.Sprintf("best iteration %d (quality %.1f)", st.BestIteration, st.BestQuality)
+	if st.BestIteration != it.N {
+		best += fmt.Sprintf(", not the final one (%d, quality %.1f)", it.N, it.Quality)
+	}
+	report := filepath.Join(sc.Analytics(), "report.md")
+	if rel, err := filepath.Rel(sc.Root, report); err == nil {
+		report = rel
+	}
+	if st.Status == Completed {
+		return fmt.Sprintf("ralph: loop %s completed after %d iterations: %s; %s. Report: %s", st.LoopID, it.N, verdict(it), best, report)
+	}
+	return fmt.Sprintf("ralph: loop %s FAILED: %s; %s. Report: %s", st.LoopID, st.Reason, best, report)
+}
+
+// tail returns the last lines of s, at most n lines and max bytes.
+func tail(s string, n, max int) string {
+	s = strings.TrimRight(s, "\n")
+	if len(s) > max {
+		s = s[len(s)-max:]
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:]
+		}
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func clipList(l []string, n int) []string {
+	if len(l) <= n {
+		return l
+	}
+	return append(l[:n:n], fmt.Sprintf("and %d more", len(l)-n))
+}
+
+func fmtMS(ms int64) string {
+	return (time.Duration(ms) * time.Millisecond).String()
+}
+
+// regNote names the regressions of an iteration for a one-line message.
+func regNote(regs []Regression) string {
+	if len(regs) == 0 {
+		return ""
+	}
+	types := make([]string, len(regs))
+	for i, r := range regs {
+		types[i] = r.Type
+	}
+	return "; regressed: " + strings.Join(types, ", ")
+}

@@ -1,0 +1,282 @@
+package loop
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+)
+
+// newLoop starts a loop with completion command cmd in a fresh project.
+func newLoop(t *testing.T, cmd string, max int) (*Stop, *State) {
+	t.Helper()
+	root := t.TempDir()
+	cfg := defaults(t)
+	st, warnings, err := Start(context.Background(), Options{
+		Root: root, Config: cfg, Task: "fix it", Completion: cmd, MaxIterations: max,
+		Owner: "t", PID: os.Getpid(), Now: time.Now(),
+	})
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Start: %v %v", err, warnings)
+	}
+	sc, _ := project.NewScope(root, st.LoopID)
+	return &Stop{Scope: sc, Config: cfg, Session: "s1", Now: time.Now}, st
+}
+
+func TestEndDecisions(t *testing.T) {
+	tests := []struct {
+		name     string
+		cmd      string
+		max      int
+		stops    int
+		decision answer.Decision
+		status   string
+		system   string
+	}{
+		{"passes at once", "true", 5, 1, answer.Allow, Completed, "completed after 1 iterations"},
+		{"fails, more to go", "false", 5, 1, answer.Block, Running, "iteration 1 of 5"},
+		{"fails at the bound", "false", 2, 2, answer.Allow, Failed, "FAILED: reached the maximum of 2 iterations"},
+		{"cannot run", "exec /nonexistent/cmd", 3, 1, answer.Block, Running, "failed (exit 127)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, st := newLoop(t, tt.cmd, tt.max)
+			var res Result
+			for range tt.stops {
+				var err error
+				if res, err = s.End(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if res.Answer.Decision != tt.decision && !(tt.decision == answer.Allow && res.Answer.Decision == "") {
+				t.Errorf("decision = %q, want %q", res.Answer.Decision, tt.decision)
+			}
+			if !strings.Contains(res.Answer.System, tt.system) {
+				t.Errorf("system message %q does not contain %q", res.Answer.System, tt.system)
+			}
+			after, sc, err := Read(s.Scope.Root, st.LoopID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.Status != tt.status || after.Iteration != tt.stops || after.Lease != nil {
+				t.Errorf("state: %s at %d, lease %+v; want %s at %d, no lease", after.Status, after.Iteration, after.Lease, tt.status, tt.stops)
+			}
+			if Ended(tt.status) != sc.Archived || Ended(tt.status) != res.Archived {
+				t.Errorf("archived: scope %v, result %v; ended %v", sc.Archived, res.Archived, Ended(tt.status))
+			}
+			if len(res.Warnings) > 0 {
+				t.Errorf("warnings: %v", res.Warnings)
+			}
+		})
+	}
+}
+
+// A pause from the CLI while the completion command runs wins: the
+// iteration is recorded, the session may stop.
+func TestEndPausedWhileJudged(t *testing.T) {
+	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	done := make(chan Result)
+	go func() {
+		res, err := s.End(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	waitLease(t, s.Scope)
+	if _, err := Pause(s.Scope.Root, st.LoopID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.Answer.Decision == answer.Block || !strings.Contains(res.Answer.System, "is paused") {
+		t.Errorf("answer = %+v, want the session let go because the loop is paused", res.Answer)
+	}
+	after, _, _ := Read(s.Scope.Root, st.LoopID)
+	if after.Status != Paused || after.Iteration != 1 || after.Lease != nil {
+		t.Errorf("state: %s at %d, lease %+v", after.Status, after.Iteration, after.Lease)
+	}
+}
+
+// An abort while the completion command runs: the hook archives the loop.
+func TestEndAbortedWhileJudged(t *testing.T) {
+	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	done := make(chan Result)
+	go func() {
+		res, _ := s.End(context.Background())
+		done <- res
+	}()
+	waitLease(t, s.Scope)
+	if _, err := Abort(s.Scope.Root, st.LoopID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	after, sc, err := Read(s.Scope.Root, st.LoopID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer.Decision == answer.Block || after.Status != Aborted || !sc.Archived || !res.Archived {
+		t.Errorf("answer %+v, state %s, archived %v", res.Answer, after.Status, sc.Archived)
+	}
+	r, _ := registry.Read(s.Scope.Root)
+	if len(r.ActiveLoops) != 0 || r.TotalAborted != 1 {
+		t.Errorf("registry: %+v", r)
+	}
+}
+
+// A stop hook whose lease was taken over (it froze past its expiry) must
+// not overwrite the newer state: its result is discarded.
+func TestEndStaleWriter(t *testing.T) {
+	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	done := make(chan Result)
+	go func() {
+		res, _ := s.End(context.Background())
+		done <- res
+	}()
+	waitLease(t, s.Scope)
+	// Another evaluation takes the lease over, as after an expiry.
+	err := update(s.Scope, time.Now(), func(cur *State) error {
+		cur.Lease = &Lease{PID: os.Getpid(), Token: cur.Fence + 1, Expires: time.Now().Add(time.Minute)}
+		cur.Iteration = 7
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.Answer.Decision == answer.Block || !strings.Contains(res.Answer.System, "lost its lease") {
+		t.Errorf("answer = %+v", res.Answer)
+	}
+	after, _, _ := Read(s.Scope.Root, st.LoopID)
+	if after.Iteration != 7 {
+		t.Errorf("iteration = %d: the stale writer overwrote the newer state", after.Iteration)
+	}
+	// While that lease lives, another Stop is not judged twice.
+	res, err = s.End(context.Background())
+	if err != nil || !strings.Contains(res.Answer.System, "another stop hook is judging") {
+		t.Errorf("second Stop during a live lease: %+v, %v", res.Answer, err)
+	}
+}
+
+// An expired lease of a holder that is gone does not block the next Stop.
+func TestEndTakesExpiredLease(t *testing.T) {
+	s, st := newLoop(t, "false", 5)
+	err := update(s.Scope, time.Now(), func(cur *State) error {
+		cur.Lease = &Lease{PID: os.Getpid(), Token: 99, Expires: time.Now().Add(-time.Second)}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.End(context.Background())
+	if err != nil || res.Answer.Decision != answer.Block {
+		t.Errorf("Stop after an expired lease: %+v, %v", res.Answer, err)
+	}
+	if after, _, _ := Read(s.Scope.Root, st.LoopID); after.Iteration != 1 {
+		t.Errorf("iteration = %d, want 1", after.Iteration)
+	}
+}
+
+func waitLease(t *testing.T, sc project.Scope) {
+	t.Helper()
+	for range 200 {
+		st, _, err := Read(sc.Root, sc.Loop)
+		if err == nil && st.Lease != nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the stop hook never took its lease")
+}
+
+func TestRenewKeepsLease(t *testing.T) {
+	old := LeaseTime
+	LeaseTime = 150 * time.Millisecond
+	defer func() { LeaseTime = old }()
+	s, st := newLoop(t, "sleep 0.5; exit 1", 5)
+	res, err := s.End(context.Background())
+	if err != nil || res.Answer.Decision != answer.Block {
+		t.Fatalf("a completion command longer than the lease: %+v, %v", res.Answer, err)
+	}
+	if after, _, _ := Read(s.Scope.Root, st.LoopID); after.Iteration != 1 {
+		t.Errorf("iteration = %d, want 1: the renewed lease should have held", after.Iteration)
+	}
+}
+
+func TestRegressionsAgainstBaseline(t *testing.T) {
+	base := Metrics{Tests: 10, Skips: 1, Assertions: 30, Custom: map[string]float64{"coverage": 80, "lint": 3}}
+	baseIdx := Index{"a_test.go": {Tests: []string{"TestA", "TestB"}}, "b_test.go": {Tests: []string{"TestC"}}}
+	idx := Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
+	ms := []config.Metric{{Name: "coverage", Direction: "higher"}, {Name: "lint", Direction: "lower"}}
+	cur := Metrics{Tests: 9, Skips: 2, Assertions: 28, Custom: map[string]float64{"coverage": 75, "lint": 3}}
+	regs := regressions(base, cur, baseIdx, idx, ms, 4)
+	var got []string
+	for _, r := range regs {
+		got = append(got, r.Type+"/"+r.Severity+"/"+r.Metric)
+	}
+	want := "test_deletion/critical/test_count skip_increase/critical/skip_count assertion_drop/high/assertion_count metric_regression/medium/coverage"
+	if strings.Join(got, " ") != want {
+		t.Errorf("regressions = %v\nwant %s", got, want)
+	}
+	if len(regs) > 0 && (strings.Join(regs[0].Tests, ",") != "a_test.go: TestB" || regs[0].Iteration != 4) {
+		t.Errorf("deleted tests = %v (moved TestC must not count)", regs[0].Tests)
+	}
+	if r := regressions(base, base, baseIdx, baseIdx, ms, 1); len(r) != 0 {
+		t.Errorf("no change: %v", r)
+	}
+}
+
+func TestReportAndBars(t *testing.T) {
+	st := &State{LoopID: "ralph-x-12345678", Task: "do it", Status: Failed, Iteration: 4, MaxIterations: 4,
+		BestIteration: 2, BestQuality: 85, Quality: 80, Completion: Completion{Command: "make test"}}
+	var hist []Iteration
+	for i, q := range []float64{60, 85, 83, 80} {
+		it := Iteration{N: i + 1, Quality: q, Decision: Continue}
+		if i == 2 {
+			it.Regressions = []Regression{{Iteration: 3, Type: "skip_increase", Severity: "critical", Detail: "1 more skipped"}}
+		}
+		hist = append(hist, it)
+	}
+	bars := Bars(hist, 2)
+	want := []string{
+		"   1 │██████████████████              60.0",
+		"   2 │██████████████████████████      85.0  BEST",
+		"   3 │█████████████████████████       83.0  REGRESSION",
+		"   4 │████████████████████████        80.0",
+	}
+	if strings.Join(bars, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Bars:\n%s\nwant\n%s", strings.Join(bars, "\n"), strings.Join(want, "\n"))
+	}
+	rep := Report(st, hist)
+	for _, s := range []string{"| Best iteration | 2, quality 85.0 — not the final iteration (4, quality 80.0) |", "- iteration 3: **skip_increase** (critical)", "| 4 | "} {
+		if !strings.Contains(rep, s) {
+			t.Errorf("report lacks %q:\n%s", s, rep)
+		}
+	}
+	a := NewAnalytics(st, hist)
+	if a.BestIsFinal || a.BestIteration != 2 || len(a.Trajectory) != 4 || a.Regressions["skip_increase"] != 1 {
+		t.Errorf("analytics = %+v", a)
+	}
+}
+
+func TestHistorySkipsTornLines(t *testing.T) {
+	sc, _ := project.NewScope(t.TempDir(), "ralph-x-12345678")
+	os.MkdirAll(sc.Dir(), 0o755)
+	data := `{"iteration":1,"quality":20}` + "\n" + `{"iteration":2,"qua` + "\n" + `{"iteration":3,"quality":40}` + "\n"
+	if err := os.WriteFile(sc.History(), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := History(sc)
+	if err != nil || len(hist) != 2 || hist[1].N != 3 {
+		t.Errorf("History = %+v, %v", hist, err)
+	}
+	if h, err := History(project.Scope{Layout: project.Layout{Root: filepath.Join(t.TempDir(), "none")}, Loop: "ralph-y-12345678"}); err != nil || h != nil {
+		t.Errorf("History(no file) = %v, %v", h, err)
+	}
+}
