@@ -44,6 +44,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
+	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/
 
 clean:
 	rm -rf $(BIN)

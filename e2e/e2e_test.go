@@ -178,7 +178,21 @@ func TestSubSelf(t *testing.T) {
 // installPrefix is where settings.example.json expects the hook binaries.
 const installPrefix = "$HOME/.local/lib/ralph-hooks/bin"
 
-func TestClaudeCode(t *testing.T) {
+// harness is a throwaway project with the hooks built and registered as
+// settings.example.json says, and a Claude Code to run in it.
+type harness struct {
+	claude string // the CLI
+	bin    string // the built hooks and ralph
+	home   string // HOME of the run
+	proj   string // the project
+	events string // where the capture hook saves events
+	env    []string
+}
+
+// newHarness builds the hooks and ralph, lays out files as a git project
+// and registers the hooks (and the capture hook) in its settings.
+func newHarness(t *testing.T, files map[string]string) *harness {
+	t.Helper()
 	claude, err := filepath.Abs(filepath.Join("node_modules", ".bin", "claude"))
 	if err != nil {
 		t.Fatal(err)
@@ -190,22 +204,24 @@ func TestClaudeCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	root := t.TempDir()
 	if root, err = filepath.EvalSymlinks(root); err != nil {
 		t.Fatal(err)
 	}
-	home := filepath.Join(root, "home")
-	proj := filepath.Join(root, "project")
-	bin := filepath.Join(root, "bin")
-	events := filepath.Join(root, "events")
-	for _, d := range []string{home, proj, bin, events} {
+	h := &harness{
+		claude: claude,
+		bin:    filepath.Join(root, "bin"),
+		home:   filepath.Join(root, "home"),
+		proj:   filepath.Join(root, "project"),
+		events: filepath.Join(root, "events"),
+	}
+	for _, d := range []string{h.home, h.proj, h.bin, h.events} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./hooks/...")
+	build := exec.Command("go", "build", "-o", h.bin+string(filepath.Separator), "./hooks/...", "./cmd/ralph")
 	build.Dir = repo
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build: static binaries
 	if out, err := build.CombinedOutput(); err != nil {
@@ -216,19 +232,23 @@ func TestClaudeCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{
+	h.env = []string{
 		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
+		"HOME=" + h.home,
 		"TMPDIR=" + os.TempDir(),
 		"LANG=C.UTF-8",
 		"ANTHROPIC_API_KEY=sk-test",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
 		"IS_SANDBOX=1", // needed as root with bypassPermissions
-		captureEnv + "=" + events,
+		captureEnv + "=" + h.events,
+	}
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		// The completion command may run go test: share the build cache.
+		h.env = append(h.env, "GOCACHE="+strings.TrimSpace(string(out)), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	}
 
-	out, err := runCmd(exec.Command(claude, "--version"), env)
+	out, err := runCmd(exec.Command(claude, "--version"), h.env)
 	if err != nil {
 		t.Fatalf("claude --version: %v\n%s", err, out)
 	}
@@ -236,53 +256,91 @@ func TestClaudeCode(t *testing.T) {
 		t.Fatalf("claude --version = %q, want %s: run `npm ci --prefix e2e`", strings.TrimSpace(out), version)
 	}
 
-	writeProject(t, proj)
-	before := snapshot(t, proj, "tests", ".aiwg/ralph/state.json")
-	settings := hookSettings(t, filepath.Join(repo, "settings.example.json"), bin, self)
-	if err := os.MkdirAll(filepath.Join(proj, ".claude"), 0o755); err != nil {
+	writeProject(t, h.proj, files)
+	settings := hookSettings(t, filepath.Join(repo, "settings.example.json"), h.bin, self)
+	if err := os.MkdirAll(filepath.Join(h.proj, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), settings, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(h.proj, ".claude", "settings.json"), settings, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
 
-	steps := make([]modelserver.Step, len(script))
-	for i, s := range script {
-		steps[i] = s.Step
+// ralph runs the built ralph in the project and returns its stdout.
+func (h *harness) ralph(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(h.bin, "ralph"), args...)
+	cmd.Dir = h.proj
+	cmd.Env = h.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ralph %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
 	}
+	return string(out)
+}
+
+// run is one run of claude -p against a scripted model.
+type run struct {
+	srv            *modelserver.Server
+	stdout, stderr string
+	err            error
+	timedOut       bool
+}
+
+// run runs claude -p prompt in the project, the model playing steps.
+func (h *harness) run(t *testing.T, prompt string, steps []modelserver.Step, timeout time.Duration) *run {
+	t.Helper()
 	srv := modelserver.New(steps)
 	url, stop, err := srv.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claude,
-		"-p", "Finish the calc task: tidy the project, then mark the loop complete.",
+	cmd := exec.CommandContext(ctx, h.claude,
+		"-p", prompt,
 		"--permission-mode", "bypassPermissions",
 		"--output-format", "stream-json", "--verbose", "--include-hook-events")
-	cmd.Dir = proj
-	cmd.Env = append(env, "ANTHROPIC_BASE_URL="+url)
+	cmd.Dir = h.proj
+	cmd.Env = append(h.env, "ANTHROPIC_BASE_URL="+url)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 10 * time.Second // hooks may hold the pipes a little longer
 	start := time.Now()
-	runErr := cmd.Run()
+	r := &run{srv: srv}
+	r.err = cmd.Run()
+	r.timedOut = ctx.Err() != nil
+	r.stdout, r.stderr = stdout.String(), stderr.String()
 	t.Logf("claude ran for %v, %d model requests, %d of %d steps played",
-		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(script))
+		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(steps))
+	return r
+}
+
+func TestClaudeCode(t *testing.T) {
+	h := newHarness(t, project)
+	proj, home, events := h.proj, h.home, h.events
+	before := snapshot(t, proj, "tests", ".aiwg/ralph/state.json")
+	steps := make([]modelserver.Step, len(script))
+	for i, s := range script {
+		steps[i] = s.Step
+	}
+	r := h.run(t, "Finish the calc task: tidy the project, then mark the loop complete.", steps, 120*time.Second)
+	srv, runErr := r.srv, r.err
 
 	results, resErr := srv.ToolResults()
 	evs := readEvents(t, events)
 	logPath := filepath.Join(proj, ".aiwg", "ralph", "hook-log.jsonl")
 	defer func() {
 		if t.Failed() {
-			diagnose(t, srv, results, evs, logPath, stderr.String(), stdout.String())
+			diagnose(t, srv, results, evs, logPath, r.stderr, r.stdout)
 		}
 	}()
 
-	if ctx.Err() != nil {
+	if r.timedOut {
 		t.Fatalf("claude did not finish within 120s")
 	}
 	if runErr != nil {
@@ -381,9 +439,9 @@ func stepName(id string) string {
 
 // writeProject lays out the project in dir and commits it to a new git
 // repository.
-func writeProject(t *testing.T, dir string) {
+func writeProject(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for name, body := range project {
+	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,7 +20,10 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/demo"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
 // Case is one event run many times.
@@ -55,10 +59,12 @@ type Result struct {
 // Options say what to measure.
 type Options struct {
 	Bin     string // pre-tool-call executable
+	Stop    string // stop executable; "" to skip the loop cases
 	Floor   string // no-op executable; "" to skip the floor
 	RSS     string // the rss launcher (internal/bench/rss); "" to skip memory
 	Runs    int    // runs per case
 	History int    // audit lines written to the log before measuring
+	Iters   int    // iterations of loop history written before measuring stop
 	Dir     string // project to run in (made by the caller)
 }
 
@@ -72,43 +78,67 @@ func Run(o Options) ([]Result, error) {
 	if o.Runs < 1 {
 		return nil, fmt.Errorf("bench: runs must be at least 1")
 	}
+	log := filepath.Join(o.Dir, ".aiwg", "ralph", "hook-log.jsonl")
+	if o.Stop != "" {
+		// Every call then belongs to a loop, whose stop hook judges an
+		// iteration each time: its completion command fails at once.
+		sc, err := startLoop(o.Dir, o.Iters)
+		if err != nil {
+			return nil, err
+		}
+		log = sc.Log()
+	}
 	if o.History > 0 {
-		if err := fill(filepath.Join(o.Dir, ".aiwg", "ralph", "hook-log.jsonl"), o.History); err != nil {
+		if err := fill(log, o.History); err != nil {
 			return nil, err
 		}
 	}
 	type job struct {
 		bin   string
+		args  []string
+		fails bool // exits non-zero by design
 		ev    []byte
 		res   Result
 		times []time.Duration
 	}
-	var jobs []*job
+	var pre, stop []*job
 	if o.Floor != "" {
-		jobs = append(jobs, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-"}})
+		pre = append(pre, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-"}})
 	}
 	for _, c := range Cases {
-		jobs = append(jobs, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})
+		pre = append(pre, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})
 	}
-	for i := -2; i < o.Runs; i++ { // two warm-up rounds
-		for _, j := range jobs {
-			start := time.Now()
-			if _, err := run(o.Dir, j.ev, j.bin); err != nil {
-				return nil, fmt.Errorf("%s: %w", j.res.Name, err)
-			}
-			if i >= 0 {
-				j.times = append(j.times, time.Since(start))
+	if o.Stop != "" {
+		// The stop hook's fsyncs would slow the calls that follow them, so
+		// it is measured in a round of its own.
+		stop = append(stop,
+			&job{bin: "sh", args: []string{"-c", loopCommand}, fails: true, res: Result{Name: "floor: the completion command alone", Budget: "-"}},
+			&job{bin: o.Stop, ev: demo.StopEvent(o.Dir, "bench"), res: Result{Name: "stop, iteration judged", Budget: "p95 ≤ 25 ms + command"}})
+	}
+	for _, jobs := range [][]*job{pre, stop} {
+		for i := -2; i < o.Runs; i++ { // two warm-up rounds
+			for _, j := range jobs {
+				start := time.Now()
+				if _, err := run(o.Dir, j.ev, append([]string{j.bin}, j.args...)...); err != nil && !j.fails {
+					return nil, fmt.Errorf("%s: %w", j.res.Name, err)
+				}
+				if i >= 0 {
+					j.times = append(j.times, time.Since(start))
+				}
 			}
 		}
 	}
 	var out []Result
-	for _, j := range jobs {
+	for _, j := range append(pre, stop...) {
 		t := j.times
 		sort.Slice(t, func(a, b int) bool { return t[a] < t[b] })
 		pct := func(p float64) time.Duration { return t[min(len(t)-1, int(p*float64(len(t))))] }
 		j.res.Runs, j.res.P50, j.res.P95, j.res.P99 = o.Runs, pct(0.50), pct(0.95), pct(0.99)
 		for k := 0; o.RSS != "" && k < rssRuns; k++ {
-			stderr, err := run(o.Dir, j.ev, o.RSS, j.bin)
+			if j.fails {
+				break // the launcher cannot tell its failure from the command's
+			}
+			stderr, err := run(o.Dir, j.ev, append([]string{o.RSS, j.bin}, j.args...)...)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", j.res.Name, err)
 			}
@@ -198,3 +228,25 @@ func Print(w io.Writer, rs []Result) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// loopCommand is the bench loop's completion command: it fails at once, so
+// every Stop is judged and blocked, and the loop never ends.
+const loopCommand = "exit 1"
+
+// startLoop starts a loop in dir, as ralph start would, with iters
+// iterations of history behind it.
+func startLoop(dir string, iters int) (project.Scope, error) {
+	cfg, err := config.Load(project.Layout{Root: dir}.Config())
+	if err != nil {
+		return project.Scope{}, err
+	}
+	st, _, err := loop.Start(context.Background(), loop.Options{
+		Root: dir, Config: cfg, Task: "bench the stop hook", Completion: loopCommand,
+		MaxIterations: 1 << 30, Owner: "bench", PID: os.Getpid(), Now: time.Now(),
+	})
+	if err != nil {
+		return project.Scope{}, err
+	}
+	sc, _ := project.NewScope(dir, st.LoopID)
+	return sc, loop.FakeHistory(sc, iters, time.Now())
+}

@@ -31,14 +31,19 @@ func demoCmd(e *env, args []string) error {
 	return demo.Run(e.stdout, *keep)
 }
 
-const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--rss PATH] [--runs N] [--history N] [--json]
+const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--rss PATH] [--runs N] [--history N] [--iterations N] [--json]
 
-bench measures pre-tool-call as an agent runs it, one process per call, on a
+bench measures the hooks as an agent runs them, one process per call, on a
 fixed set of events in a temp copy of the demo project: wall-clock p50, p95
 and p99 and peak resident memory, beside a floor (a no-op binary that only
 reads stdin; make bench builds it as bin/noop). Peak memory is measured
 through a small launcher (--rss; make bench builds it as bin/rss), since a
 process started by a large parent counts the parent's memory as its own.
+
+When stop is beside pre-tool-call, every call runs inside a loop with
+--iterations of history, and the stop hook judges an iteration per run: its
+completion command ("exit 1") is measured alone too, so that the hook's own
+cost is the difference.
 
 Flags:
   --bin DIR      directory holding pre-tool-call (default: ralph's own)
@@ -46,6 +51,7 @@ Flags:
   --rss PATH     the rss launcher, to measure peak memory
   --runs N       runs per event (default 300)
   --history N    audit lines to write to the log first (default 0)
+  --iterations N iterations of loop history to write first (default 1000)
   --json         print the results as JSON
 `
 
@@ -56,6 +62,7 @@ func benchCmd(e *env, args []string) error {
 	rss := fs.String("rss", "", "")
 	runs := fs.Int("runs", 300, "")
 	history := fs.Int("history", 0, "")
+	iters := fs.Int("iterations", 1000, "")
 	asJSON := fs.Bool("json", false, "")
 	if help, err := parse(e, fs, benchUsage, args); help || err != nil {
 		return err
@@ -88,7 +95,11 @@ func benchCmd(e *env, args []string) error {
 	if err := demo.Unpack(dir); err != nil {
 		return err
 	}
-	rs, err := bench.Run(bench.Options{Bin: hook, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Dir: dir})
+	stop := filepath.Join(*bin, "stop")
+	if _, err := os.Stat(stop); err != nil {
+		stop = ""
+	}
+	rs, err := bench.Run(bench.Options{Bin: hook, Stop: stop, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Iters: *iters, Dir: dir})
 	if err != nil {
 		return err
 	}
@@ -97,6 +108,10 @@ func benchCmd(e *env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rs)
 	}
-	fmt.Fprintf(e.stdout, "pre-tool-call, one process per call, %d runs per event, %d audit lines of history\n\n", *runs, *history)
+	fmt.Fprintf(e.stdout, "one process per call, %d runs per event, %d audit lines of history", *runs, *history)
+	if stop != "" {
+		fmt.Fprintf(e.stdout, ", in a loop with %d iterations of history", *iters)
+	}
+	fmt.Fprint(e.stdout, "\n\n")
 	return bench.Print(e.stdout, rs)
 }

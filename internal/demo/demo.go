@@ -134,6 +134,12 @@ func Event(root, session, tool string, input map[string]any) []byte {
 	return data
 }
 
+// StopEvent returns a Claude Code Stop event of session in root.
+func StopEvent(root, session string) []byte {
+	data, _ := json.Marshal(map[string]any{"session_id": session, "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done."})
+	return data
+}
+
 // Unpack writes the sample project into root.
 func Unpack(root string) error {
 	for _, f := range txtar.Parse(sample).Files {
