@@ -88,6 +88,14 @@ type State struct {
 	RegressionCount  int          `json:"regression_count"`
 	RegressionEvents []Regression `json:"regression_events"` // the latest, at most 20
 	RecoveryAttempts int          `json:"recovery_attempts"`
+	Escalation       bool         `json:"escalation"` // a critical regression awaits recovery or a human
+	EscalationReason string       `json:"escalation_reason,omitempty"`
+
+	ErrorCount   int         `json:"error_count"`
+	LastError    *ToolError  `json:"last_error,omitempty"`
+	ErrorHistory []ToolError `json:"error_history,omitempty"` // the latest, at most 10
+	Stuck        bool        `json:"stuck"`
+	StuckReason  string      `json:"stuck_reason,omitempty"`
 
 	Fence int64  `json:"fence"`
 	Lease *Lease `json:"lease,omitempty"`

@@ -280,3 +280,30 @@ func TestHistorySkipsTornLines(t *testing.T) {
 		t.Errorf("History(no file) = %v, %v", h, err)
 	}
 }
+
+func TestRecordErrorAndRegressions(t *testing.T) {
+	s, st := newLoop(t, "false", 5)
+	sigs := []string{"TypeError", "TypeError", "exit 1", "TypeError", "TypeError", "TypeError"}
+	want := []int{1, 2, 1, 1, 2, 3}
+	for i, sig := range sigs {
+		n, err := RecordError(s.Scope, time.Now(), ToolError{Tool: "Bash", Signature: sig, Message: "boom"})
+		if err != nil || n != want[i] {
+			t.Errorf("RecordError #%d (%s) = %d, %v; want %d", i, sig, n, err, want[i])
+		}
+	}
+	after, _, _ := Read(s.Scope.Root, st.LoopID)
+	if after.ErrorCount != 6 || after.LastError.Signature != "TypeError" || !after.Stuck || len(after.ErrorHistory) != 6 {
+		t.Errorf("state after errors: count %d, stuck %v (%s), history %d", after.ErrorCount, after.Stuck, after.StuckReason, len(after.ErrorHistory))
+	}
+	err := AddRegressions(s.Scope, time.Now(), []Regression{{Type: "test_deletion", Severity: "critical", Metric: "test_count", Detail: "TestAdd deleted"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _, _ = Read(s.Scope.Root, st.LoopID)
+	if !after.Escalation || after.RegressionCount != 1 || after.RegressionEvents[0].Iteration != 1 || after.RegressionEvents[0].EventID == "" {
+		t.Errorf("state after a critical regression: %+v", after.RegressionEvents)
+	}
+	if data, err := os.ReadFile(regressionsPath(s.Scope)); err != nil || !strings.Contains(string(data), `"type":"test_deletion"`) {
+		t.Errorf("regressions.jsonl: %s, %v", data, err)
+	}
+}
