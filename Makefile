@@ -45,6 +45,13 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
 	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/
+	$(GO) test -run='^$$' -fuzz=FuzzGo -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzPython -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzRust -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzJava -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzRuby -fuzztime=20s ./internal/testscan/
+	$(GO) test -run='^$$' -fuzz=FuzzParseSummary -fuzztime=30s ./internal/metrics/
 
 clean:
 	rm -rf $(BIN)
