@@ -38,6 +38,7 @@ type Config struct {
 	FailClosed       bool             `yaml:"fail_closed"`
 	TestFiles        []string         `yaml:"test_files"`
 	RiskRules        []RiskRule       `yaml:"risk_rules"`
+	TestIntegrity    TestIntegrity    `yaml:"test_integrity"`
 
 	// File is the file the configuration came from ("" for defaults only).
 	File string `yaml:"-" json:"-"`
@@ -139,6 +140,26 @@ type RiskRule struct {
 	Set  map[string]bool `yaml:"-" json:"-"`
 	Line int             `yaml:"-" json:"-"`
 	Key  string          `yaml:"-" json:"-"`
+}
+
+// TestIntegrity holds the test_integrity keys: pre-tool-call's refusal of
+// test tampering (rule test-tamper).
+type TestIntegrity struct {
+	Enabled bool            `yaml:"enabled"`
+	Allow   []TestException `yaml:"allow"`
+}
+
+// TestException is one entry of test_integrity.allow: changes to tests
+// that the human allows.
+type TestException struct {
+	// Path is a doublestar glob of the files, relative to the project root.
+	Path string `yaml:"path"`
+	// Tests are the tests it covers, by full name or last name part, with
+	// * and ? wildcards; none means every test of the files and changes
+	// outside the tests too.
+	Tests []string `yaml:"tests"`
+	// Reason says why the exception exists.
+	Reason string `yaml:"reason"`
 }
 
 // Value sets.
@@ -542,6 +563,29 @@ func (c *checker) validate(cfg *Config) error {
 		for j, g := range r.Paths {
 			if !doublestar.ValidatePattern(g) {
 				return at(fmt.Sprintf(".paths[%d]", j), "%q is not a valid glob", g)
+			}
+		}
+	}
+	return c.validateExceptions(cfg.TestIntegrity.Allow, errAt)
+}
+
+// validateExceptions checks test_integrity.allow.
+func (c *checker) validateExceptions(allow []TestException, errAt func(string, string, ...any) error) error {
+	for i, a := range allow {
+		key := fmt.Sprintf("test_integrity.allow[%d]", i)
+		switch {
+		case a.Path == "":
+			return errAt(key+".path", "every exception needs a path: a glob of the files, relative to the project root")
+		case strings.HasPrefix(a.Path, "/") || a.Path == ".." || strings.HasPrefix(a.Path, "../") || strings.Contains(a.Path, "/../"):
+			return errAt(key+".path", "%q: give a glob relative to the project root, inside it", a.Path)
+		case !doublestar.ValidatePattern(a.Path):
+			return errAt(key+".path", "%q is not a valid glob", a.Path)
+		case strings.TrimSpace(a.Reason) == "":
+			return errAt(key+".reason", "every exception needs a reason: say why these tests may change")
+		}
+		for j, name := range a.Tests {
+			if strings.TrimSpace(name) == "" {
+				return errAt(fmt.Sprintf("%s.tests[%d]", key, j), "is empty: name a test, or leave tests out to allow any test of the files")
 			}
 		}
 	}

@@ -40,6 +40,8 @@ func TestDefault(t *testing.T) {
 		{"total", cfg.PersistenceLoop.Timeouts.Total, 24 * time.Hour},
 		{"completion.timeout", cfg.Completion.Timeout, 5 * time.Minute},
 		{"fail_closed", cfg.FailClosed, false},
+		{"test_integrity.enabled", cfg.TestIntegrity.Enabled, true},
+		{"test_integrity.allow", len(cfg.TestIntegrity.Allow), 0},
 		{"File", cfg.File, ""},
 	}
 	for _, c := range checks {
@@ -228,6 +230,37 @@ test_files: ["spec/**"]
 	}
 }
 
+// TestTestIntegrity checks the test_integrity keys: exceptions are read
+// as written, and enabled keeps its default when only allow is set.
+func TestTestIntegrity(t *testing.T) {
+	src := `test_integrity:
+  allow:
+    - path: "tests/legacy/**"
+      tests: ["test_old_api", "TestParse/*"]
+      reason: "legacy API removed in v3"
+    - path: "spec/flaky_spec.rb"
+      reason: "quarantined by the team"
+`
+	cfg, err := Parse("aiwg.yml", []byte(src))
+	if err != nil {
+		t.Fatalf("Parse error: %v", err)
+	}
+	want := TestIntegrity{Enabled: true, Allow: []TestException{
+		{Path: "tests/legacy/**", Tests: []string{"test_old_api", "TestParse/*"}, Reason: "legacy API removed in v3"},
+		{Path: "spec/flaky_spec.rb", Reason: "quarantined by the team"},
+	}}
+	if !reflect.DeepEqual(cfg.TestIntegrity, want) {
+		t.Errorf("Parse: TestIntegrity = %+v, want %+v", cfg.TestIntegrity, want)
+	}
+	cfg, err = Parse("aiwg.yml", []byte("test_integrity:\n  enabled: false\n"))
+	if err != nil {
+		t.Fatalf("Parse error: %v", err)
+	}
+	if cfg.TestIntegrity.Enabled || len(cfg.TestIntegrity.Allow) != 0 {
+		t.Errorf("Parse(enabled: false): TestIntegrity = %+v, want disabled with no exceptions", cfg.TestIntegrity)
+	}
+}
+
 func TestRiskRuleOverride(t *testing.T) {
 	def, err := Default()
 	if err != nil {
@@ -291,7 +324,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		// Unknown keys list the known ones.
 		{"unknown top-level key", "fail_close: true\n", "aiwg.yml:1: fail_close: unknown key",
-			[]string{"known: agent_persistence, completion, fail_closed, metrics, persistence_loop, risk_rules, test_files"}},
+			[]string{"known: agent_persistence, completion, fail_closed, metrics, persistence_loop, risk_rules, test_files, test_integrity)"}},
 		{"unknown nested key", "# loop\npersistence_loop:\n  max_iteration: 5\n", "aiwg.yml:3: persistence_loop.max_iteration: unknown key",
 			[]string{"known: max_iterations, retry, timeouts, warn_threshold"}},
 		{"unknown deep key", "persistence_loop:\n  retry:\n    initial: 1s\n", "aiwg.yml:3: persistence_loop.retry.initial: unknown key",
@@ -356,6 +389,26 @@ func TestParseErrors(t *testing.T) {
 		{"rule without name", "risk_rules:\n  - level: low\n    action: warn\n", "aiwg.yml:2: risk_rules[0].name: every rule needs a name", nil},
 		{"rule with bad name", "risk_rules:\n  - name: No Curl\n", "aiwg.yml:2: risk_rules[0].name: ", []string{"lower-case"}},
 		{"rule that is not a mapping", "risk_rules:\n  - no-curl\n", "aiwg.yml:2: risk_rules[0]: want a mapping", nil},
+
+		// Test integrity exceptions.
+		{"unknown key in test_integrity", "test_integrity:\n  enable: false\n", "aiwg.yml:2: test_integrity.enable: unknown key", []string{"known: allow, enabled"}},
+		{"unknown key in an exception", "test_integrity:\n  allow:\n    - path: tests/**\n      test: [a]\n      reason: x\n",
+			"aiwg.yml:4: test_integrity.allow[0].test: unknown key", []string{"known: path, reason, tests"}},
+		{"string for enabled", "test_integrity:\n  enabled: \"no\"\n", "aiwg.yml:2: test_integrity.enabled: want true or false", nil},
+		{"string for tests", "test_integrity:\n  allow:\n    - path: tests/**\n      tests: test_a\n      reason: x\n",
+			"aiwg.yml:4: test_integrity.allow[0].tests: want a list", nil},
+		{"exception without path", "test_integrity:\n  allow:\n    - tests: [test_a]\n      reason: x\n",
+			"aiwg.yml:3: test_integrity.allow[0].path: every exception needs a path", nil},
+		{"exception with a bad glob", "test_integrity:\n  allow:\n    - path: a/**\n      reason: x\n    - path: \"tests/[a\"\n      reason: y\n",
+			"aiwg.yml:5: test_integrity.allow[1].path: ", []string{`"tests/[a" is not a valid glob`}},
+		{"exception with an absolute path", "test_integrity:\n  allow:\n    - path: /etc/**\n      reason: x\n",
+			"aiwg.yml:3: test_integrity.allow[0].path: ", []string{"relative to the project root"}},
+		{"exception outside the project", "test_integrity:\n  allow:\n    - path: ../other/**\n      reason: x\n",
+			"aiwg.yml:3: test_integrity.allow[0].path: ", []string{"relative to the project root"}},
+		{"exception without reason", "test_integrity:\n  allow:\n    - path: tests/legacy/**\n      tests: [test_old_api]\n",
+			"aiwg.yml:3: test_integrity.allow[0].reason: every exception needs a reason", nil},
+		{"exception with an empty test name", "test_integrity:\n  allow:\n    - path: tests/**\n      tests: [test_a, \"\"]\n      reason: x\n",
+			"aiwg.yml:4: test_integrity.allow[0].tests[1]: is empty", nil},
 
 		// Syntax.
 		{"yaml syntax", "persistence_loop:\n  max_iterations: [\n", "aiwg.yml: ", []string{"line"}},
@@ -444,6 +497,7 @@ func FuzzParse(f *testing.F) {
 		"metrics:\n  - {name: c, command: x, parser: {regex: '(a'}, direction: higher}\n",
 		"a: &x {b: 1}\nc: *x\n", "test_files: &t ['a']\nrisk_rules: [{name: q, paths: *t}]\n",
 		"persistence_loop:\n  max_iterations: 99999999999999999999\n",
+		"test_integrity:\n  enabled: false\n  allow:\n    - {path: 'tests/[', reason: x}\n    - {path: a/**, tests: ['', b], reason: ''}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -2,7 +2,9 @@
 // tool call of the agent goes through.
 //
 // Read-only tools take a fast path: no configuration, no lock, only the
-// audit line. Every other call is judged by package risk; a risky change
+// audit line. Every other call is judged by package risk, and a Write,
+// Edit or MultiEdit of a test file also by package tamper (rule
+// test-tamper: tests deleted, skipped, emptied or weakened); a risky change
 // that is let through is checkpointed first (package checkpoint) and
 // recorded as the scope's last risky action, so `ralph rollback --last`
 // can undo it.
@@ -12,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -24,6 +27,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 )
 
 const usage = `Usage: pre-tool-call [--agent NAME] [--dry-run] < event.json
@@ -33,8 +37,9 @@ call goes through. It reads the agent's event on stdin and answers on stdout.
 
 It denies destructive commands (rm -rf of the project, home or /, git reset
 --hard, push --force, dd to a device, DROP TABLE, …), deleting or moving test
-files, and any change to ralph's own state, aiwg.yml, the agent's hook
-settings or the hook binaries. Bash commands are parsed as shell, through
+files, edits that delete, skip, empty or weaken tests, and any change to
+ralph's own state, aiwg.yml, the agent's hook settings or the hook
+binaries. Bash commands are parsed as shell, through
 sudo/env/bash -c/eval/heredocs/pipes/find -exec/xargs/python -c and the like.
 Risk rules from aiwg.yml add warnings, confirmations or denials. Before a
 risky change to existing files is allowed, their contents are checkpointed:
@@ -95,13 +100,55 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	return res, nil
 }
 
-// Judge returns the guard's verdict on the call.
+// Judge returns the guard's verdict on the call: package risk's, and, for
+// a change to a test file, package tamper's (rule test-tamper).
 func Judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 	g, err := risk.New(cfg, c.Scope.Root, c.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	return g.Event(c.Event)
+	v, err := g.Event(c.Event)
+	if err != nil || v.Decision == answer.Deny {
+		return v, err
+	}
+	tv, err := tamper.Judge(cfg, c.Scope.Root, c.Event)
+	if err != nil || tv == nil {
+		return v, err
+	}
+	addTamper(v, tv)
+	return v, nil
+}
+
+// addTamper adds the test-tamper finding to a verdict and decides again:
+// the worse action wins. A change that exceptions allow keeps its verdict;
+// the finding says which exception allowed it (ralph explain shows it).
+func addTamper(v *risk.Verdict, tv *tamper.Verdict) {
+	f := risk.Finding{Rule: tamper.Rule, Level: tv.Level, Action: tv.Action, Paths: []string{tv.Abs}}
+	if len(tv.Problems) > 0 {
+		f.Reason = tv.Reason()
+	} else {
+		f.Reason = "allowed by test_integrity.allow in aiwg.yml (" + strings.Join(tv.Exceptions, "; ") + "): this " + tv.Tool + " of " + tv.Path + " would otherwise be refused."
+	}
+	top := -1
+	for i := range v.Findings {
+		if v.Top == &v.Findings[i] {
+			top = i
+		}
+	}
+	v.Findings = append(v.Findings, f)
+	if top >= 0 {
+		v.Top = &v.Findings[top]
+	}
+	if v.Top == nil || f.Action.Worse(v.Top.Action) {
+		v.Top = &v.Findings[len(v.Findings)-1]
+		v.Decision = f.Action
+	}
+	switch v.Decision {
+	case answer.Deny:
+		v.Changes = nil // nothing to checkpoint: the call does not run
+	case answer.Ask:
+		v.Changes = []string{tv.Abs}
+	}
 }
 
 // failClosed turns an internal error into a denial when aiwg.yml asks for

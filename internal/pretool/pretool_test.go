@@ -13,8 +13,13 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
 	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
 // TestMain lets the test binary stand in for the pre-tool-call binary.
@@ -134,6 +139,121 @@ func TestTooLargeToCheckpoint(t *testing.T) {
 	ctx := gjson.GetBytes(out, "hookSpecificOutput.additionalContext").Str
 	if !strings.Contains(ctx, "could not save a rollback checkpoint") || gjson.GetBytes(out, "hookSpecificOutput.permissionDecision").Exists() {
 		t.Errorf("answer = %s, want a note that no checkpoint was saved, and no denial", out)
+	}
+}
+
+// TestTestTamper runs the hook in-process on edits of a test file: the
+// answer and the audit line carry rule test-tamper, its level and reason;
+// a legitimate edit keeps the test-files warning and its checkpoint; an
+// exception of aiwg.yml lets the named test go.
+func TestTestTamper(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("RALPH_LOOP_ID", "")
+	const calc = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Error(\"Add(2, 3) != 5\")\n\t}\n}\n\nfunc TestDiv(t *testing.T) {\n\tif Div(6, 3) != 2 {\n\t\tt.Error(\"Div(6, 3) != 2\")\n\t}\n}\n"
+	tests := []struct {
+		name     string
+		aiwg     string
+		input    map[string]any
+		decision string // of the audit line
+		rule     string
+		level    string
+		out      string // the answer contains this ("" for no answer)
+	}{
+		{name: "a test deleted",
+			input:    map[string]any{"old_string": "func TestDiv(t *testing.T) {\n\tif Div(6, 3) != 2 {\n\t\tt.Error(\"Div(6, 3) != 2\")\n\t}\n}\n", "new_string": ""},
+			decision: "deny", rule: "test-tamper", level: "critical",
+			out: `"permissionDecision":"deny","permissionDecisionReason":"Blocked by ralph-hooks (rule test-tamper): this Edit of calc_test.go tampers with its tests: it deletes TestDiv (line 11). Do not change tests to make them pass: fix the code under test.`},
+		{name: "a skip added",
+			input:    map[string]any{"old_string": "func TestAdd(t *testing.T) {\n", "new_string": "func TestAdd(t *testing.T) {\n\tt.Skip()\n"},
+			decision: "deny", rule: "test-tamper", level: "critical", out: "skips TestAdd (line 5)"},
+		{name: "a legitimate edit",
+			input:    map[string]any{"old_string": "Add(2, 3) != 5\")", "new_string": "Add(2, 3) is not 5\")"},
+			decision: "warn", rule: "test-files", level: "high", out: `"additionalContext":"You are about to modify test file calc_test.go.`},
+		{name: "an exception", aiwg: "test_integrity:\n  allow:\n    - path: \"*_test.go\"\n      tests: [TestDiv]\n      reason: \"Div moves to package frac\"\n",
+			input:    map[string]any{"old_string": "func TestDiv(t *testing.T) {\n\tif Div(6, 3) != 2 {\n\t\tt.Error(\"Div(6, 3) != 2\")\n\t}\n}\n", "new_string": ""},
+			decision: "warn", rule: "test-files", level: "high", out: `"additionalContext":"You are about to modify test file calc_test.go.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFile(t, root, "calc_test.go", calc)
+			if tt.aiwg != "" {
+				writeFile(t, root, "aiwg.yml", tt.aiwg)
+			}
+			input := map[string]any{"file_path": filepath.Join(root, "calc_test.go")}
+			for k, v := range tt.input {
+				input[k] = v
+			}
+			var stdout, stderr bytes.Buffer
+			code := Main(nil, bytes.NewReader(mkEvent(t, root, "Edit", input)), &stdout, &stderr)
+			if code != 0 || stderr.Len() > 0 {
+				t.Fatalf("Main = %d, stderr %q", code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.out) {
+				t.Errorf("answer = %s\nwant it to contain %s", stdout.String(), tt.out)
+			}
+			var last audit.Entry
+			err := audit.Read(filepath.Join(root, ".aiwg/ralph/hook-log.jsonl"), func(e audit.Entry) error { last = e; return nil }, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last.Decision != tt.decision || last.Rule != tt.rule || last.Level != tt.level {
+				t.Errorf("audit line: %s %s %s, want %s %s %s", last.Decision, last.Rule, last.Level, tt.decision, tt.rule, tt.level)
+			}
+			if tt.decision == "deny" && (!strings.Contains(last.Reason, "rule test-tamper") || last.Checkpoint != "") {
+				t.Errorf("audit line of a denial: reason %q, checkpoint %q", last.Reason, last.Checkpoint)
+			}
+			if tt.decision == "warn" && last.Checkpoint == "" {
+				t.Error("a warned edit of a test file has no checkpoint")
+			}
+		})
+	}
+}
+
+// TestJudgeTamperFinding checks the verdict ralph explain prints: the
+// test-tamper finding next to the others, and an allowed exception shown
+// as an allow finding with its reason.
+func TestJudgeTamperFinding(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("RALPH_LOOP_ID", "")
+	root := t.TempDir()
+	writeFile(t, root, "tests/test_a.py", "def test_a():\n    assert f() == 1\n\n\ndef test_b():\n    assert g() == 2\n")
+	del := map[string]any{"file_path": filepath.Join(root, "tests/test_a.py"), "old_string": "\n\ndef test_b():\n    assert g() == 2\n", "new_string": "\n"}
+	for _, tc := range []struct {
+		aiwg     string
+		decision answer.Decision
+		rules    string
+	}{
+		{"", answer.Deny, "test-files:warn test-tamper:deny"},
+		{"test_integrity:\n  allow:\n    - {path: \"tests/**\", reason: \"b is obsolete\"}\n", answer.Warn, "test-files:warn test-tamper:allow"},
+		{"agent_persistence:\n  detection_mode: minimal\n", answer.Deny, "test-files:allow test-tamper:deny"},
+	} {
+		cfg, err := config.Parse("aiwg.yml", []byte(tc.aiwg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := event.Decode(mkEvent(t, root, "Edit", del), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &hook.Call{Hook: "pre-tool-call", Event: e, Scope: project.Scope{Layout: project.Layout{Root: root}}, Getenv: os.Getenv, DryRun: true}
+		v, err := Judge(cfg, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rules []string
+		for _, f := range v.Findings {
+			rules = append(rules, f.Rule+":"+string(f.Action))
+		}
+		if v.Decision != tc.decision || strings.Join(rules, " ") != tc.rules {
+			t.Errorf("aiwg.yml %q: Judge = %s with %q, want %s with %q", tc.aiwg, v.Decision, rules, tc.decision, tc.rules)
+		}
+		if tc.decision == answer.Deny && (v.Top == nil || v.Top.Rule != "test-tamper" || len(v.Changes) != 0) {
+			t.Errorf("aiwg.yml %q: Top = %+v, Changes = %q; want test-tamper and nothing to checkpoint", tc.aiwg, v.Top, v.Changes)
+		}
+		if tc.decision == answer.Warn && !strings.Contains(v.Findings[1].Reason, "allowed by test_integrity.allow in aiwg.yml (b is obsolete)") {
+			t.Errorf("allowed finding reason = %q", v.Findings[1].Reason)
+		}
 	}
 }
 

@@ -1,0 +1,262 @@
+package tamper
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
+)
+
+// MaxFile is the largest test file judged; a larger one is let through
+// unread (reading and scanning it would cost every call on it).
+const MaxFile = 4 << 20
+
+// Verdict is [Judge]'s answer on a call that changes a test file.
+type Verdict struct {
+	*Finding
+	Abs    string          // the file's absolute path
+	Level  string          // critical or high
+	Action answer.Decision // deny, or as the detection mode lowers it; allow when exceptions allow it all
+}
+
+// Judge judges a PreToolUse event of a Write, Edit or MultiEdit call on a
+// test file in the project at root (NotebookEdit is not judged: notebooks
+// hold no tests package testscan reads). It returns nil when the call
+// does not tamper with tests, when it is not such a call, when
+// test_integrity is disabled, or when the call cannot succeed as it
+// stands (an old_string not in the file): the tool then fails by itself.
+// An error is a tool input of the wrong shape.
+func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
+	if !cfg.TestIntegrity.Enabled {
+		return nil, nil
+	}
+	switch ev.Tool {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		return nil, nil
+	}
+	p, err := ev.Str("file_path")
+	if err != nil || p == "" {
+		return nil, err
+	}
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = root
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.Clean(p)
+	name := relName(root, p)
+	var as string // the name to read the file as, if not its own
+	switch lang := testscan.Lang(name); {
+	case lang == "go" && (strings.HasPrefix(name, "testdata/") || strings.Contains(name, "/testdata/")):
+		return nil, nil // go test never builds what is under testdata: a fixture
+	case lang == "":
+		if !testFile(cfg, name) {
+			return nil, nil
+		}
+		if as = langName(name); as == "" {
+			return nil, nil
+		}
+	}
+	before, err := readSmall(p)
+	if err != nil {
+		return nil, nil // a new file, or one that cannot be read: nothing to compare with
+	}
+	var after []byte
+	if ev.Tool == "Write" {
+		content, err := ev.Str("content")
+		if err != nil {
+			return nil, err
+		}
+		after = []byte(content)
+	} else {
+		edits, err := ev.Edits()
+		if err != nil {
+			return nil, err
+		}
+		s, err := Apply(string(before), edits)
+		if err != nil {
+			return nil, nil // the tool refuses the call by itself
+		}
+		after = []byte(s)
+	}
+	if bytes.Equal(before, after) {
+		return nil, nil
+	}
+	opt := Options{Tool: ev.Tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as}
+	f := Check(name, before, after, opt)
+	if f == nil {
+		return nil, nil
+	}
+	v := &Verdict{Finding: f, Abs: p, Level: f.Level(), Action: answer.Deny}
+	if len(f.Problems) == 0 {
+		v.Action = answer.Allow
+	} else {
+		v.Action = shift(cfg.AgentPersistence.DetectionMode, v.Level)
+	}
+	return v, nil
+}
+
+// shift applies the detection mode to the rule's deny, as package risk
+// does for every rule: off keeps only critical rules, minimal lowers the
+// others one step.
+func shift(mode, level string) answer.Decision {
+	if level == Critical {
+		return answer.Deny
+	}
+	switch mode {
+	case "off":
+		return answer.Allow
+	case "minimal":
+		return answer.Ask
+	}
+	return answer.Deny
+}
+
+// relName is p relative to root, slash-separated, when inside it; else p.
+func relName(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// testFile reports whether name matches the configured test_files globs.
+func testFile(cfg *config.Config, name string) bool {
+	for _, g := range cfg.TestFiles {
+		if doublestar.MatchUnvalidated(g, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// langName gives a file that test_files calls a test file, but whose name
+// package testscan does not know, a name it reads in the language of its
+// extension; "" for an extension of no known language.
+func langName(name string) string {
+	dir, base := path.Split(name)
+	ext := filepath.Ext(base)
+	var as string
+	switch ext {
+	case ".go":
+		as = "x_test.go"
+	case ".py":
+		as = "test_x.py"
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		as = "x.test" + ext
+	case ".java":
+		as = "XTest.java"
+	case ".rb":
+		as = "x_spec.rb"
+	default:
+		return ""
+	}
+	return dir + as
+}
+
+// pathMatch matches an exception's glob against a file name.
+func pathMatch(glob, name string) bool { return doublestar.MatchUnvalidated(glob, name) }
+
+// readSmall reads a regular file of at most MaxFile bytes.
+func readSmall(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > MaxFile {
+		return nil, errors.New("not a regular file of a readable size")
+	}
+	return os.ReadFile(p)
+}
+
+// Limits of the search for a removed test in the sibling files.
+const (
+	maxSiblings    = 64      // files looked at
+	maxSiblingSize = 1 << 20 // bytes per file
+)
+
+// siblings returns the Elsewhere of a change to the file at p (named name):
+// whether a test removed from it is in another test file of its directory
+// in the same language, with a body like its own and as many real
+// assertions, not skipped: the test was moved there.
+func siblings(p, name string) func(test, body string, real int) bool {
+	lang := testscan.Lang(name)
+	if lang == "" {
+		return nil
+	}
+	var files []*scanned // read on first use
+	read := false
+	return func(test, body string, real int) bool {
+		if !read {
+			read = true
+			files = readSiblings(p, lang)
+		}
+		leaf := leafName(test)
+		for _, sf := range files {
+			if leaf != "" && !strings.Contains(sf.side.src, leaf) {
+				continue
+			}
+			if sf.side.f == nil {
+				f, _ := testscan.Scan(sf.name, []byte(sf.side.src))
+				if f == nil {
+					f = &testscan.File{}
+				}
+				sf.side.f = f
+			}
+			for i, t := range sf.side.f.Tests {
+				if t.Skipped || leafName(t.Name) != leaf || sf.side.real(i) < real {
+					continue
+				}
+				if similarity(body, tbody(sf.side.seg(i), t.Name)) >= 0.8 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+type scanned struct {
+	name string
+	side side
+}
+
+func readSiblings(p, lang string) []*scanned {
+	dir := filepath.Dir(p)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []*scanned
+	for _, e := range ents {
+		if len(out) >= maxSiblings {
+			break
+		}
+		sp := filepath.Join(dir, e.Name())
+		if sp == p || !e.Type().IsRegular() || testscan.Lang(filepath.ToSlash(sp)) != lang {
+			continue
+		}
+		if fi, err := e.Info(); err != nil || fi.Size() > maxSiblingSize {
+			continue
+		}
+		data, err := os.ReadFile(sp)
+		if err != nil {
+			continue
+		}
+		out = append(out, &scanned{name: filepath.ToSlash(sp), side: side{src: string(data)}})
+	}
+	return out
+}
