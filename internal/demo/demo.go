@@ -51,14 +51,16 @@ var steps = []step{
 	{why: "prints a warning about rm -rf (only data)", tool: "Bash", input: map[string]any{"command": `echo "never rm -rf /" && grep -rn "git reset --hard" docs`}},
 	{why: "cleans the build output", tool: "Bash", input: map[string]any{"command": "rm -rf build"}},
 	{why: "weakens a failing assertion", tool: "Edit",
-		input: map[string]any{"file_path": "calc/calc_test.go", "old_string": "got != 2", "new_string": "false"},
+		input: map[string]any{"file_path": "calc/calc_test.go", "old_string": "got != 2", "new_string": "false"}},
+	{why: "changes what the failing assertion expects", tool: "Edit",
+		input: map[string]any{"file_path": "calc/calc_test.go", "old_string": "got != 2", "new_string": "got != 3"},
 		apply: func(root string) error {
 			p := filepath.Join(root, "calc/calc_test.go")
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			return os.WriteFile(p, []byte(strings.Replace(string(data), "got != 2", "false", 1)), 0o644)
+			return os.WriteFile(p, []byte(strings.Replace(string(data), "got != 2", "got != 3", 1)), 0o644)
 		}},
 }
 
@@ -203,7 +205,7 @@ func rollback(w io.Writer, root string, scope project.Scope) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nThe human reviews the weakened test and runs: ralph rollback --last\n")
+	fmt.Fprintf(w, "\nThe human reviews the changed test and runs: ralph rollback --last\n")
 	changes, err := store.Restore(root, m, false)
 	if err != nil {
 		return err

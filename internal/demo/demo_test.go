@@ -26,7 +26,8 @@ func TestRun(t *testing.T) {
 		"→ ALLOW (a deletion inside the project: allowed after a checkpoint)",
 		"→ WARN  (test-files) You are about to modify test file calc/calc_test.go",
 		"    restore calc/calc_test.go\n",
-		"13 calls: 4 allowed, 1 warned, 8 denied",
+		"(rule test-tamper): this Edit of calc/calc_test.go tampers with its tests: it replaces assertions by trivially true ones in TestDiv",
+		"14 calls: 4 allowed, 1 warned, 9 denied",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("demo output lacks %q", want)
