@@ -152,9 +152,15 @@ func TestLinear(t *testing.T) {
 	for _, u := range units {
 		src := []byte(strings.Repeat(u, n/len(u)))
 		for _, lang := range langs {
-			start := time.Now()
-			f, _ := Scan(fuzzNames[lang], src)
-			d := time.Since(start)
+			// The least of up to three runs: a busy moment of the machine
+			// does not last three runs, a quadratic scan does.
+			var f *File
+			d := time.Duration(1 << 62)
+			for try := 0; try < 3 && d > limit; try++ {
+				start := time.Now()
+				f, _ = Scan(fuzzNames[lang], src)
+				d = min(d, time.Since(start))
+			}
 			if d > limit {
 				t.Errorf("Scan(%s, %q × %d) took %v, more than %v", lang, u, n/len(u), d, limit)
 			}
