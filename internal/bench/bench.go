@@ -45,6 +45,13 @@ var Cases = []Case{
 	{"edit test file (checkpoint)", "p95 ≤ 10 ms", "Edit", map[string]any{"file_path": "calc/calc_test.go", "old_string": "5", "new_string": "5"}},
 }
 
+// PostCases are the post-tool-call events, in a project of Options.Files
+// more files.
+var PostCases = []Case{
+	{"post-tool-call: edit of a test file", "p95 ≤ 10 ms", "Edit", map[string]any{"file_path": "calc/calc_test.go", "old_string": "5", "new_string": "5"}},
+	{"post-tool-call: bash (test files re-indexed)", "-", "Bash", map[string]any{"command": "go test ./..."}},
+}
+
 // Result is the measurement of one case.
 type Result struct {
 	Name     string        `json:"name"`
@@ -60,6 +67,8 @@ type Result struct {
 type Options struct {
 	Bin     string // pre-tool-call executable
 	Stop    string // stop executable; "" to skip the loop cases
+	Post    string // post-tool-call executable; "" to skip its cases
+	Files   int    // source files added to the project first (post-tool-call cases)
 	Floor   string // no-op executable; "" to skip the floor
 	RSS     string // the rss launcher (internal/bench/rss); "" to skip memory
 	Runs    int    // runs per case
@@ -79,6 +88,11 @@ func Run(o Options) ([]Result, error) {
 		return nil, fmt.Errorf("bench: runs must be at least 1")
 	}
 	log := filepath.Join(o.Dir, ".aiwg", "ralph", "hook-log.jsonl")
+	if o.Files > 0 {
+		if err := sprawl(o.Dir, o.Files); err != nil {
+			return nil, err
+		}
+	}
 	if o.Stop != "" {
 		// Every call then belongs to a loop, whose stop hook judges an
 		// iteration each time: its completion command fails at once.
@@ -107,6 +121,11 @@ func Run(o Options) ([]Result, error) {
 	}
 	for _, c := range Cases {
 		pre = append(pre, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})
+	}
+	if o.Post != "" {
+		for _, c := range PostCases {
+			pre = append(pre, &job{bin: o.Post, ev: demo.PostEvent(o.Dir, "bench", c.Tool, c.Input), res: Result{Name: c.Name, Budget: c.Budget}})
+		}
 	}
 	if o.Stop != "" {
 		// The stop hook's fsyncs would slow the calls that follow them, so
@@ -249,4 +268,26 @@ func startLoop(dir string, iters int) (project.Scope, error) {
 	}
 	sc, _ := project.NewScope(dir, st.LoopID)
 	return sc, loop.FakeHistory(sc, iters, time.Now())
+}
+
+// sprawl adds n small files to the project at dir, one in ten a Go test
+// file, a hundred to a directory, as a larger repository would have.
+func sprawl(dir string, n int) error {
+	for i := range n {
+		d := filepath.Join(dir, "pkg", fmt.Sprintf("p%03d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+		}
+		name, body := fmt.Sprintf("f%03d.go", i%100), fmt.Sprintf("package p%03d\n\nfunc F%d() int { return %d }\n", i/100, i, i)
+		if i%10 == 0 {
+			name = fmt.Sprintf("f%03d_test.go", i%100)
+			body = fmt.Sprintf("package p%03d\n\nimport \"testing\"\n\nfunc TestF%d(t *testing.T) {\n\tif F%d() != %d {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n", i/100, i, i+1, i+1)
+		}
+		if err := os.WriteFile(filepath.Join(d, name), []byte(body), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

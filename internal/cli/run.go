@@ -52,6 +52,8 @@ Flags:
   --runs N       runs per event (default 300)
   --history N    audit lines to write to the log first (default 0)
   --iterations N iterations of loop history to write first (default 1000)
+  --files N      source files (one in ten a test) added to the project first
+                 (default 0; make bench also runs with 5000)
   --json         print the results as JSON
 `
 
@@ -63,6 +65,7 @@ func benchCmd(e *env, args []string) error {
 	runs := fs.Int("runs", 300, "")
 	history := fs.Int("history", 0, "")
 	iters := fs.Int("iterations", 1000, "")
+	files := fs.Int("files", 0, "")
 	asJSON := fs.Bool("json", false, "")
 	if help, err := parse(e, fs, benchUsage, args); help || err != nil {
 		return err
@@ -95,11 +98,14 @@ func benchCmd(e *env, args []string) error {
 	if err := demo.Unpack(dir); err != nil {
 		return err
 	}
-	stop := filepath.Join(*bin, "stop")
+	stop, post := filepath.Join(*bin, "stop"), filepath.Join(*bin, "post-tool-call")
 	if _, err := os.Stat(stop); err != nil {
 		stop = ""
 	}
-	rs, err := bench.Run(bench.Options{Bin: hook, Stop: stop, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Iters: *iters, Dir: dir})
+	if _, err := os.Stat(post); err != nil {
+		post = ""
+	}
+	rs, err := bench.Run(bench.Options{Bin: hook, Stop: stop, Post: post, Files: *files, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Iters: *iters, Dir: dir})
 	if err != nil {
 		return err
 	}
@@ -111,6 +117,9 @@ func benchCmd(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "one process per call, %d runs per event, %d audit lines of history", *runs, *history)
 	if stop != "" {
 		fmt.Fprintf(e.stdout, ", in a loop with %d iterations of history", *iters)
+	}
+	if *files > 0 {
+		fmt.Fprintf(e.stdout, ", %d more files in the project", *files)
 	}
 	fmt.Fprint(e.stdout, "\n\n")
 	return bench.Print(e.stdout, rs)

@@ -136,6 +136,18 @@ func Event(root, session, tool string, input map[string]any) []byte {
 	return data
 }
 
+// PostEvent returns the PostToolUse event of the same call, as Event.
+func PostEvent(root, session, tool string, input map[string]any) []byte {
+	data := Event(root, session, tool, input)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	m["hook_event_name"] = "PostToolUse"
+	m["tool_response"] = map[string]any{"success": true}
+	m["tool_use_id"] = "toolu_bench"
+	data, _ = json.Marshal(m)
+	return data
+}
+
 // StopEvent returns a Claude Code Stop event of session in root.
 func StopEvent(root, session string) []byte {
 	data, _ := json.Marshal(map[string]any{"session_id": session, "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done."})
