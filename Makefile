@@ -53,6 +53,12 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzJava -fuzztime=20s ./internal/testscan/
 	$(GO) test -run='^$$' -fuzz=FuzzRuby -fuzztime=20s ./internal/testscan/
 	$(GO) test -run='^$$' -fuzz=FuzzParseSummary -fuzztime=30s ./internal/metrics/
+	$(GO) test -run='^$$' -fuzz=FuzzParseError -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzReadCI -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeIndex -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
 
 clean:
 	rm -rf $(BIN)
