@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 )
 
 // Decisions recorded for an iteration.
@@ -253,7 +254,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index) {
 	it.Metrics = idx.Totals()
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := readIndex(filepath.Join(sc.Dir(), "baseline.json"))
-	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, it.N)
+	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, sameScan) {
 		idx = nil // nothing to write back
@@ -266,7 +267,7 @@ func sameScan(a, b FileScan) bool {
 }
 
 // regressions compares current metrics to the baseline.
-func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, n int) []Regression {
+func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, allow []config.TestException, n int) []Regression {
 	var regs []Regression
 	add := func(typ, sev, metric string, b, c float64, detail string, tests []string) {
 		regs = append(regs, Regression{
@@ -274,9 +275,20 @@ func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, n in
 			Metric: metric, Baseline: b, Current: c, Detail: detail, Tests: tests,
 		})
 	}
+	// Tests the human allowed to go (test_integrity.allow) are not missed.
+	gone, excused := []string{}, 0
 	if cur.Tests < base.Tests {
-		gone := idx.Missing(baseIdx)
-		d := fmt.Sprintf("%d tests fewer than at the start (%d → %d)", base.Tests-cur.Tests, base.Tests, cur.Tests)
+		for _, g := range idx.Missing(baseIdx) {
+			path, name, _ := strings.Cut(g, ": ")
+			if _, ok := tamper.Allowed(allow, path, name); ok {
+				excused++
+				continue
+			}
+			gone = append(gone, g)
+		}
+	}
+	if cur.Tests+excused < base.Tests {
+		d := fmt.Sprintf("%d tests fewer than at the start (%d → %d)", base.Tests-cur.Tests-excused, base.Tests, cur.Tests)
 		if len(gone) > 0 {
 			d += ": " + strings.Join(clipList(gone, 10), ", ")
 		}

@@ -215,7 +215,7 @@ func TestRegressionsAgainstBaseline(t *testing.T) {
 	idx := Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
 	ms := []config.Metric{{Name: "coverage", Direction: "higher"}, {Name: "lint", Direction: "lower"}}
 	cur := Metrics{Tests: 9, Skips: 2, Assertions: 28, Custom: map[string]float64{"coverage": 75, "lint": 3}}
-	regs := regressions(base, cur, baseIdx, idx, ms, 4)
+	regs := regressions(base, cur, baseIdx, idx, ms, nil, 4)
 	var got []string
 	for _, r := range regs {
 		got = append(got, r.Type+"/"+r.Severity+"/"+r.Metric)
@@ -227,8 +227,19 @@ func TestRegressionsAgainstBaseline(t *testing.T) {
 	if len(regs) > 0 && (strings.Join(regs[0].Tests, ",") != "a_test.go: TestB" || regs[0].Iteration != 4) {
 		t.Errorf("deleted tests = %v (moved TestC must not count)", regs[0].Tests)
 	}
-	if r := regressions(base, base, baseIdx, baseIdx, ms, 1); len(r) != 0 {
+	if r := regressions(base, base, baseIdx, baseIdx, ms, nil, 1); len(r) != 0 {
 		t.Errorf("no change: %v", r)
+	}
+	// A deletion the human allowed (test_integrity.allow) is no regression.
+	allow := []config.TestException{{Path: "a_test.go", Tests: []string{"TestB"}, Reason: "obsolete"}}
+	for _, r := range regressions(base, cur, baseIdx, idx, ms, allow, 4) {
+		if r.Type == "test_deletion" {
+			t.Errorf("an allowed deletion was reported: %+v", r)
+		}
+	}
+	other := []config.TestException{{Path: "b_test.go", Reason: "other file"}}
+	if r := regressions(base, cur, baseIdx, idx, ms, other, 4); len(r) == 0 || r[0].Type != "test_deletion" {
+		t.Errorf("an exception for another file excused the deletion: %v", r)
 	}
 }
 

@@ -90,8 +90,8 @@ only validation bypasses are reported, as a warning (additionalContext),
 and failed calls are only logged.
 
 Not yet: coverage drops (the stop hook compares the configured metrics at
-each Stop), exceptions of test_integrity.allow (the stop hook does not
-honour them either), and CI steps removed by the loop's very first Bash
+each Stop), exceptions of test_integrity.allow (the stop hook honours
+them for deleted tests), and CI steps removed by the loop's very first Bash
 command (the CI files are first read on the loop's first change).
 
 Flags:

@@ -322,3 +322,10 @@ func leafName(name string) string {
 	}
 	return name
 }
+
+// Allowed reports whether test_integrity.allow excuses a change to test
+// (a full name; "" for changes outside any test) in the file at path,
+// relative to the project root, and returns the exception's reason.
+func Allowed(allow []config.TestException, path, test string) (string, bool) {
+	return allowed(allow, path, Problem{Test: test})
+}
