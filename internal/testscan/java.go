@@ -11,25 +11,13 @@ func lexJava(src string) *toks {
 	l := newLex(src)
 	s := src
 	for l.i < len(s) {
+		if l.skipBlank(false) {
+			continue
+		}
 		c := s[l.i]
 		next := byte(0)
 		if l.i+1 < len(s) {
 			next = s[l.i+1]
-		}
-		switch {
-		case c == '\n':
-			l.i++
-			l.line++
-			continue
-		case isSpace(c):
-			l.i++
-			continue
-		case c == '/' && next == '/':
-			l.i = lineEnd(s, l.i)
-			continue
-		case c == '/' && next == '*':
-			l.blockComment(false)
-			continue
 		}
 		pos, line := l.i, l.line
 		k := kPunct

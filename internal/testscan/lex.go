@@ -413,6 +413,32 @@ func (l *lexState) skipTo(j int) {
 	l.i = j
 }
 
+// skipBlank skips one newline, blank or C-style comment (// or /* */,
+// nested when nest is set) at l.i, and reports whether it did: the start
+// of every step of the C-family lexers.
+func (l *lexState) skipBlank(nest bool) bool {
+	s := l.src
+	c := s[l.i]
+	next := byte(0)
+	if l.i+1 < len(s) {
+		next = s[l.i+1]
+	}
+	switch {
+	case c == '\n':
+		l.i++
+		l.line++
+	case isSpace(c):
+		l.i++
+	case c == '/' && next == '/':
+		l.i = lineEnd(s, l.i)
+	case c == '/' && next == '*':
+		l.blockComment(nest)
+	default:
+		return false
+	}
+	return true
+}
+
 // blockComment skips a /* … */ comment starting at l.i; nested ones when
 // nest is set (Rust). An unterminated one runs to the end.
 func (l *lexState) blockComment(nest bool) {
