@@ -1,0 +1,342 @@
+// Package snapshot records the working tree of a project at the end of
+// each loop iteration and brings it back later, byte-exact, deleted files
+// included, so that a loop can be rolled back to an earlier iteration or to
+// its best one.
+//
+// A snapshot is a git tree in a private object store, a bare repository at
+// <root>/.aiwg/ralph/snapshots/git. The project's own .git is never used:
+// snapshots take no commit, branch, stash or index entry of the user's, and
+// only <root>/.git/info/exclude is ever read from it. Git plumbing is used
+// rather than a walk of our own because it gives, for free and well tested:
+//
+//   - the exact .gitignore semantics users expect (per-directory .gitignore
+//     files, the project's .git/info/exclude, the user's global excludes
+//     file; a file that is tracked stays tracked, as in git);
+//   - an index that works as a stat cache, so that snapshotting an
+//     unchanged tree of 10,000 files costs two git processes and about
+//     20 ms, not a read of every file;
+//   - content-addressed, compressed objects shared by all snapshots;
+//   - file modes and symbolic links stored as such, never followed.
+//
+// The cost is a dependency on the git binary: without it Take, Diff and
+// Restore return ErrNoGit, and callers go on without snapshots.
+//
+// Every git process runs with a clean environment: no inherited GIT_*
+// variable, no system or global git config (so no user filters, autocrlf
+// or hooks), and the store's info/attributes turns off every attribute that
+// could change bytes on the way in or out (text, eol, filter, ident,
+// working-tree-encoding), whatever the project's .gitattributes say. Paths
+// under .aiwg/ are never part of a snapshot.
+//
+// Each caller keeps its own index file (a loop uses
+// <loopdir>/snapshot.index), locked through "<index>.flock" for the length
+// of a Take or Restore. Callers with different indexes share the object
+// store safely.
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrNoGit reports that the git binary is not on PATH.
+var ErrNoGit = errors.New("snapshot: git not found on PATH")
+
+// LockTimeout bounds how long Take and Restore wait for the index lock.
+var LockTimeout = 10 * time.Second
+
+// Store is the private snapshot store of one project.
+type Store struct {
+	Root  string // project root (absolute)
+	Index string // index file of the caller (a loop's <loopdir>/snapshot.index)
+}
+
+// Dir returns the store's git directory: <Root>/.aiwg/ralph/snapshots/git.
+func (s *Store) Dir() string {
+	return filepath.Join(s.Root, ".aiwg", "ralph", "snapshots", "git")
+}
+
+// ValidTree reports whether id looks like a tree id (40 lowercase hex).
+func ValidTree(id string) bool {
+	if len(id) != 40 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Take snapshots the working tree (respecting .gitignore, never .aiwg/)
+// and returns its tree id (40 hex). Incremental through the index.
+func (s *Store) Take(ctx context.Context) (string, error) {
+	r, unlock, err := s.open(ctx, true)
+	if err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
+	defer unlock()
+	id, err := r.take(ctx)
+	if err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
+	return id, nil
+}
+
+// config is appended to the store's config when it is created.
+const config = `[core]
+	autocrlf = false
+	filemode = true
+	symlinks = true
+	quotepath = false
+	untrackedCache = true
+[gc]
+	auto = 0
+[advice]
+	addEmbeddedRepo = false
+`
+
+// attributes is the store's info/attributes: no conversion of any kind.
+const attributes = "* -text -filter -eol -ident -working-tree-encoding\n"
+
+// exclude starts the store's info/exclude; the project's own
+// .git/info/exclude follows it.
+const exclude = "/.aiwg/\n"
+
+// A repo runs git on one store, its project and one index.
+type repo struct {
+	git   string // path of the git binary
+	root  string
+	dir   string
+	index string
+}
+
+// open finds git, makes the paths absolute, creates the store on first
+// use and, with lock, takes the index lock. unlock is never nil.
+func (s *Store) open(ctx context.Context, lock bool) (r *repo, unlock func(), err error) {
+	unlock = func() {}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, unlock, ErrNoGit
+	}
+	if s.Root == "" {
+		return nil, unlock, errors.New("no project root")
+	}
+	root, err := filepath.Abs(s.Root)
+	if err != nil {
+		return nil, unlock, err
+	}
+	r = &repo{git: git, root: root, dir: (&Store{Root: root}).Dir()}
+	if lock {
+		if s.Index == "" {
+			return nil, unlock, errors.New("no index file")
+		}
+		if r.index, err = filepath.Abs(s.Index); err != nil {
+			return nil, unlock, err
+		}
+		if unlock, err = lockIndex(ctx, r.index); err != nil {
+			return nil, func() {}, err
+		}
+	}
+	if err := r.init(ctx); err != nil {
+		unlock()
+		return nil, func() {}, err
+	}
+	return r, unlock, nil
+}
+
+// lockIndex takes the lock of an index file and returns its release. Under
+// it, a git "<index>.lock" can only be left over from a git process that
+// was killed (a hook's timeout), so it is removed.
+func lockIndex(ctx context.Context, index string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
+		return nil, fmt.Errorf("creating index directory: %w", err)
+	}
+	l := flock.New(index + ".flock")
+	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 2*time.Millisecond)
+	if err != nil || !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("timed out after %v", LockTimeout)
+		}
+		return nil, fmt.Errorf("locking %s: %w", index, err)
+	}
+	if err := os.Remove(index + ".lock"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		l.Unlock()
+		return nil, fmt.Errorf("removing stale %s.lock: %w", index, err)
+	}
+	return func() { l.Unlock() }, nil
+}
+
+// init creates the store unless it exists, and brings its info/exclude up
+// to date with the project's. The store is built in a temporary directory
+// and renamed into place, so that processes racing to create it all end
+// up with the same, complete one.
+func (r *repo) init(ctx context.Context) error {
+	if _, err := os.Stat(filepath.Join(r.dir, "config")); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err := r.create(ctx); err != nil {
+			return fmt.Errorf("creating store %s: %w", r.dir, err)
+		}
+	}
+	return r.syncExclude()
+}
+
+// create makes a new store at r.dir.
+func (r *repo) create(ctx context.Context) error {
+	parent := filepath.Dir(r.dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "git.tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // no-op after a successful rename
+	cmd := exec.CommandContext(ctx, r.git, "init", "--bare", "-q", "--template=", "--object-format=sha1", tmp)
+	cmd.Env = env(nil)
+	if _, err := run(cmd, nil); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(tmp, "config"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(config)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(tmp, "info"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "info", "attributes"), []byte(attributes), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "info", "exclude"), []byte(exclude), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, r.dir); err != nil {
+		// Lost the race to another process: use its store.
+		if _, err1 := os.Stat(filepath.Join(r.dir, "config")); err1 == nil {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// syncExclude makes the store's info/exclude "/.aiwg/" followed by the
+// project's .git/info/exclude, replacing it atomically when it differs.
+func (r *repo) syncExclude() error {
+	want := []byte(exclude)
+	user, err := os.ReadFile(filepath.Join(r.root, ".git", "info", "exclude"))
+	if err == nil {
+		want = append(want, user...)
+		if len(user) > 0 && user[len(user)-1] != '\n' {
+			want = append(want, '\n')
+		}
+	}
+	name := filepath.Join(r.dir, "info", "exclude")
+	if have, err := os.ReadFile(name); err == nil && bytes.Equal(have, want) {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "exclude.tmp-")
+	if err != nil {
+		return fmt.Errorf("updating %s: %w", name, err)
+	}
+	defer os.Remove(f.Name()) // no-op after a successful rename
+	_, err = f.Write(want)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		return fmt.Errorf("updating %s: %w", name, err)
+	}
+	return nil
+}
+
+// take adds the working tree to the index and writes it as a tree.
+func (r *repo) take(ctx context.Context) (string, error) {
+	// info/exclude leaves .aiwg/ out, and so does this pathspec when a
+	// .gitignore un-ignores it; git does not even walk it. The pathspec
+	// has a wildcard because git add fails on a literal one that names an
+	// ignored path, even to exclude it.
+	if _, err := r.run(ctx, r.index, nil, "add", "-A", "--", ":(top,exclude,glob).aiw[g]/**"); err != nil {
+		return "", err
+	}
+	out, err := r.run(ctx, r.index, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	id := strings.TrimSpace(string(out))
+	if !ValidTree(id) {
+		return "", fmt.Errorf("git write-tree: unexpected output %q", out)
+	}
+	return id, nil
+}
+
+// run runs git args on the store and the project with the given index
+// file ("" for none), feeding it stdin, and returns its standard output.
+func (r *repo) run(ctx context.Context, index string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, r.git, args...)
+	cmd.Dir = r.root
+	vars := []string{"GIT_DIR=" + r.dir, "GIT_WORK_TREE=" + r.root}
+	if index != "" {
+		vars = append(vars, "GIT_INDEX_FILE="+index)
+	}
+	cmd.Env = env(vars)
+	return run(cmd, stdin)
+}
+
+// env returns the environment of a git process: vars, a config of git's
+// defaults only, and PATH, HOME and XDG_CONFIG_HOME (where the user's
+// global excludes file is found) from ours. Nothing else is inherited, in
+// particular no GIT_* variable.
+func env(vars []string) []string {
+	e := append(vars, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "LANG=C", "LC_ALL=C")
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME"} {
+		if v, ok := os.LookupEnv(k); ok {
+			e = append(e, k+"="+v)
+		}
+	}
+	return e
+}
+
+// run runs cmd with stdin and returns its standard output. Its error names
+// the git command and quotes the first line of git's standard error.
+func run(cmd *exec.Cmd, stdin []byte) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		if msg == "" {
+			return nil, fmt.Errorf("git %s: %w", cmd.Args[1], err)
+		}
+		return nil, fmt.Errorf("git %s: %s (%w)", cmd.Args[1], msg, err)
+	}
+	return stdout.Bytes(), nil
+}
