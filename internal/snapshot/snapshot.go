@@ -43,6 +43,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,13 +95,15 @@ func (s *Store) Take(ctx context.Context) (string, error) {
 	return id, nil
 }
 
-// config is appended to the store's config when it is created.
+// config is appended to the store's config when it is created. The
+// untracked cache is off: git does not use it with a pathspec (see take),
+// and without one it saved nothing measurable on 10,000 files.
 const config = `[core]
 	autocrlf = false
 	filemode = true
 	symlinks = true
 	quotepath = false
-	untrackedCache = true
+	untrackedCache = false
 [gc]
 	auto = 0
 [advice]
@@ -281,8 +284,24 @@ func (r *repo) take(ctx context.Context) (string, error) {
 	// .gitignore un-ignores it; git does not even walk it. The pathspec
 	// has a wildcard because git add fails on a literal one that names an
 	// ignored path, even to exclude it.
-	if _, err := r.run(ctx, r.index, nil, "add", "-A", "--", ":(top,exclude,glob).aiw[g]/**"); err != nil {
-		return "", err
+	args := []string{"add", "-A", "--", ":(top,exclude,glob).aiw[g]/**"}
+	for {
+		_, err := r.run(ctx, r.index, nil, args...)
+		if err == nil {
+			break
+		}
+		// git add refuses a nested repository without a commit; leave
+		// it out and try again.
+		var e *gitError
+		if !errors.As(err, &e) || len(args) > 100 {
+			return "", err
+		}
+		p, ok := strings.CutPrefix(e.msg, "error: '")
+		p, ok1 := strings.CutSuffix(p, "/' does not have a commit checked out")
+		if !ok || !ok1 || p == "" || slices.Contains(args, ":(top,exclude,literal)"+p) {
+			return "", err
+		}
+		args = append(args, ":(top,exclude,literal)"+p)
 	}
 	out, err := r.run(ctx, r.index, nil, "write-tree")
 	if err != nil {
@@ -333,10 +352,23 @@ func run(cmd *exec.Cmd, stdin []byte) ([]byte, error) {
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-		if msg == "" {
-			return nil, fmt.Errorf("git %s: %w", cmd.Args[1], err)
-		}
-		return nil, fmt.Errorf("git %s: %s (%w)", cmd.Args[1], msg, err)
+		return nil, &gitError{cmd: cmd.Args[1], msg: msg, err: err}
 	}
 	return stdout.Bytes(), nil
 }
+
+// A gitError is a git command that failed.
+type gitError struct {
+	cmd string // e.g. "add"
+	msg string // first line of its standard error
+	err error  // from exec
+}
+
+func (e *gitError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("git %s: %v", e.cmd, e.err)
+	}
+	return fmt.Sprintf("git %s: %s (%v)", e.cmd, e.msg, e.err)
+}
+
+func (e *gitError) Unwrap() error { return e.err }

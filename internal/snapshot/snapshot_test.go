@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestMain makes the test binary take one snapshot when asked, so that
@@ -83,7 +84,7 @@ func remove(t *testing.T, root, rel string) {
 }
 
 // scan describes every entry under dir except .aiwg/ and the store:
-// directories, files with their mode and contents, symlinks with their
+// directories, files with their executable bit and contents, symlinks with their
 // target. It never follows a symlink.
 func scan(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -115,7 +116,9 @@ func scan(t *testing.T, dir string) map[string]string {
 			if err != nil {
 				return err
 			}
-			m[rel] = fmt.Sprintf("file %v %q", fi.Mode().Perm(), data)
+			// Only the executable bit is ours to restore; the rest is
+			// the umask's.
+			m[rel] = fmt.Sprintf("file exec=%v %q", fi.Mode()&0o100 != 0, data)
 		}
 		return nil
 	})
@@ -673,6 +676,129 @@ func TestExcludeUpdated(t *testing.T) {
 	if id := take(t, s); id != all {
 		t.Errorf("excluded c is in the snapshot")
 	}
+}
+
+// A nested git repository is a gitlink in the tree when it has a commit,
+// and left out when it has none (git add refuses it). Either way Diff does
+// not list it, and Restore leaves it and its files alone.
+func TestNestedRepo(t *testing.T) {
+	for _, commit := range []bool{false, true} {
+		t.Run(fmt.Sprintf("commit=%v", commit), func(t *testing.T) {
+			s := newStore(t)
+			write(t, s.Root, "a", "a\n", 0o644)
+			without := take(t, s)
+			nested := filepath.Join(s.Root, "vendor", "lib")
+			write(t, nested, "lib.go", "package lib\n", 0o644)
+			gitCmd(t, "init", "-q", nested)
+			if commit {
+				gitCmd(t, "-C", nested, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "x")
+			}
+			write(t, s.Root, "a", "b\n", 0o644)
+			with := take(t, s)
+			r, _, err := s.open(context.Background(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := r.run(context.Background(), "", nil, "ls-tree", "-r", with)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(out), "160000 commit"); got != commit {
+				t.Errorf("gitlink in the tree: %v, want %v:\n%s", got, commit, out)
+			}
+			cs, err := s.Diff(context.Background(), without, with)
+			if w := []Change{{"modify", "a"}}; err != nil || !slices.Equal(cs, w) {
+				t.Errorf("Diff = %v, %v; want %v", cs, err, w)
+			}
+			write(t, nested, "lib.go", "package lib // changed\n", 0o644)
+			before := scan(t, s.Root)
+			before["a"] = `file exec=false "a\n"`
+			if _, _, err := s.Restore(context.Background(), without, false); err != nil {
+				t.Fatal(err)
+			}
+			if d := diffScans(before, scan(t, s.Root)); d != "" {
+				t.Errorf("restore:\n%s", d)
+			}
+		})
+	}
+}
+
+// gitCmd runs git args with a clean environment.
+func gitCmd(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Env = env(nil)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// Restores and Takes on one index at once are serialized: all succeed and
+// the tree ends up as restored.
+func TestConcurrentRestores(t *testing.T) {
+	s := newStore(t)
+	base(t, s.Root)
+	snap := take(t, s)
+	want := scan(t, s.Root)
+	write(t, s.Root, "src/a.go", "package a // changed\n", 0o644)
+	remove(t, s.Root, "src/deep")
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Go(func() {
+			var err error
+			if i%2 == 0 {
+				_, _, err = s.Restore(context.Background(), snap, false)
+			} else {
+				_, err = s.Take(context.Background())
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if d := diffScans(want, scan(t, s.Root)); d != "" {
+		t.Errorf("tree after the restores:\n%s", d)
+	}
+}
+
+// A change that keeps the size and puts the modification time back is
+// still seen (through the inode change time, as git does).
+func TestSameSizeSameMtime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sleeps")
+	}
+	s := newStore(t)
+	old := time.Now().Add(-time.Hour)
+	write(t, s.Root, "f", "hello\n", 0o644)
+	os.Chtimes(filepath.Join(s.Root, "f"), old, old)
+	a := take(t, s)
+	time.Sleep(1100 * time.Millisecond) // no longer racily clean
+	take(t, s)
+	write(t, s.Root, "f", "hellO\n", 0o644)
+	os.Chtimes(filepath.Join(s.Root, "f"), old, old)
+	if b := take(t, s); b == a {
+		t.Error("a same-size change with the old mtime was missed")
+	}
+}
+
+// A cancelled context stops Take with the context's error, and the next
+// Take works.
+func TestCancelled(t *testing.T) {
+	s := newStore(t)
+	write(t, s.Root, "a", "a\n", 0o644)
+	take(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Take(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Take with a cancelled context: %v", err)
+	}
+	take(t, s)
 }
 
 func TestParseDiff(t *testing.T) {
