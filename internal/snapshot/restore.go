@@ -61,8 +61,8 @@ func (s *Store) Diff(ctx context.Context, from, to string) ([]Change, error) {
 //
 // A path the tree has and the current snapshot lacks, but where the
 // project holds an ignored file (or a directory with ignored files), would
-// lose that file, which no snapshot holds: Restore refuses before changing
-// anything and names the paths in its error.
+// lose that file, which no snapshot holds: Restore refuses, dry run or
+// not, before changing anything, and names the paths in its error.
 func (s *Store) Restore(ctx context.Context, tree string, dryRun bool) (changes []Change, undo string, err error) {
 	if !ValidTree(tree) {
 		return nil, "", fmt.Errorf("snapshot: restore: invalid tree id %q", tree)
@@ -80,6 +80,9 @@ func (s *Store) Restore(ctx context.Context, tree string, dryRun bool) (changes 
 	}
 	if changes, err = r.diff(ctx, undo, tree); err != nil {
 		return nil, undo, fmt.Errorf("snapshot: restore: %w", err)
+	}
+	if err := r.checkInTheWay(changes); err != nil {
+		return nil, undo, fmt.Errorf("snapshot: restore %s: %w", tree, err)
 	}
 	if dryRun || len(changes) == 0 {
 		return changes, undo, nil
@@ -188,19 +191,6 @@ func (r *repo) apply(ctx context.Context, tree string, changes []Change) error {
 			write = append(write, c.Path)
 		}
 	}
-	var blocked []string
-	st := make(map[string]kind)
-	for _, c := range changes {
-		if c.Op == "add" {
-			if p := inTheWay(root, c.Path, del, st); p != "" && !slices.Contains(blocked, p) {
-				blocked = append(blocked, p)
-			}
-		}
-	}
-	if len(blocked) > 0 {
-		return fmt.Errorf("ignored files that no snapshot holds are in the way, move them away first: %s", strings.Join(blocked, ", "))
-	}
-
 	tmp := r.index + ".restore"
 	os.Remove(tmp)
 	defer os.Remove(tmp) // no-op after a successful rename
@@ -229,6 +219,41 @@ func (r *repo) apply(ctx context.Context, tree string, changes []Change) error {
 		return fmt.Errorf("updating index: %w", err)
 	}
 	return nil
+}
+
+// checkInTheWay returns an error naming the files that no snapshot holds
+// and that applying changes would remove or overwrite: ignored files where
+// an added path, or one of its parents, is to be created.
+func (r *repo) checkInTheWay(changes []Change) error {
+	root, err := os.OpenRoot(r.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	del := make(map[string]bool)
+	for _, c := range changes {
+		if c.Op == "delete" {
+			del[c.Path] = true
+		}
+	}
+	var blocked []string
+	st := make(map[string]kind)
+	for _, c := range changes {
+		if c.Op == "add" {
+			if p := inTheWay(root, c.Path, del, st); p != "" && !slices.Contains(blocked, p) {
+				blocked = append(blocked, p)
+			}
+		}
+	}
+	if len(blocked) == 0 {
+		return nil
+	}
+	more := ""
+	if len(blocked) > 10 {
+		more = fmt.Sprintf(" and %d more", len(blocked)-10)
+		blocked = blocked[:10]
+	}
+	return fmt.Errorf("ignored files that no snapshot holds are in the way, move them away first: %s%s", strings.Join(blocked, ", "), more)
 }
 
 // inTheWay returns the path under root that keeps p from being created

@@ -32,6 +32,14 @@
 // <loopdir>/snapshot.index), locked through "<index>.flock" for the length
 // of a Take or Restore. Callers with different indexes share the object
 // store safely.
+//
+// Limits, all git's own: a nested git repository is recorded as a gitlink
+// (its commit id), or left out when it has no commit yet, and its files are
+// never snapshotted or restored; a file git cannot read makes Take fail;
+// a file that was snapshotted stays in later snapshots of the same index
+// even once ignored; only the executable bit of a file's mode is kept; and
+// a change that keeps a file's size, modification and inode change times
+// (to the second) is not seen. Nothing is ever collected from the store.
 package snapshot
 
 import (

@@ -435,9 +435,11 @@ func TestIgnoredInTheWay(t *testing.T) {
 			write(t, s.Root, "a", "b\n", 0o644)
 			tt.block(t, s.Root)
 			before := scan(t, s.Root)
-			_, _, err := s.Restore(context.Background(), snap, false)
-			if err == nil || !strings.Contains(err.Error(), "in the way") || !strings.Contains(err.Error(), tt.in) {
-				t.Errorf("Restore: %v; want an error naming %s in the way", err, tt.in)
+			for _, dryRun := range []bool{true, false} {
+				_, _, err := s.Restore(context.Background(), snap, dryRun)
+				if err == nil || !strings.Contains(err.Error(), "in the way") || !strings.Contains(err.Error(), tt.in) {
+					t.Errorf("Restore(dryRun=%v): %v; want an error naming %s in the way", dryRun, err, tt.in)
+				}
 			}
 			if d := diffScans(before, scan(t, s.Root)); d != "" {
 				t.Errorf("a refused restore changed the tree:\n%s", d)
