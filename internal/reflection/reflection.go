@@ -1,38 +1,473 @@
-// Package reflection is the post-iteration-reflect hook: what an iteration
-// attempted, what came of it, and what should change next time.
+// Package reflection writes the reflection of each Ralph loop iteration
+// (what was attempted, what came of it, what was learned, what should
+// change) and tells a stuck loop from its repeats.
 //
-// Today the binary records each call in the audit log and answers nothing.
-// Writing reflections and detecting repeated ones come next.
+// Reflections are stored as aiwg names them, one YAML file per iteration,
+// .aiwg/ralph/reflections/loops/{loop_id}/iteration-{n}.yaml, each checked
+// against the rules of the reflection-memory schema before it is written
+// (the schema and its validator are in package schema, which the hooks do
+// not link: see there).
+// Beside them, signatures.json counts the loop's normalised reflections and
+// failure fingerprints, so telling a stuck loop costs the same after 1,000
+// iterations as after one. With patterns enabled, signatures that recur
+// are kept project-wide under reflections/patterns/, for new loops (Known).
+//
+// The agent's own words come from a <reflection>…</reflection> block at
+// the end of its last message (Extract); facts from the audit log and the
+// stop hook's measurements fill in the rest. The stop hook calls Record in
+// process; the post-iteration-reflect binary (Main) does the same for
+// external loops and reflect-only use.
 package reflection
 
 import (
-	"io"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/event"
-	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
-const usage = `Usage: post-iteration-reflect [--agent NAME] [--dry-run] < event.json
+// K is how many recent reflections a summary holds.
+const K = 5
 
-post-iteration-reflect writes the reflection of one loop iteration. It reads
-a Stop event on stdin.
+// Outcomes of an iteration.
+const (
+	Success = "success"
+	Failure = "failure"
+	Partial = "partial"
+)
 
-What it does today: records the call as one line of the audit log
-(.aiwg/ralph/…/hook-log.jsonl) and answers nothing.
+// StuckAt is how many times the same reflection or failure must occur in a
+// loop for it to be stuck.
+const StuckAt = 3
 
-Not yet: writing .aiwg/ralph/reflections/…/iteration-N.yaml, detecting
-repeated reflections and printing the summary for the next iteration.
+// Bounds on what a reflection keeps.
+const (
+	maxText       = 1000 // bytes of each of the reflection's words
+	maxInputError = 5    // errors kept from Input.Errors
+	maxFailing    = 50   // failing test names kept
+	maxSummary    = 1500 // bytes of a summary
+)
 
-Flags:
-  --agent NAME   dialect of the event (default: detect; known: claude)
-  --dry-run      write no audit line
-  --help         show this help
-`
-
-// Main runs the hook; see package hook.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h := &hook.Hook{Name: "post-iteration-reflect", Event: event.Stop, Usage: usage, Handle: handle}
-	return h.Main(args, stdin, stdout, stderr)
+// Input is what one iteration produced.
+type Input struct {
+	Root      string    // project root (absolute)
+	Loop      string    // loop id
+	Iteration int       // trial number, 1-based; 0 = next after the last stored one
+	Time      time.Time // when the iteration ended (zero: now)
+	Since     time.Time // when it began: audit lines at/after Since form the trajectory (zero: none)
+	Log       string    // audit log to read the trajectory from (hook-log.jsonl); "" = none
+	Task      string
+	Outcome   string   // "success", "failure" or "partial"
+	Message   string   // the agent's last message; its <reflection> block is the agent's own words
+	Errors    []string // error messages (the first few are kept, clipped)
+	Failing   []string // failing test names
+	ErrorSig  string   // normalised error signature, "" if none (then derived from Errors)
+	DiffHash  string   // identity of the iteration's change (the snapshot tree id), "" if unknown
+	Patterns  bool     // agent_persistence.patterns_enabled: maintain reflections/patterns/
+	DryRun    bool     // compute everything, write nothing
 }
 
-func handle(*hook.Call) (hook.Result, error) { return hook.Result{}, nil }
+// Reflection is one stored reflection (aiwg's format), in YAML and JSON.
+type Reflection struct {
+	TrialNumber    int        `yaml:"trial_number" json:"trial_number"`
+	Timestamp      time.Time  `yaml:"timestamp" json:"timestamp"`
+	LoopID         string     `yaml:"loop_id" json:"loop_id"`
+	Trajectory     Trajectory `yaml:"trajectory" json:"trajectory"`
+	Outcome        string     `yaml:"outcome" json:"outcome"`
+	Reflection     Words      `yaml:"reflection" json:"reflection"`
+	StrategyChange string     `yaml:"strategy_change" json:"strategy_change"`
+	Fingerprint    string     `yaml:"fingerprint,omitempty" json:"fingerprint,omitempty"`
+}
+
+// Trajectory is what an iteration did, from the audit log.
+type Trajectory struct {
+	FilesModified []string `yaml:"files_modified" json:"files_modified"` // Write/Edit/MultiEdit/NotebookEdit targets that ran, relative to the root
+	CommandsRun   []string `yaml:"commands_run" json:"commands_run"`     // Bash commands that ran
+	ToolCalls     int      `yaml:"tool_calls" json:"tool_calls"`
+	Errors        []string `yaml:"errors" json:"errors"` // the iteration's errors, then the log's errors, denials and blocks
+}
+
+// Words is the reflection proper.
+type Words struct {
+	Attempted string `yaml:"attempted" json:"attempted"`
+	Result    string `yaml:"result" json:"result"`
+	Learned   string `yaml:"learned" json:"learned"`
+	Change    string `yaml:"change" json:"change"`
+	Source    string `yaml:"source" json:"source"` // "agent" when the agent's reflection block is in it, else "facts"
+}
+
+// Result is what Record found.
+type Result struct {
+	Reflection  Reflection
+	Path        string // the reflection's file, …/reflections/loops/{loop}/iteration-{n}.yaml
+	Stuck       bool   // the same normalised reflection, or the same failure fingerprint, StuckAt+ times in this loop
+	StuckReason string // e.g. "the same failure fingerprint 3 times (iterations 2, 3, 4): failing TestAdd; error …"
+	Summary     string // the K most recent reflections of this loop, the new one last, for the next prompt
+}
+
+// Record writes the reflection of one iteration, counts its reflection and
+// failure fingerprint in the loop, and returns whether the loop is stuck
+// and the summary for the next iteration. It holds the loop's index lock
+// throughout, so parallel calls number iterations one after another.
+func Record(in Input) (Result, error) {
+	if err := check(&in); err != nil {
+		return Result{}, err
+	}
+	tr, err := readTrajectory(in.Log, in.Root, in.Since)
+	if err != nil {
+		return Result{}, err
+	}
+	dir := loopDir(in.Root, in.Loop)
+	ipath := filepath.Join(dir, indexFile)
+	var res Result
+	var fresh bool // n was not stored before
+	var recur []pattern
+	update := func(old []byte) ([]byte, error) {
+		idx, err := loadIndex(dir, old)
+		if err != nil {
+			return nil, err
+		}
+		n := in.Iteration
+		if n == 0 {
+			n = idx.Last + 1
+		}
+		r, norm, failure := build(in, n, tr, idx)
+		path := iterationPath(dir, n)
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("reflection %s not written: %w", path, err)
+		}
+		doc, err := encode(r)
+		if err != nil {
+			return nil, err
+		}
+		fresh = !exists(path)
+		if !fresh {
+			idx.forget(n)
+		}
+		res = Result{Reflection: r, Path: path}
+		var reasons []string
+		if norm != "" {
+			s := count(idx.Reflections, hash(norm), n, norm)
+			if s.Count >= StuckAt {
+				reasons = append(reasons, fmt.Sprintf("the same reflection %d times (%s): %q", s.Count, iterations(s), s.Example))
+			}
+			recur = append(recur, pattern{kind: "reflection", sig: hash(norm), example: clip(norm, maxExample)})
+		}
+		if r.Fingerprint != "" && r.Outcome != Success {
+			what := describe(in)
+			s := count(idx.Failures, r.Fingerprint, n, what)
+			if s.Count >= StuckAt {
+				reasons = append(reasons, fmt.Sprintf("the same failure fingerprint %d times (%s): %s", s.Count, iterations(s), s.Example))
+			}
+			recur = append(recur, pattern{kind: "failure", sig: r.Fingerprint, example: what})
+		}
+		res.Stuck = len(reasons) > 0
+		res.StuckReason = strings.Join(reasons, "; and ")
+		if n >= idx.Last {
+			idx.Last, idx.LastTime, idx.LastOutcome, idx.LastFailure, idx.LastDiff = n, r.Timestamp, r.Outcome, failure, in.DiffHash
+		}
+		idx.Recent = addRecent(idx.Recent, n, summaryLine(r))
+		if !in.DryRun {
+			if err := state.WriteFile(path, doc, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		res.Summary = summarize(idx.Recent, K)
+		data, err := json.Marshal(idx)
+		if err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", ipath, err)
+		}
+		return data, nil
+	}
+	if in.DryRun {
+		old, err := readIfExists(ipath)
+		if err != nil {
+			return Result{}, err
+		}
+		_, err = update(old)
+		return res, err
+	}
+	if err := state.Update(ipath, update); err != nil {
+		return Result{}, err
+	}
+	if in.Patterns && fresh {
+		if err := notePatterns(in.Root, in.Loop, res.Reflection.Timestamp, recur); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// check validates in and fills its defaults.
+func check(in *Input) error {
+	if in.Root == "" || !filepath.IsAbs(in.Root) {
+		return fmt.Errorf("reflection: project root %q is not an absolute path", in.Root)
+	}
+	if err := CheckLoop(in.Loop); err != nil {
+		return err
+	}
+	if in.Iteration < 0 || in.Iteration > 1000000 {
+		return fmt.Errorf("reflection: iteration %d: want 1 to 1000000, or 0 for the next", in.Iteration)
+	}
+	switch in.Outcome {
+	case Success, Failure, Partial:
+	default:
+		return fmt.Errorf("reflection: outcome %q: want success, failure or partial", clip(in.Outcome, 40))
+	}
+	if in.Time.IsZero() {
+		in.Time = time.Now()
+	}
+	return nil
+}
+
+// build makes the reflection of iteration n. It also returns the agent's
+// normalised words ("" when the reflection is facts only) and the key of
+// the failure (failing tests and error signature, "" when none), which the
+// next iteration compares with its own.
+func build(in Input, n int, tr Trajectory, idx *index) (r Reflection, norm, failure string) {
+	errs := []string{} // never nil: JSON would say null
+	for _, e := range in.Errors {
+		if e = oneLine(e, maxItem); e != "" && len(errs) < maxInputError {
+			errs = append(errs, e)
+		}
+	}
+	tr.Errors = append(errs, tr.Errors...)
+	if len(tr.Errors) > maxErrors {
+		tr.Errors = tr.Errors[:maxErrors]
+	}
+	failing := failingSet(in.Failing)
+	sig := oneLine(in.ErrorSig, 200)
+	if sig == "" {
+		sig = errorSignature(in.Errors)
+	}
+	if len(failing) > 0 || sig != "" {
+		failure = hash(strings.Join(failing, "\n"), sig)
+	}
+	r = Reflection{
+		TrialNumber: n,
+		Timestamp:   in.Time.UTC().Round(0),
+		LoopID:      in.Loop,
+		Trajectory:  tr,
+		Outcome:     in.Outcome,
+	}
+	if failure != "" || in.DiffHash != "" {
+		r.Fingerprint = hash(strings.Join(failing, "\n"), sig, in.DiffHash)
+	}
+	f := facts{in: in, n: n, tr: tr, failing: failing, sig: sig, idx: idx,
+		same:     failure != "" && n > idx.Last && failure == idx.LastFailure && idx.LastOutcome != Success,
+		sameDiff: in.DiffHash != "" && n > idx.Last && in.DiffHash == idx.LastDiff}
+	w := Words{Attempted: f.attempted(), Result: f.result(), Source: "facts"}
+	w.Learned, w.Change = f.lesson()
+	if text, ok := Extract(in.Message); ok {
+		a := parseWords(text)
+		for _, p := range []struct{ dst, src *string }{{&w.Attempted, &a.Attempted}, {&w.Result, &a.Result}, {&w.Learned, &a.Learned}, {&w.Change, &a.Change}} {
+			if *p.src != "" {
+				*p.dst = *p.src
+			}
+		}
+		w.Source = "agent"
+		norm = normalize(text)
+	}
+	r.Reflection = w
+	r.StrategyChange = w.Change
+	return r, norm, failure
+}
+
+// failingSet returns the failing test names sorted, without duplicates,
+// bounded.
+func failingSet(names []string) []string {
+	var out []string
+	for _, s := range names {
+		if s = oneLine(s, 200); s != "" {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > maxFailing {
+		out = out[:maxFailing]
+	}
+	return out
+}
+
+// facts writes the reflection from what was measured, for the parts the
+// agent left out.
+type facts struct {
+	in       Input
+	n        int
+	tr       Trajectory
+	failing  []string
+	sig      string
+	idx      *index
+	same     bool // failed the same way as the last iteration
+	sameDiff bool // with the same change as the last iteration
+}
+
+func (f facts) attempted() string {
+	var parts []string
+	if fs := f.tr.FilesModified; len(fs) > 0 {
+		parts = append(parts, "modified "+list(fs, 3, 60))
+	}
+	if cs := f.tr.CommandsRun; len(cs) > 0 {
+		parts = append(parts, "ran "+list(cs, 2, 80))
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, "; ")
+	case f.in.Log != "" && !f.in.Since.IsZero():
+		return fmt.Sprintf("no file modified and no command run (%d tool calls)", f.tr.ToolCalls)
+	case f.in.Task != "":
+		return "worked on the task: " + oneLine(f.in.Task, 200)
+	}
+	return "not recorded (no audit log)"
+}
+
+func (f facts) result() string {
+	s := f.in.Outcome
+	if len(f.failing) > 0 {
+		s += "; failing " + list(f.failing, 3, 80)
+	}
+	switch {
+	case f.sig != "":
+		s += "; error: " + clip(f.sig, 200)
+	case len(f.in.Errors) > 0:
+		s += "; error: " + oneLine(f.in.Errors[0], 200)
+	}
+	return s
+}
+
+// lesson is what was learned and what should change, by rule.
+func (f facts) lesson() (learned, change string) {
+	last := f.idx.Last
+	switch {
+	case f.in.Outcome == Success:
+		return "the approach worked: the iteration succeeded", "none: keep what works and finish"
+	case f.same && f.sameDiff:
+		return fmt.Sprintf("nothing changed since iteration %d, and it fails the same way", last),
+			"make a real change: the code is as it was when it last failed"
+	case f.same:
+		return fmt.Sprintf("the same approach failed again: the same failure as iteration %d", last),
+			"change approach: do not retry the same fix"
+	case f.in.Log != "" && !f.in.Since.IsZero() && f.tr.ToolCalls == 0:
+		return "the iteration ended without a single tool call",
+			"do the work: change the code and run the checks before stopping"
+	case len(f.failing) > 0:
+		return fmt.Sprintf("the iteration ended with %d failing test(s)", len(f.failing)),
+			"fix " + oneLine(f.failing[0], 120) + " first, then run the tests again"
+	case f.sig != "":
+		return "the iteration ended with an error: " + clip(f.sig, 200),
+			"fix the cause of the error before anything else"
+	case f.in.Outcome == Partial:
+		return "part of the task is done", "continue with what remains of the task"
+	}
+	return "the iteration failed without a recorded error or failing test",
+		"run the completion command and read its output before stopping"
+}
+
+// describe is what a failure fingerprint stands for, for humans.
+func describe(in Input) string {
+	var parts []string
+	if fs := failingSet(in.Failing); len(fs) > 0 {
+		parts = append(parts, "failing "+list(fs, 3, 40))
+	}
+	sig := oneLine(in.ErrorSig, 200)
+	if sig == "" {
+		sig = errorSignature(in.Errors)
+	}
+	if sig != "" {
+		parts = append(parts, "error "+sig)
+	}
+	if in.DiffHash != "" {
+		parts = append(parts, "change "+clip(in.DiffHash, 12))
+	}
+	return clip(strings.Join(parts, "; "), maxExample)
+}
+
+// list joins the first k items, each clipped to n bytes, and says how many
+// more there are.
+func list(items []string, k, n int) string {
+	var b strings.Builder
+	for i, s := range items {
+		if i == k {
+			fmt.Fprintf(&b, " (and %d more)", len(items)-k)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(clip(s, n))
+	}
+	return b.String()
+}
+
+// iterations names the iterations a signature was seen in.
+func iterations(s *seen) string {
+	its := s.Iterations
+	var b strings.Builder
+	b.WriteString("iterations ")
+	if len(its) > 5 {
+		b.WriteString("…, ")
+		its = its[len(its)-5:]
+	}
+	for i, n := range its {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
+
+// Summary returns the k most recent reflections of a loop (K when k ≤ 0,
+// at most 10), oldest first, one line each: "#3 failure: attempted …;
+// learned …; next: …", at most 1,500 bytes in all (older lines are left
+// out to fit). A loop without reflections has an empty summary.
+func Summary(root, loop string, k int) (string, error) {
+	if err := CheckLoop(loop); err != nil {
+		return "", err
+	}
+	dir := loopDir(root, loop)
+	data, err := readIfExists(filepath.Join(dir, indexFile))
+	if err != nil {
+		return "", err
+	}
+	idx, err := loadIndex(dir, data)
+	if err != nil {
+		return "", err
+	}
+	return summarize(idx.Recent, k), nil
+}
+
+// summarize renders the last k of the recent reflections.
+func summarize(rs []recent, k int) string {
+	if k <= 0 {
+		k = K
+	}
+	if len(rs) > k {
+		rs = rs[len(rs)-k:]
+	}
+	var lines []string
+	for _, r := range rs {
+		lines = append(lines, r.Line)
+	}
+	for len(lines) > 1 && len(strings.Join(lines, "\n")) > maxSummary {
+		lines = lines[1:]
+	}
+	return clip(strings.Join(lines, "\n"), maxSummary)
+}
+
+// summaryLine is one reflection in a summary, at most 290 bytes, so that
+// K of them fit in maxSummary.
+func summaryLine(r Reflection) string {
+	w := r.Reflection
+	s := fmt.Sprintf("#%d %s: attempted %s; learned %s", r.TrialNumber, r.Outcome, oneLine(w.Attempted, 70), oneLine(w.Learned, 100))
+	if c := oneLine(r.StrategyChange, 70); c != "" {
+		s += "; next: " + c
+	}
+	return s
+}

@@ -1,0 +1,249 @@
+package reflection
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// Bounds on reading an iteration's trajectory from the audit log, which
+// can hold 100,000 lines: it is read backwards from its end and never
+// further than this.
+const (
+	maxTailLines = 5000
+	maxTailBytes = 4 << 20
+	tailChunk    = 64 << 10
+)
+
+// Bounds on a trajectory.
+const (
+	maxFiles    = 50
+	maxCommands = 50
+	maxErrors   = 20
+	maxItem     = 300 // bytes of a command or an error
+	maxPath     = 300
+)
+
+// editTools are the tools whose target is a file they modify.
+var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// call is one tool call as the audit log tells it: a PreToolUse line and,
+// when the call ran, a PostToolUse or PostToolUseFailure line.
+type call struct {
+	tool, target string
+	denied       bool // pre-tool-call denied it (or asked)
+	ran, failed  bool // post-tool-call saw it succeed, or fail
+	order        int  // position from the end of the log: larger is older
+}
+
+// readTrajectory reads what the iteration that began at since did from the
+// audit log at path: the lines at or after since, read backwards from the
+// end in chunks. Lines that do not parse are skipped. A missing log, an
+// empty path or a zero since is an empty trajectory.
+func readTrajectory(path, root string, since time.Time) (Trajectory, error) {
+	t := Trajectory{FilesModified: []string{}, CommandsRun: []string{}, Errors: []string{}}
+	if path == "" || since.IsZero() {
+		return t, nil
+	}
+	calls := map[string]*call{}
+	var errs []string // newest first
+	anon := 0
+	err := tail(path, func(line []byte, n int) bool {
+		if !gjson.ValidBytes(line) {
+			return true // a torn or garbage line
+		}
+		var at, tool, id, target, ev, decision, reason, herr string
+		gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "time":
+				at = v.Str
+			case "tool":
+				tool = v.Str
+			case "tool_use_id":
+				id = v.Str
+			case "target":
+				target = v.Str
+			case "event":
+				ev = v.Str
+			case "decision":
+				decision = v.Str
+			case "reason":
+				reason = v.Str
+			case "error":
+				herr = v.Str
+			}
+			return true
+		})
+		ts, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return true
+		}
+		if ts.Before(since) {
+			return false
+		}
+		if tool == "" {
+			return true // a Stop, a reflection: not a tool call
+		}
+		if id == "" {
+			anon++
+			id = fmt.Sprintf("#%d", anon)
+		}
+		c := calls[id]
+		if c == nil {
+			c = &call{tool: tool, order: n}
+			calls[id] = c
+		}
+		if c.target == "" {
+			c.target = target
+		}
+		switch ev {
+		case "PostToolUse":
+			c.ran = true
+		case "PostToolUseFailure":
+			c.ran, c.failed = true, true
+		default:
+			if decision == "deny" || decision == "ask" || decision == "block" {
+				c.denied = true
+			}
+		}
+		if len(errs) < maxErrors {
+			if e := errorLine(tool, target, ev, decision, reason, herr); e != "" {
+				errs = append(errs, e)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return t, err
+	}
+	list := make([]*call, 0, len(calls))
+	for _, c := range calls {
+		list = append(list, c)
+	}
+	slices.SortFunc(list, func(a, b *call) int { return b.order - a.order }) // oldest first
+	t.ToolCalls = len(list)
+	files, cmds := map[string]bool{}, map[string]bool{}
+	// Keep the newest when there are too many: walk newest first.
+	for i := len(list) - 1; i >= 0; i-- {
+		c := list[i]
+		ran := c.ran || !c.denied
+		switch {
+		case c.target == "":
+		case editTools[c.tool] && ran && !c.failed && len(files) < maxFiles:
+			p := clip(relPath(root, c.target), maxPath)
+			if !files[p] {
+				files[p] = true
+				t.FilesModified = append(t.FilesModified, p)
+			}
+		case c.tool == "Bash" && ran && len(cmds) < maxCommands:
+			s := oneLine(c.target, maxItem)
+			if !cmds[s] {
+				cmds[s] = true
+				t.CommandsRun = append(t.CommandsRun, s)
+			}
+		}
+	}
+	slices.Reverse(t.FilesModified)
+	slices.Reverse(t.CommandsRun)
+	slices.Reverse(errs)
+	t.Errors = append(t.Errors, errs...)
+	return t, nil
+}
+
+// errorLine describes a log line that records an error, a denial or a
+// block, or returns "".
+func errorLine(tool, target, ev, decision, reason, herr string) string {
+	var what string
+	switch {
+	case herr != "":
+		what = "hook error: " + herr
+	case ev == "PostToolUseFailure":
+		what = "failed"
+		if reason != "" {
+			what += ": " + reason
+		}
+	case decision == "deny" || decision == "block":
+		what = decision + ": " + reason
+	default:
+		return ""
+	}
+	name := tool
+	if target != "" {
+		name += " " + oneLine(target, 80)
+	}
+	return oneLine(name+": "+what, maxItem)
+}
+
+// relPath returns p relative to root when it is inside it.
+func relPath(root, p string) string {
+	if root == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	if r, err := filepath.Rel(root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return r
+	}
+	return p
+}
+
+// tail calls fn with the non-blank lines of the file at path, newest first,
+// with their position from the end (1 for the last), until fn returns
+// false or maxTailLines lines or maxTailBytes bytes have been read. A
+// missing file has no lines.
+func tail(path string, fn func(line []byte, n int) bool) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opening audit log: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("reading audit log %s: %w", path, err)
+	}
+	end := st.Size()
+	stop := max(end-maxTailBytes, 0)
+	var rest []byte // the start of a line whose beginning is in an earlier chunk
+	n := 0
+	emit := func(line []byte) bool {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return true
+		}
+		n++
+		return n <= maxTailLines && fn(line, n)
+	}
+	for end > stop {
+		off := max(end-tailChunk, stop)
+		buf := make([]byte, int(end-off), int(end-off)+len(rest))
+		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return fmt.Errorf("reading audit log %s: %w", path, err)
+		}
+		buf = append(buf, rest...)
+		for {
+			i := bytes.LastIndexByte(buf, '\n')
+			if i < 0 {
+				break
+			}
+			if !emit(buf[i+1:]) {
+				return nil
+			}
+			buf = buf[:i]
+		}
+		rest = buf
+		end = off
+	}
+	if stop == 0 && len(rest) > 0 {
+		emit(rest) // the first line of the file
+	}
+	return nil
+}
