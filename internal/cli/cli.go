@@ -35,6 +35,9 @@ Loops:
   pause ID | resume ID     pause a loop (its next Stop lets the session end) or resume it
   abort ID                 end a loop now, with its report
   report ID                a loop's markdown report (--json: analytics)
+  gate ID approve|reject|abort   decide a loop that stopped at a human gate
+  rollback --iteration N   restore the working tree of iteration N (0: the loop's start)
+  restore --best           restore the working tree of the loop's best iteration
 
 Guard:
   explain -- COMMAND       how a Bash command parses, which rules match, the decision
@@ -48,8 +51,7 @@ Guard:
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
 
-Coming next (not available yet): init, install, uninstall, gate, replay,
-doctor.
+Coming next (not available yet): init, install, uninstall, replay, doctor.
 
 Run "ralph <command> --help" for a command's flags.
 `
@@ -84,9 +86,11 @@ var commands = map[string]command{
 	"resume":   {control("resume")},
 	"abort":    {control("abort")},
 	"report":   {report},
+	"gate":     {gate},
+	"restore":  {restore},
 }
 
-var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "gate": true, "replay": true, "doctor": true}
+var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "replay": true, "doctor": true}
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.

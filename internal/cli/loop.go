@@ -19,6 +19,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
 
@@ -119,6 +120,13 @@ func start(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, ".\n\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
 	fmt.Fprintf(e.stdout, "The first agent session to call a hook drives the loop; or set RALPH_LOOP_ID=%s.\n", st.LoopID)
 	fmt.Fprintf(e.stdout, "Watch it:  ralph status %s\nStop it:   ralph pause %s   |   ralph abort %s\n", st.LoopID, st.LoopID, st.LoopID)
+	if cfg.AgentPersistence.PatternsEnabled {
+		if ps, err := reflection.Known(root); err != nil {
+			fmt.Fprintf(e.stderr, "ralph: warning: %v\n", err)
+		} else {
+			fmt.Fprint(e.stdout, loop.Pitfalls(ps))
+		}
+	}
 	return nil
 }
 
@@ -353,6 +361,11 @@ func showHeader(e *env, st *loop.State) {
 	if st.Reason != "" {
 		fmt.Fprintf(e.stdout, "  why:         %s\n", st.Reason)
 	}
+	if g := st.Gate; g != nil {
+		fmt.Fprintf(e.stdout, "  GATE:        %s at iteration %d: %s\n", g.ID, g.Iteration, clipRunes(g.Reason, 300))
+		fmt.Fprintf(e.stdout, "               diagnosis %s (confidence %.2f): %s\n", g.Diagnosis.Cause, g.Diagnosis.Confidence, clipRunes(strings.Join(g.Diagnosis.Signals, "; "), 200))
+		fmt.Fprintf(e.stdout, "               decide: ralph gate %s approve|reject|abort\n", st.LoopID)
+	}
 }
 
 func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
@@ -389,6 +402,16 @@ func showPersistence(e *env, st *loop.State) {
 func showPersistenceLines(e *env, st *loop.State) {
 	fmt.Fprintf(e.stdout, "  reinforcement: %s\n", st.Reinforcement)
 	fmt.Fprintf(e.stdout, "  recovery:      %d attempts\n", st.RecoveryAttempts)
+	for _, a := range st.RecoveryHistory {
+		fmt.Fprintf(e.stdout, "    iteration %d: %s → %s (%s, %.2f)", a.Iteration, a.Trigger, a.Strategy, a.Diagnosis.Cause, a.Diagnosis.Confidence)
+		if a.Escalated {
+			fmt.Fprint(e.stdout, ", escalated")
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	if st.Stuck {
+		fmt.Fprintf(e.stdout, "  stuck:         %s\n", st.StuckReason)
+	}
 	if st.BestIteration > 0 {
 		fmt.Fprintf(e.stdout, "  best:          iteration %d, quality %.1f", st.BestIteration, st.BestQuality)
 		if st.BestVerified {
@@ -413,7 +436,11 @@ func showRegressions(e *env, st *loop.State) {
 	}
 	fmt.Fprintln(e.stdout, ":")
 	for _, r := range st.RegressionEvents {
-		fmt.Fprintf(e.stdout, "  iteration %d  %-8s  %s: %s\n", r.Iteration, strings.ToUpper(r.Severity), r.Type, r.Detail)
+		fmt.Fprintf(e.stdout, "  iteration %d  %-8s  %s: %s", r.Iteration, strings.ToUpper(r.Severity), r.Type, r.Detail)
+		if r.Decision != "" {
+			fmt.Fprintf(e.stdout, " [human: %s]", r.Decision)
+		}
+		fmt.Fprintln(e.stdout)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 const rollbackUsage = `Usage: ralph rollback --last [--loop ID] [--dry-run]
        ralph rollback --checkpoint ID [--dry-run]
        ralph rollback --list [--loop ID]
+       ralph rollback --iteration N [--loop ID] [--dry-run]
 
 rollback restores the files pre-tool-call saved before a risky change (a
 deletion, an overwrite, an edit of a test file, …), byte-exact, deleted
@@ -27,11 +28,21 @@ files included, and lists every change it makes. Files created after the
 checkpoint are removed only where the checkpoint recorded them as absent;
 other files are left alone.
 
+With --iteration N it restores the whole working tree as it was at the end
+of the loop's iteration N (0: when the loop started), from the snapshot the
+stop hook takes after every iteration: byte-exact, deleted files included,
+files the iteration did not have removed; ignored files and .aiwg/ are left
+alone. The tree it replaces is snapshotted first. See also ralph restore
+--best.
+
 Flags:
   --last           the checkpoint of the last risky action (of the loop, or of
                    the whole project when no loop is given)
   --checkpoint ID  a given checkpoint (see --list)
   --list           list the checkpoints, newest first
+  --iteration N    the working tree at the end of iteration N of the loop (the
+                   project's only active loop, or the newest ended one,
+                   unless --loop is given)
   --loop ID        look only at this loop's checkpoints
   --dry-run        list what would change, change nothing
 `
@@ -43,6 +54,7 @@ func rollback(e *env, args []string) error {
 	list := fs.Bool("list", false, "")
 	loop := fs.String("loop", "", "")
 	dry := fs.Bool("dry-run", false, "")
+	iter := fs.Int("iteration", -1, "")
 	if help, err := parse(e, fs, rollbackUsage, args); help || err != nil {
 		return err
 	}
@@ -50,13 +62,16 @@ func rollback(e *env, args []string) error {
 		return exit.Usagef("rollback: unexpected argument %q", fs.Arg(0))
 	}
 	n := 0
-	for _, b := range []bool{*last, *id != "", *list} {
+	for _, b := range []bool{*last, *id != "", *list, *iter >= 0} {
 		if b {
 			n++
 		}
 	}
 	if n != 1 {
-		return exit.Usagef("rollback: give exactly one of --last, --checkpoint ID and --list")
+		return exit.Usagef("rollback: give exactly one of --last, --checkpoint ID, --list and --iteration N")
+	}
+	if *iter >= 0 {
+		return rollbackIteration(e, *iter, *loop, *dry)
 	}
 	root := e.root()
 	scopes, err := scopesOf(root, *loop)

@@ -39,7 +39,7 @@ func TestBestIncremental(t *testing.T) {
 	for i, q := range []float64{60, 85, 83, 80} {
 		st.Status = Running
 		it := &Iteration{N: i + 1, Quality: q}
-		s.record(st, it, st.StartedAt)
+		s.record(st, it, nil, st.StartedAt)
 	}
 	if st.BestIteration != 2 || st.BestQuality != 85 || st.Iteration != 4 {
 		t.Errorf("best = %d (%.1f) at iteration %d, want 2 (85.0) at 4", st.BestIteration, st.BestQuality, st.Iteration)

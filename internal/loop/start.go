@@ -112,6 +112,14 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
 	}
+	// The working tree at the start: what rollback --iteration 0 restores,
+	// and what a gate at iteration 1 restores on reject.
+	if tree, err := Snapshots(sc).Take(ctx); err != nil {
+		warnings = append(warnings, "no snapshot of the start: "+err.Error())
+	} else {
+		st.Snapshot, st.StartSnapshot = tree, tree
+	}
+	st.IterationStart = now
 	if err := write(sc, st, base); err != nil {
 		os.RemoveAll(sc.Dir())
 		return nil, nil, err

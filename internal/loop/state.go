@@ -91,11 +91,20 @@ type State struct {
 	Escalation       bool         `json:"escalation"` // a critical regression awaits recovery or a human
 	EscalationReason string       `json:"escalation_reason,omitempty"`
 
+	RecoveryHistory []RecoveryAttempt `json:"recovery_history,omitempty"` // the latest, at most 10
+	Gate            *Gate             `json:"gate,omitempty"`             // a human decision pending
+
 	ErrorCount   int         `json:"error_count"`
 	LastError    *ToolError  `json:"last_error,omitempty"`
 	ErrorHistory []ToolError `json:"error_history,omitempty"` // the latest, at most 10
 	Stuck        bool        `json:"stuck"`
 	StuckReason  string      `json:"stuck_reason,omitempty"`
+
+	StartSnapshot   string    `json:"start_snapshot,omitempty"`      // tree of the working tree when the loop started
+	Snapshot        string    `json:"snapshot,omitempty"`            // tree of the working tree at the end of the last iteration, or at the start
+	IterationStart  time.Time `json:"iteration_started_at,omitzero"` // when the iteration in progress began
+	ReflectionAsked int       `json:"reflection_asked,omitempty"`    // the iteration whose stop asked for a reflection
+	ForceLevel      string    `json:"force_level,omitempty"`         // a reinforcement level the human imposed (gate reject)
 
 	Fence int64  `json:"fence"`
 	Lease *Lease `json:"lease,omitempty"`
@@ -135,15 +144,28 @@ type Metrics struct {
 
 // Regression is a measurement worse than the baseline.
 type Regression struct {
-	EventID   string   `json:"event_id"`
-	Iteration int      `json:"iteration"`
-	Type      string   `json:"type"` // test_deletion, skip_increase, assertion_drop, metric_regression
-	Severity  string   `json:"severity"`
-	Metric    string   `json:"metric"`
-	Baseline  float64  `json:"baseline_value"`
-	Current   float64  `json:"current_value"`
-	Tests     []string `json:"deleted_tests,omitempty"`
-	Detail    string   `json:"detail"`
+	EventID   string    `json:"event_id"`
+	Iteration int       `json:"iteration"`
+	Type      string    `json:"type"` // test_deletion, skip_increase, assertion_drop, metric_regression
+	Severity  string    `json:"severity"`
+	Metric    string    `json:"metric"`
+	Baseline  float64   `json:"baseline_value"`
+	Current   float64   `json:"current_value"`
+	Tests     []string  `json:"deleted_tests,omitempty"`
+	Detail    string    `json:"detail"`
+	Decision  string    `json:"decision,omitempty"` // the human's, at a gate: approve, reject, abort
+	DecidedAt time.Time `json:"decided_at,omitzero"`
+}
+
+// Gate is a human decision the loop waits for.
+type Gate struct {
+	ID        string    `json:"id"` // gate-NNN, NNN the iteration
+	Iteration int       `json:"iteration"`
+	Reason    string    `json:"reason"`
+	Diagnosis Diagnosis `json:"diagnosis"`
+	Events    []string  `json:"event_ids,omitempty"`        // the regression events it is about
+	Restore   string    `json:"restore_snapshot,omitempty"` // the tree before the iteration: what reject restores
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Critical reports whether r forbids completing the loop.

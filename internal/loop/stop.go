@@ -15,6 +15,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 )
@@ -25,6 +26,7 @@ const (
 	Complete    = "completed"   // the completion command passed: the loop is done
 	Fail        = "failed"      // the loop ended without the task done
 	Interrupted = "interrupted" // paused or aborted while the iteration was judged
+	Gated       = "gated"       // the loop waits for a human decision
 )
 
 // maxEvents bounds State.RegressionEvents.
@@ -33,22 +35,26 @@ const maxEvents = 20
 // Iteration is the record of one iteration: iterations/iteration-NNN.json,
 // and without its output a line of iterations.jsonl.
 type Iteration struct {
-	N           int          `json:"iteration"`
-	EndedAt     time.Time    `json:"ended_at"`
-	Session     string       `json:"session_id,omitempty"`
-	Command     string       `json:"command"`
-	ExitCode    int          `json:"exit_code"`
-	TimedOut    bool         `json:"timed_out,omitempty"`
-	DurationMS  int64        `json:"duration_ms"`
-	Tests       *Counts      `json:"tests,omitempty"`
-	Failing     []string     `json:"failing,omitempty"`
-	Output      string       `json:"output_tail,omitempty"`
-	Metrics     Metrics      `json:"metrics"`
-	Regressions []Regression `json:"regressions,omitempty"`
-	Quality     float64      `json:"quality"`
-	Verified    bool         `json:"verified"` // the completion command passed
-	Level       string       `json:"reinforcement_level,omitempty"`
-	Decision    string       `json:"decision"`
+	N           int              `json:"iteration"`
+	EndedAt     time.Time        `json:"ended_at"`
+	Session     string           `json:"session_id,omitempty"`
+	Command     string           `json:"command"`
+	ExitCode    int              `json:"exit_code"`
+	TimedOut    bool             `json:"timed_out,omitempty"`
+	DurationMS  int64            `json:"duration_ms"`
+	Tests       *Counts          `json:"tests,omitempty"`
+	Failing     []string         `json:"failing,omitempty"`
+	Output      string           `json:"output_tail,omitempty"`
+	Metrics     Metrics          `json:"metrics"`
+	Regressions []Regression     `json:"regressions,omitempty"`
+	Quality     float64          `json:"quality"`
+	Verified    bool             `json:"verified"` // the completion command passed
+	Level       string           `json:"reinforcement_level,omitempty"`
+	Snapshot    string           `json:"snapshot,omitempty"`   // tree of the working tree at its end
+	Reflection  string           `json:"reflection,omitempty"` // path of its reflection
+	Stuck       string           `json:"stuck,omitempty"`      // why the loop is stuck, if it is
+	Recovery    *RecoveryAttempt `json:"recovery,omitempty"`
+	Decision    string           `json:"decision"`
 }
 
 // Stop is one Stop of the agent in a loop.
@@ -56,6 +62,7 @@ type Stop struct {
 	Scope   project.Scope
 	Config  *config.Config
 	Session string
+	Message string // the agent's last message, which should end with a <reflection> block
 	Now     func() time.Time
 }
 
@@ -114,7 +121,20 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	renewed := make(chan struct{})
 	stop := renew(sc, token, s.Now, renewed)
 
-	it, idx := s.measure(ctx, st)
+	it, idx, warnings := s.measure(ctx, st)
+	var refl *reflection.Result
+	if s.askReflection(st, it) {
+		stop()
+		<-renewed
+		return s.ask(st, it, token, warnings)
+	}
+	if !completes(it) {
+		r, err := s.reflect(st, it)
+		if err != nil {
+			warnings = append(warnings, err.Error())
+		}
+		refl = r
+	}
 	stop()
 	<-renewed
 
@@ -129,7 +149,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 			return errNoChange
 		}
 		cur.Lease = nil
-		s.record(cur, it, now)
+		s.record(cur, it, refl, now)
 		after = *cur
 		return nil
 	})
@@ -143,7 +163,6 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if stale {
 		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
 	}
-	var warnings []string
 	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
 		warnings = append(warnings, err.Error())
 	}
@@ -158,7 +177,12 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 		}
 	}
 	res := Result{Iteration: it}
-	if it.Decision == Continue || it.Decision == Interrupted && !Ended(after.Status) {
+	if it.Decision == Gated {
+		if err := gateEvents(sc, it); err != nil {
+			warnings = append(warnings, err.Error())
+		}
+	}
+	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
 		if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
 			if e := r.Find(sc.Loop); e != nil {
 				e.Iteration, e.Status = after.Iteration, after.Status
@@ -172,9 +196,11 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	case Continue:
 		res.Answer = answer.Answer{
 			Decision: answer.Block,
-			Reason:   reason(&after, it, cfg),
+			Reason:   reason(&after, it, refl, s.pitfalls(it), cfg),
 			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work (%s)", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), after.Reinforcement),
 		}
+	case Gated:
+		res.Answer = answer.Answer{System: gateMessage(&after)}
 	case Interrupted:
 		res.Answer = idle(&after)
 		if Ended(after.Status) { // aborted while judged: archive it now
@@ -222,9 +248,10 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 	return func() { close(quit) }
 }
 
-// measure runs the completion command and the metrics. It returns the
-// index of the test files, or nil when it has not changed.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index) {
+// measure runs the completion command and the metrics, and snapshots the
+// working tree. It returns the index of the test files, or nil when it has
+// not changed, and what went wrong without spoiling the measurement.
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
@@ -259,7 +286,13 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index) {
 	if maps.EqualFunc(idx, prev, sameScan) {
 		idx = nil // nothing to write back
 	}
-	return it, idx
+	var warnings []string
+	tree, err := Snapshots(sc).Take(ctx)
+	if err != nil {
+		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+err.Error())
+	}
+	it.Snapshot = tree
+	return it, idx, warnings
 }
 
 func sameScan(a, b FileScan) bool {
@@ -315,7 +348,7 @@ func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, allo
 }
 
 // record applies an iteration to the state and decides what follows.
-func (s *Stop) record(st *State, it *Iteration, now time.Time) {
+func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now time.Time) {
 	cfg := s.Config
 	st.Iteration = it.N
 	st.Current = &it.Metrics
@@ -351,10 +384,21 @@ func (s *Stop) record(st *State, it *Iteration, now time.Time) {
 		it.Decision = Fail
 		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeouts.total (%v) without %s passing", total, st.Completion.Command)
 	default:
+		level, plateau := Level(it.N+1, st.Recent, cfg.AgentPersistence.Reinforcement)
+		if st.ForceLevel != "" {
+			level, st.ForceLevel = st.ForceLevel, ""
+		}
+		st.Reinforcement, it.Level = level, level
 		it.Decision = Continue
-		st.Reinforcement, _ = Level(it.N+1, st.Recent, cfg.AgentPersistence.Reinforcement)
-		it.Level = st.Reinforcement
+		s.recover(st, it, refl, plateau, now)
 	}
+	if !critical {
+		st.Escalation, st.EscalationReason = false, ""
+	}
+	if it.Snapshot != "" {
+		st.Snapshot = it.Snapshot
+	}
+	st.IterationStart = now.UTC()
 	if Ended(st.Status) {
 		st.EndedAt = now.UTC()
 	}
@@ -395,7 +439,7 @@ func idle(st *State) answer.Answer {
 	case Paused:
 		msg = fmt.Sprintf("ralph: loop %s is paused; the session may stop. Continue it with: ralph resume %s", st.LoopID, st.LoopID)
 	case Waiting:
-		msg = fmt.Sprintf("ralph: loop %s is waiting for a human decision; the session may stop. See: ralph status %s", st.LoopID, st.LoopID)
+		return answer.Answer{System: gateMessage(st)}
 	case Running, Completing:
 		return answer.Answer{}
 	default:
@@ -427,7 +471,7 @@ func verdict(it *Iteration) string {
 }
 
 // reason is the block reason that sends the agent into the next iteration.
-func reason(st *State, it *Iteration, cfg *config.Config) string {
+func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, cfg *config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ralph loop %s: iteration %d of %d ended and the task is not done. Keep working.\n\n", st.LoopID, it.N, st.MaxIterations)
 	fmt.Fprintf(&b, "Task: %s\n\n", st.Task)
@@ -450,12 +494,26 @@ func reason(st *State, it *Iteration, cfg *config.Config) string {
 			b.WriteString("The completion command passes, but the loop cannot complete while tests are deleted or skipped: restore them (ralph rollback --list shows the checkpoints) and make them pass.\n")
 		}
 	}
+	if it.Stuck != "" {
+		fmt.Fprintf(&b, "\nThe loop is STUCK: %s.\n", it.Stuck)
+	}
+	if r := it.Recovery; r != nil {
+		fmt.Fprintf(&b, "\nRecovery attempt %d (%s): diagnosis %s, confidence %.2f (%s).\n%s\n",
+			r.Attempt, r.Trigger, r.Diagnosis.Cause, r.Diagnosis.Confidence, strings.Join(clipList(r.Diagnosis.Signals, 3), "; "), strategyText[r.Strategy])
+	}
+	if refl != nil && refl.Summary != "" {
+		b.WriteString("\nYour recent reflections (newest last):\n")
+		for _, l := range strings.Split(strings.TrimRight(refl.Summary, "\n"), "\n") {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	b.WriteString(pitfalls)
 	fmt.Fprintf(&b, "\n[%s] %s\n", st.Reinforcement, levelText(st.Reinforcement, cfg.AgentPersistence.Reinforcement.Text))
 	next := it.N + 1
 	if w := cfg.PersistenceLoop.WarnThreshold; w > 0 && float64(next) >= math.Ceil(w*float64(st.MaxIterations)) {
 		fmt.Fprintf(&b, "\nWarning: iteration %d of %d: %d left before the loop fails.\n", next, st.MaxIterations, st.MaxIterations-it.N)
 	}
-	fmt.Fprintf(&b, "\nWhen you stop, ralph runs the completion command again.")
+	fmt.Fprintf(&b, "\nWhen you stop, ralph runs the completion command again. End your last message with a reflection on the iteration:\n%s", reflectionForm)
 	return b.String()
 }
 

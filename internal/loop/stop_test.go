@@ -27,7 +27,7 @@ func newLoop(t *testing.T, cmd string, max int) (*Stop, *State) {
 		t.Fatalf("Start: %v %v", err, warnings)
 	}
 	sc, _ := project.NewScope(root, st.LoopID)
-	return &Stop{Scope: sc, Config: cfg, Session: "s1", Now: time.Now}, st
+	return &Stop{Scope: sc, Config: cfg, Session: "s1", Now: time.Now, Message: words(1)}, st
 }
 
 func TestEndDecisions(t *testing.T) {

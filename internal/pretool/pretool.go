@@ -25,6 +25,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
@@ -66,6 +67,14 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
 	if risk.ReadOnly(ev.Tool) {
+		return res, nil
+	}
+	if l := c.Loop; l != nil && l.Status == registry.Waiting {
+		// PDARE's pause: nothing changes until the human decides.
+		res.Rule, res.Level = "gate-pending", "high"
+		res.Answer = answer.Answer{Decision: answer.Deny, Reason: fmt.Sprintf(
+			"Blocked by ralph-hooks (rule gate-pending): loop %s is waiting for a human decision, and no file changes or commands run until the human runs `ralph gate %s approve|reject|abort`. Stop now and say what happened in this iteration.",
+			l.LoopID, l.LoopID)}
 		return res, nil
 	}
 	cfg, err := config.Load(c.Scope.Config())

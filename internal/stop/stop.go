@@ -33,14 +33,26 @@ silently. A paused, waiting or ended loop: allowed, with a message saying
 why.
 
 Otherwise the completion command runs (with its timeout), the test files
-and configured metrics are measured against the loop's baseline, and the
+and configured metrics are measured against the loop's baseline, the
+working tree is snapshotted (ralph rollback --iteration N), and the
 iteration is scored 0-100. Then:
   completion passed, no test deleted or skipped   the loop completes: the
       stop is allowed with a one-line summary; analytics and report are
       written and the loop is archived
   max iterations reached                           the loop fails, allowed
+  the agent's last message has no <reflection>     blocked once, asking for
+      block                                        it (not counted)
+  tests deleted or skipped, assertions weakened,   the loop stops at a human
+      or still stuck after the recovery attempts   gate: the stop is allowed
+      (agent_persistence.recovery.max_retries)     with the reason and the
+                                                   ralph gate commands
   otherwise                                        the stop is blocked with
-      the task, "iteration N of M", what failed and reinforcement text
+      the task, "iteration N of M", what failed, the recent reflections,
+      whether the loop is stuck (the same failure or reflection 3 times)
+      with a recovery strategy, and reinforcement text
+
+The reflection is written to .aiwg/ralph/reflections/loops/{id}/
+iteration-N.yaml, from the agent's <reflection> block and the facts.
 
 Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 in the agent's settings env so that
 Claude Code does not end the turn after 8 blocks: ralph bounds the loop.
@@ -73,7 +85,7 @@ func handle(c *hook.Call) (hook.Result, error) {
 	// command's process group down with it.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	s := &loop.Stop{Scope: c.Scope, Config: cfg, Session: c.Event.SessionID, Now: c.Now}
+	s := &loop.Stop{Scope: c.Scope, Config: cfg, Session: c.Event.SessionID, Message: c.Event.LastAssistantMessage, Now: c.Now}
 	res, err := s.End(ctx)
 	if err != nil {
 		return hook.Result{Target: target}, err

@@ -1,0 +1,241 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
+)
+
+// Gate decisions.
+const (
+	Approve = "approve"
+	Reject  = "reject"
+	Abandon = "abort"
+)
+
+// recover runs PDARE on an iteration that is about to continue: a
+// regression or a stuck loop is diagnosed, adapted to a strategy and
+// retried, or escalated to the human gate, which pauses the loop.
+func (s *Stop) recover(st *State, it *Iteration, refl *reflection.Result, plateau bool, now time.Time) {
+	stuck := it.Stuck
+	if stuck == "" && st.Stuck {
+		stuck = st.StuckReason // the same tool error three times in a row (post-tool-call)
+	}
+	it.Stuck = stuck
+	st.Stuck, st.StuckReason = stuck != "", stuck
+
+	var trig []string
+	for _, r := range it.Regressions {
+		trig = append(trig, r.Type)
+	}
+	if stuck != "" {
+		trig = append(trig, "stuck")
+	}
+	if len(trig) == 0 {
+		return
+	}
+	sig := Signals{Regressions: it.Regressions, Stuck: stuck, Failing: len(it.Failing), Plateau: plateau, Words: s.Message}
+	kinds := map[string]bool{}
+	for _, e := range st.ErrorHistory {
+		kinds[e.Signature] = true
+	}
+	sig.ErrorKinds = len(kinds)
+	if refl != nil {
+		t := refl.Reflection.Trajectory
+		sig.FilesModified, sig.ToolCalls = len(t.FilesModified), t.ToolCalls
+	}
+	d := Diagnose(sig)
+	a := RecoveryAttempt{Attempt: st.RecoveryAttempts + 1, Iteration: it.N, Trigger: strings.Join(trig, ", "), Diagnosis: d, Strategy: Adapt(d)}
+	max := s.Config.AgentPersistence.Recovery.MaxRetries
+	var why string
+	switch {
+	case hasCritical(it.Regressions):
+		why = "a critical regression escalates at once"
+	case a.Strategy == Escalate:
+		why = "the diagnosis is " + d.Cause
+	case a.Attempt > max:
+		why = fmt.Sprintf("%d recovery attempts did not help", max)
+	}
+	if why != "" {
+		a.Escalated = true
+		a.Strategy = Escalate
+		var what []string
+		var ids []string
+		for _, r := range it.Regressions {
+			what = append(what, r.Type+": "+r.Detail)
+			ids = append(ids, r.EventID)
+		}
+		if stuck != "" {
+			what = append(what, "stuck: "+stuck)
+		}
+		st.Gate = &Gate{
+			ID: fmt.Sprintf("gate-%03d", it.N), Iteration: it.N, Reason: why + "; " + strings.Join(what, "; "),
+			Diagnosis: d, Events: ids, Restore: st.Snapshot, CreatedAt: now.UTC(),
+		}
+		st.Status, st.Reason = Waiting, "waiting for a human decision at "+st.Gate.ID
+		it.Decision = Gated
+	} else {
+		st.RecoveryAttempts = a.Attempt
+	}
+	st.RecoveryHistory = append(st.RecoveryHistory, a)
+	if len(st.RecoveryHistory) > maxRecovery {
+		st.RecoveryHistory = st.RecoveryHistory[len(st.RecoveryHistory)-maxRecovery:]
+	}
+	it.Recovery = &a
+}
+
+// gateEvents records the regressions a gate is about in regressions.jsonl,
+// where the human's decision is logged against them.
+func gateEvents(sc project.Scope, it *Iteration) error {
+	for _, r := range it.Regressions {
+		if err := appendLine(regressionsPath(sc), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gateMessage tells the human why the loop waits and how to decide.
+func gateMessage(st *State) string {
+	g := st.Gate
+	if g == nil {
+		return fmt.Sprintf("ralph: loop %s is waiting for a human decision", st.LoopID)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ralph: loop %s stopped for a human decision (%s, iteration %d): %s.\n", st.LoopID, g.ID, g.Iteration, g.Reason)
+	fmt.Fprintf(&b, "Diagnosis: %s (confidence %.2f). Until you decide, file changes are refused. Decide with one of:\n", g.Diagnosis.Cause, g.Diagnosis.Confidence)
+	fmt.Fprintf(&b, "  ralph gate %s approve   accept the change: it becomes the new baseline, and the loop goes on\n", st.LoopID)
+	if g.Restore != "" {
+		fmt.Fprintf(&b, "  ralph gate %s reject    restore the files as they were before iteration %d, and go on with AGGRESSIVE reinforcement\n", st.LoopID, g.Iteration)
+	}
+	fmt.Fprintf(&b, "  ralph gate %s abort     end the loop and archive it\n", st.LoopID)
+	b.WriteString("Then start a new session to go on.")
+	return b.String()
+}
+
+// Decision is the outcome of ralph gate.
+type Decision struct {
+	State   *State
+	Gate    Gate
+	Changes []snapshot.Change // the files reject restored
+	Undo    string            // a snapshot of the tree before reject restored it
+}
+
+// Decide applies the human's decision to loop id's pending gate. approve
+// accepts the iteration's measurements as the new baseline and continues;
+// reject restores the working tree from before the iteration and continues
+// with AGGRESSIVE reinforcement; abort ends and archives the loop. Either
+// way the decision is logged against the gate's regression events, and the
+// loop is unbound from its session so that the next session can drive it.
+func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, now time.Time) (*Decision, error) {
+	st, sc, err := Read(root, id)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Archived || st.Status != Waiting || st.Gate == nil {
+		return nil, fmt.Errorf("loop %s has no pending gate (it is %s)", id, st.Status)
+	}
+	g := *st.Gate
+	d := &Decision{Gate: g}
+	switch decision {
+	case Approve:
+	case Reject:
+		if g.Restore == "" {
+			return nil, fmt.Errorf("loop %s: %s has no snapshot from before iteration %d to restore; approve or abort it, or use ralph rollback --list", id, g.ID, g.Iteration)
+		}
+		d.Changes, d.Undo, err = Snapshots(sc).Restore(ctx, g.Restore, false)
+		if err != nil {
+			return nil, fmt.Errorf("reject %s: %w", g.ID, err)
+		}
+	case Abandon:
+	default:
+		return nil, fmt.Errorf("unknown gate decision %q (want approve, reject or abort)", decision)
+	}
+
+	var base Index
+	var cur *Metrics
+	if decision == Approve {
+		base = ScanTests(root, cfg.TestFiles, nil)
+		m := base.Totals()
+		measure(ctx, root, cfg, &m)
+		cur = &m
+	}
+	var after State
+	errGone := errors.New("gone")
+	err = update(sc, now, func(st *State) error {
+		if st.Gate == nil || st.Gate.ID != g.ID {
+			return errGone
+		}
+		for i, r := range st.RegressionEvents {
+			for _, e := range g.Events {
+				if r.EventID == e {
+					st.RegressionEvents[i].Decision, st.RegressionEvents[i].DecidedAt = decision, now.UTC()
+				}
+			}
+		}
+		st.Gate = nil
+		st.Stuck, st.StuckReason = false, ""
+		st.Escalation, st.EscalationReason = false, ""
+		st.RecoveryAttempts = 0
+		st.ReflectionAsked = 0
+		st.IterationStart = now.UTC()
+		switch decision {
+		case Approve:
+			st.Status, st.Reason = Running, "approved at "+g.ID
+			st.Baseline = *cur
+		case Reject:
+			st.Status, st.Reason = Running, "rejected at "+g.ID+": files restored from before iteration "+fmt.Sprint(g.Iteration)
+			st.ForceLevel, st.Reinforcement = Aggressive, Aggressive
+			st.Snapshot = g.Restore
+		case Abandon:
+			st.Status, st.Reason = Aborted, "aborted at "+g.ID
+			st.EndedAt = now.UTC()
+		}
+		after = *st
+		return nil
+	})
+	if errors.Is(err, errGone) {
+		return nil, fmt.Errorf("loop %s: %s was decided meanwhile", id, g.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.State = &after
+	var errs []string
+	for _, e := range g.Events {
+		line := map[string]any{"event_id": e, "gate": g.ID, "decision": decision, "decided_at": now.UTC()}
+		if err := appendLine(regressionsPath(sc), line); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if decision == Approve {
+		if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if decision == Abandon {
+		if _, err := finish(sc, &after, now); err != nil {
+			errs = append(errs, err.Error())
+		}
+	} else if err := registry.Update(root, now, func(r *registry.Registry) error {
+		if e := r.Find(id); e != nil {
+			e.Status, e.SessionID = Running, ""
+		}
+		return nil
+	}); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if len(errs) > 0 {
+		return d, fmt.Errorf("gate %s %s: %s", id, decision, strings.Join(errs, "; "))
+	}
+	return d, nil
+}
