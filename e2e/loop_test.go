@@ -123,10 +123,10 @@ func TestLoopCompletes(t *testing.T) {
 	h := newHarness(t, buggy)
 	id := startLoop(t, h, "Make go test pass in the calc package", "--completion", "go test ./...", "--max-iterations", "5")
 	steps := []modelserver.Step{
-		{Text: "I had a look; it should be fine now."}, // iteration 1: nothing fixed
+		{Text: reflect("I had a look; it should be fine now.", "read the task", "nothing yet", "read calc.go")}, // iteration 1: nothing fixed
 		{Tool: "Read", Input: map[string]any{"file_path": "calc.go"}},
 		{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "return a - b", "new_string": "return a + b"}},
-		{Text: "Fixed Add."}, // iteration 2: Mul still wrong
+		{Text: reflect("Fixed Add.", "fixed Add", "Add subtracted", "check the other tests")}, // iteration 2: Mul still wrong
 		{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "func Mul(a, b int) int { return a + b }", "new_string": "func Mul(a, b int) int { return a * b }"}},
 		{Text: "Fixed Mul; go test passes."}, // iteration 3: done
 	}
@@ -178,9 +178,16 @@ func TestLoopCompletes(t *testing.T) {
 func TestLoopFailsAtMaxIterations(t *testing.T) {
 	h := newHarness(t, buggy)
 	id := startLoop(t, h, "Create done.txt", "--completion", "test -f done.txt", "--max-iterations", "12")
+	// Twelve different attempts (different files, different reflections),
+	// so that the loop is not stuck and runs into its bound.
+	ideas := []string{"a shell script", "a Makefile rule", "a Go program", "a git hook", "a Python one-liner", "an npm script",
+		"a cron entry", "a systemd unit", "a Dockerfile", "a Perl script", "an awk program", "a README note"}
 	var steps []modelserver.Step
-	for i := range 12 {
-		steps = append(steps, modelserver.Step{Text: "Still thinking about it, attempt " + string(rune('a'+i)) + "."})
+	for i, idea := range ideas {
+		name := "attempt-" + string(rune('a'+i)) + ".txt"
+		steps = append(steps,
+			modelserver.Step{Tool: "Write", Input: map[string]any{"file_path": name, "content": "tried " + idea + "\n"}},
+			modelserver.Step{Text: reflect("Tried "+idea+".", "writing "+idea, idea+" did not create the file", "something other than "+idea)})
 	}
 	r := h.run(t, "Create done.txt.", steps, 240*time.Second)
 	defer func() {
@@ -191,8 +198,8 @@ func TestLoopFailsAtMaxIterations(t *testing.T) {
 	if r.timedOut {
 		t.Fatal("claude did not finish within 240s")
 	}
-	if n := r.srv.Played(); n != 12 {
-		t.Errorf("the model played %d of 12 steps", n)
+	if n := r.srv.Played(); n != len(steps) {
+		t.Errorf("the model played %d of %d steps", n, len(steps))
 	}
 	st := archived(t, h, id)
 	if st.Status != "failed" || st.Iteration != 12 || !strings.Contains(st.Reason, "maximum of 12 iterations") {
