@@ -58,6 +58,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIndex -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
 
 clean:

@@ -150,7 +150,7 @@ func PostEvent(root, session, tool string, input map[string]any) []byte {
 
 // StopEvent returns a Claude Code Stop event of session in root.
 func StopEvent(root, session string) []byte {
-	data, _ := json.Marshal(map[string]any{"session_id": session, "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done."})
+	data, _ := json.Marshal(map[string]any{"session_id": session, "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done.\n<reflection>\nAttempted: the next step of the task\nResult: see the completion command\nLearned: what its output says\nNext: the step after\n</reflection>"})
 	return data
 }
 
