@@ -73,8 +73,8 @@ Flags:
   --help             show this help
 
 Exit status: 0 when the reflection is written (stuck or not), 1 when it
-could not be (bad input, unreadable files: "ralph: error: …" on stderr),
-2 for a bad command line.
+could not be (a bad flag, bad input, unreadable files: "ralph: error: …"
+on stderr). Never 2, which an agent would read as "block".
 `
 
 // strs is a repeatable string flag.
@@ -114,14 +114,14 @@ func (c *command) main(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		return exit.OK
 	}
 	if err != nil {
-		return exit.Report(stderr, err)
+		return fail(stderr, err)
 	}
 	data, err := readInput(stdin)
 	if err != nil {
-		return exit.Report(stderr, err)
+		return fail(stderr, err)
 	}
 	if len(data) == 0 && o.loop == "" {
-		return exit.Report(stderr, exit.Usagef("%s: stdin is empty: give a Stop event or an iteration JSON on stdin, or --loop", name))
+		return fail(stderr, exit.Usagef("%s: stdin is empty: give a Stop event or an iteration JSON on stdin, or --loop", name))
 	}
 
 	var ev *event.Event
@@ -136,7 +136,7 @@ func (c *command) main(args []string, stdin io.Reader, stdout, stderr io.Writer)
 			it, err = decodeIteration(data)
 		}
 		if err != nil {
-			return exit.Report(stderr, err)
+			return fail(stderr, err)
 		}
 	}
 
@@ -187,10 +187,10 @@ func (c *command) main(args []string, stdin io.Reader, stdout, stderr io.Writer)
 		c.audit(in, ev, session, cwd, res, err, start, stderr)
 	}
 	if err != nil {
-		return exit.Report(stderr, err)
+		return fail(stderr, err)
 	}
 	if err := output(stdout, o.format, ev, in, res); err != nil {
-		return exit.Report(stderr, fmt.Errorf("writing the answer: %w", err))
+		return fail(stderr, fmt.Errorf("writing the answer: %w", err))
 	}
 	return exit.OK
 }
@@ -511,4 +511,11 @@ func jsonType(v gjson.Result) string {
 		return "null"
 	}
 	return "string"
+}
+
+// fail reports err and returns a hook's exit code for it: never 2, which an
+// agent reads as "block" (see package exit).
+func fail(stderr io.Writer, err error) int {
+	exit.Report(stderr, err)
+	return exit.Hook(err)
 }

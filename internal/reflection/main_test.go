@@ -88,13 +88,13 @@ func TestMainExitCodes(t *testing.T) {
 		code  int
 		err   string
 	}{
-		{"", []string{"--bogus"}, 2, "ralph: error: post-iteration-reflect: flag provided but not defined: -bogus\n"},
-		{"", []string{"--outcome", "done", "--loop", "x"}, 2, `--outcome "done": want success, failure or partial`},
-		{"", []string{"--format", "xml", "--loop", "x"}, 2, `--format "xml": want text or json`},
-		{"", []string{"--loop", "../x"}, 2, `--loop: invalid loop id "../x"`},
-		{"", []string{"--iteration", "0", "--loop", "x"}, 2, "--iteration 0: want 1 to 1000000"},
-		{"", []string{"extra"}, 2, `unexpected argument "extra"`},
-		{"", nil, 2, "stdin is empty"},
+		{"", []string{"--bogus"}, 1, "ralph: error: post-iteration-reflect: flag provided but not defined: -bogus\n"},
+		{"", []string{"--outcome", "done", "--loop", "x"}, 1, `--outcome "done": want success, failure or partial`},
+		{"", []string{"--format", "xml", "--loop", "x"}, 1, `--format "xml": want text or json`},
+		{"", []string{"--loop", "../x"}, 1, `--loop: invalid loop id "../x"`},
+		{"", []string{"--iteration", "0", "--loop", "x"}, 1, "--iteration 0: want 1 to 1000000"},
+		{"", []string{"extra"}, 1, `unexpected argument "extra"`},
+		{"", nil, 1, "stdin is empty"},
 		{`{"loop_id":"x","bogus":1}`, nil, 1, `ralph: error: iteration JSON: unknown field "bogus"`},
 		{`{"hook_event_name":"PreToolUse","tool_name":"Bash"}`, nil, 1, `event "PreToolUse": want a Stop event`},
 		{`{"hook_event_name":"Stop","cwd":5}`, nil, 1, "event field cwd: want a string, got number"},
