@@ -255,6 +255,21 @@ const loopCommand = "exit 1"
 // startLoop starts a loop in dir, as ralph start would, with iters
 // iterations of history behind it.
 func startLoop(dir string, iters int) (project.Scope, error) {
+	// Every run judges the same failing iteration again: the loop is soon
+	// stuck, and after its recovery attempts it would wait at the human
+	// gate, where a stop costs nothing. Keep it recovering instead, so that
+	// every run measures a judged iteration.
+	f, err := os.OpenFile(project.Layout{Root: dir}.Config(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return project.Scope{}, err
+	}
+	_, err = f.WriteString("agent_persistence:\n  recovery:\n    max_retries: 1000000000\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return project.Scope{}, err
+	}
 	cfg, err := config.Load(project.Layout{Root: dir}.Config())
 	if err != nil {
 		return project.Scope{}, err

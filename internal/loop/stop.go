@@ -257,6 +257,17 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
+	// The snapshot of the tree the agent left is taken while the command
+	// runs: it only reads the tree, and a command of more than a few
+	// milliseconds hides its cost. Files the command itself writes, and the
+	// project does not ignore, may or may not be in it.
+	var tree string
+	var snapErr error
+	snapped := make(chan struct{})
+	go func() {
+		defer close(snapped)
+		tree, snapErr = Snapshots(sc).Take(ctx)
+	}()
 	run := metrics.Run(ctx, sc.Root, st.Completion.Command, timeout)
 	it := &Iteration{
 		N:          st.Iteration + 1,
@@ -287,9 +298,9 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 		idx = nil // nothing to write back
 	}
 	var warnings []string
-	tree, err := Snapshots(sc).Take(ctx)
-	if err != nil {
-		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+err.Error())
+	<-snapped
+	if snapErr != nil {
+		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
 	}
 	it.Snapshot = tree
 	return it, idx, warnings

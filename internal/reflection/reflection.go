@@ -127,6 +127,7 @@ func Record(in Input) (Result, error) {
 	var res Result
 	var fresh bool // n was not stored before
 	var recur []pattern
+	var noted chan error // the patterns' update, when one runs
 	update := func(old []byte) ([]byte, error) {
 		idx, err := loadIndex(dir, old)
 		if err != nil {
@@ -172,6 +173,12 @@ func Record(in Input) (Result, error) {
 			idx.Last, idx.LastTime, idx.LastOutcome, idx.LastFailure, idx.LastDiff = n, r.Timestamp, r.Outcome, failure, in.DiffHash
 		}
 		idx.Recent = addRecent(idx.Recent, n, summaryLine(r))
+		if in.Patterns && fresh && !in.DryRun {
+			// The project's patterns have their own lock and files: note
+			// them while this loop's files are written.
+			noted = make(chan error, 1)
+			go func() { noted <- notePatterns(in.Root, in.Loop, r.Timestamp, recur) }()
+		}
 		if !in.DryRun {
 			if err := state.WriteFile(path, doc, 0o644); err != nil {
 				return nil, err
@@ -192,13 +199,14 @@ func Record(in Input) (Result, error) {
 		_, err = update(old)
 		return res, err
 	}
-	if err := state.Update(ipath, update); err != nil {
-		return Result{}, err
-	}
-	if in.Patterns && fresh {
-		if err := notePatterns(in.Root, in.Loop, res.Reflection.Timestamp, recur); err != nil {
-			return res, err
+	err = state.Update(ipath, update)
+	if noted != nil {
+		if perr := <-noted; err == nil && perr != nil {
+			return res, perr
 		}
+	}
+	if err != nil {
+		return Result{}, err
 	}
 	return res, nil
 }

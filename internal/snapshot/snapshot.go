@@ -311,6 +311,12 @@ func (r *repo) take(ctx context.Context) (string, error) {
 		}
 		args = append(args, ":(top,exclude,literal)"+p)
 	}
+	// The same index holds the same tree: when git add left the index as
+	// the last write-tree saw it, its tree is known without a process.
+	sum := indexSum(r.index)
+	if id, ok := cachedTree(r.index, sum); ok {
+		return id, nil
+	}
 	out, err := r.run(ctx, r.index, nil, "write-tree")
 	if err != nil {
 		return "", err
@@ -319,7 +325,46 @@ func (r *repo) take(ctx context.Context) (string, error) {
 	if !ValidTree(id) {
 		return "", fmt.Errorf("git write-tree: unexpected output %q", out)
 	}
+	if sum := indexSum(r.index); sum != "" { // write-tree may have rewritten it
+		os.WriteFile(r.index+".tree", []byte(sum+" "+id+"\n"), 0o644) // a cache: failing to write it costs only time
+	}
 	return id, nil
+}
+
+// indexSum returns the checksum git keeps in the last 20 bytes of an index
+// file, in hex, or "" when it cannot be read or is not set.
+func indexSum(index string) string {
+	f, err := os.Open(index)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 32 {
+		return ""
+	}
+	b := make([]byte, 20)
+	if _, err := f.ReadAt(b, fi.Size()-20); err != nil || bytes.Count(b, []byte{0}) == len(b) {
+		return ""
+	}
+	return fmt.Sprintf("%x", b)
+}
+
+// cachedTree returns the tree write-tree wrote for the index with checksum
+// sum, when <index>.tree remembers it.
+func cachedTree(index, sum string) (string, bool) {
+	if sum == "" {
+		return "", false
+	}
+	data, err := os.ReadFile(index + ".tree")
+	if err != nil {
+		return "", false
+	}
+	s, id, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
+	if !ok || s != sum || !ValidTree(id) {
+		return "", false
+	}
+	return id, true
 }
 
 // run runs git args on the store and the project with the given index
