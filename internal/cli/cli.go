@@ -47,11 +47,17 @@ Guard:
   rollback --last          restore the files saved before the last risky action
   rollback --checkpoint ID restore a given checkpoint (--dry-run lists the changes)
   rollback --list          list the checkpoints
-  demo                     run sample agent actions through the guard, in a temp project
+  replay LOGLINE|EVENTFILE  re-run a logged or saved event through its hook (--dry-run)
+
+Setup:
+  install                  register the hooks in Claude Code's settings (--scope, --dry-run)
+  uninstall                remove exactly what install added
+  doctor                   check binaries, settings, config, state and hook latency
+  demo                     a scripted agent session on a sample project, narrated
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
 
-Coming next (not available yet): init, install, uninstall, replay, doctor.
+Coming next (not available yet): init.
 
 Run "ralph <command> --help" for a command's flags.
 `
@@ -73,24 +79,28 @@ type env struct {
 func (e *env) root() string { return project.FindRoot(e.cwd, e.getenv) }
 
 var commands = map[string]command{
-	"explain":  {explain},
-	"log":      {logCmd},
-	"rollback": {rollback},
-	"demo":     {demoCmd},
-	"bench":    {benchCmd},
-	"version":  {version},
-	"start":    {start},
-	"status":   {status},
-	"list":     {list},
-	"pause":    {control("pause")},
-	"resume":   {control("resume")},
-	"abort":    {control("abort")},
-	"report":   {report},
-	"gate":     {gate},
-	"restore":  {restore},
+	"explain":   {explain},
+	"log":       {logCmd},
+	"rollback":  {rollback},
+	"demo":      {demoCmd},
+	"bench":     {benchCmd},
+	"version":   {version},
+	"start":     {start},
+	"status":    {status},
+	"list":      {list},
+	"pause":     {control("pause")},
+	"resume":    {control("resume")},
+	"abort":     {control("abort")},
+	"report":    {report},
+	"gate":      {gate},
+	"restore":   {restore},
+	"replay":    {replay},
+	"install":   {installCmd},
+	"uninstall": {uninstall},
+	"doctor":    {doctor},
 }
 
-var coming = map[string]bool{"init": true, "install": true, "uninstall": true, "replay": true, "doctor": true}
+var coming = map[string]bool{"init": true}
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.

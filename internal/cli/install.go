@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/install"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+)
+
+const installUsage = `Usage: ralph install [--agent claude] [--scope project|local|user] [--bin DIR] [--dry-run]
+
+install registers the hooks in the agent's settings, with absolute paths:
+pre-tool-call on PreToolUse, post-tool-call on PostToolUse and
+PostToolUseFailure, stop on Stop (its timeout from completion.timeout and
+the metrics' timeouts in aiwg.yml, plus a minute). It sets
+CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 in the settings' env (ralph bounds the
+loop itself) and writes the /ralph command (.claude/commands/ralph.md), so
+a loop can be started from inside Claude Code.
+
+The settings file is edited in place: every other setting keeps its bytes.
+The file before the change is kept as FILE.ralph-hooks.bak, and what was
+added is recorded in ralph-hooks.json beside it, for ralph uninstall. A
+second install changes nothing.
+
+Scopes:
+  project   .claude/settings.json of the project (the default)
+  local     .claude/settings.local.json of the project (yours only)
+  user      ~/.claude/settings.json (every project)
+
+Flags:
+  --agent NAME   the agent (only claude today)
+  --scope S      which settings file (default project)
+  --bin DIR      directory of the hook binaries (default: ralph's own)
+  --dry-run      say what would change, change nothing
+`
+
+const uninstallUsage = `Usage: ralph uninstall [--agent claude] [--scope project|local|user] [--dry-run]
+
+uninstall removes exactly what ralph install added to the scope's settings
+(recorded in ralph-hooks.json beside them): its hook registrations, the
+containers it created, the env value (or the value it replaced), and the
+/ralph command file unless it was edited. Everything else stays.
+
+Flags:
+  --agent NAME   the agent (only claude today)
+  --scope S      which settings file (default project)
+  --dry-run      say what would change, change nothing
+`
+
+// setup parses install's and uninstall's common flags.
+func setup(e *env, name, usage string, args []string, withBin bool) (*install.Options, bool, error) {
+	fs := flags(name)
+	agent := fs.String("agent", "claude", "")
+	scope := fs.String("scope", "project", "")
+	dry := fs.Bool("dry-run", false, "")
+	bin := new(string)
+	if withBin {
+		fs.StringVar(bin, "bin", "", "")
+	}
+	if help, err := parse(e, fs, usage, args); help || err != nil {
+		return nil, help, err
+	}
+	if fs.NArg() > 0 {
+		return nil, false, exit.Usagef("%s: unexpected argument %q", name, fs.Arg(0))
+	}
+	if *agent != "claude" {
+		return nil, false, exit.Usagef("%s: --agent %q: not supported yet (known: claude)", name, *agent)
+	}
+	if _, err := install.Settings(*scope, "", "-"); err != nil {
+		return nil, false, exit.Usagef("%s: %v", name, err)
+	}
+	root := e.root()
+	cfg, err := config.Load(project.Layout{Root: root}.Config())
+	if err != nil {
+		return nil, false, err
+	}
+	if withBin {
+		if *bin == "" {
+			if *bin, err = ownDir(); err != nil {
+				return nil, false, err
+			}
+		}
+		if *bin, err = filepath.Abs(*bin); err != nil {
+			return nil, false, err
+		}
+	}
+	return &install.Options{Scope: *scope, Root: root, Home: e.getenv("HOME"), Bin: *bin, Config: cfg, DryRun: *dry, Now: time.Now()}, false, nil
+}
+
+// ownDir returns the directory of the running ralph, links resolved: the
+// private prefix its hooks live in.
+func ownDir() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding ralph's own directory: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return filepath.Dir(exe), nil
+}
+
+func installCmd(e *env, args []string) error {
+	o, help, err := setup(e, "install", installUsage, args, true)
+	if help || err != nil {
+		return err
+	}
+	r, err := install.Install(*o)
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	verb := "Installed ralph-hooks for Claude Code"
+	switch {
+	case o.DryRun:
+		verb = "Would install ralph-hooks for Claude Code"
+	case !r.Changed:
+		verb = "ralph-hooks is already installed for Claude Code"
+	}
+	fmt.Fprintf(e.stdout, "%s (%s scope) in %s\n", verb, o.Scope, r.Settings)
+	printResult(e, r)
+	if !o.DryRun && r.Changed {
+		fmt.Fprintf(e.stdout, "\nCheck it: ralph doctor\nStart a loop: /ralph TASK --completion \"CMD\" inside Claude Code, or ralph start\n")
+	}
+	return nil
+}
+
+func uninstall(e *env, args []string) error {
+	o, help, err := setup(e, "uninstall", uninstallUsage, args, false)
+	if help || err != nil {
+		return err
+	}
+	r, err := install.Uninstall(*o)
+	if err != nil {
+		return fmt.Errorf("uninstall: %w", err)
+	}
+	verb := "Uninstalled ralph-hooks"
+	if o.DryRun {
+		verb = "Would uninstall ralph-hooks"
+	}
+	fmt.Fprintf(e.stdout, "%s (%s scope) from %s\n", verb, o.Scope, r.Settings)
+	printResult(e, r)
+	return nil
+}
+
+// printResult prints a Result's lines.
+func printResult(e *env, r *install.Result) {
+	for _, c := range r.Changes {
+		fmt.Fprintf(e.stdout, "  %s\n", c)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(e.stdout, "  note: %s\n", n)
+	}
+	if r.Backup != "" {
+		fmt.Fprintf(e.stdout, "Backup of the settings before: %s\n", r.Backup)
+	}
+}

@@ -1,0 +1,680 @@
+// Package install registers ralph-hooks in Claude Code's settings, and
+// removes exactly what it registered.
+//
+// The settings file is edited in place with sjson, so every other setting
+// keeps its bytes; a file in Claude Code's own layout (two-space indented)
+// is re-indented the same way after the edit. What an install adds (hook
+// commands, the containers it had to create, the env value and its previous
+// value, the /ralph command file) is recorded in ralph-hooks.json beside the
+// settings file: uninstall reads it and takes out that and nothing else.
+package install
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
+)
+
+// Hook is one registration: a hook binary on an agent event.
+type Hook struct {
+	Event   string // Claude Code event name
+	Binary  string // file name in the bin directory
+	Matcher string // "" for events without tools
+	Timeout int    // seconds; 0: StopTimeout
+}
+
+// Hooks are the registrations of an install, in settings order.
+var Hooks = []Hook{
+	{Event: "PreToolUse", Binary: "pre-tool-call", Matcher: "*", Timeout: 10},
+	{Event: "PostToolUse", Binary: "post-tool-call", Matcher: "*", Timeout: 30},
+	{Event: "PostToolUseFailure", Binary: "post-tool-call", Matcher: "*", Timeout: 30},
+	{Event: "Stop", Binary: "stop"},
+}
+
+// Binaries are the executables an install needs in its bin directory.
+var Binaries = []string{"pre-tool-call", "post-tool-call", "stop", "ralph"}
+
+// CapKey is the env setting of Claude Code's cap on consecutive Stop
+// blocks; 0 turns the cap off, since ralph bounds the loop itself.
+const CapKey = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
+// Manifest is the record file's name, beside the settings file.
+const Manifest = "ralph-hooks.json"
+
+// Scopes are the settings files an install may edit.
+var Scopes = []string{"project", "local", "user"}
+
+// Options say where to install and what.
+type Options struct {
+	Scope  string // project, local or user
+	Root   string // the project root (project and local scopes)
+	Home   string // the user's home (user scope)
+	Bin    string // absolute directory of the hook binaries and ralph
+	Config *config.Config
+	DryRun bool
+	Now    time.Time
+}
+
+// Settings returns the settings file of a scope.
+func Settings(scope, root, home string) (string, error) {
+	switch scope {
+	case "project":
+		return filepath.Join(root, ".claude", "settings.json"), nil
+	case "local":
+		return filepath.Join(root, ".claude", "settings.local.json"), nil
+	case "user":
+		if home == "" {
+			return "", errors.New("--scope user: HOME is not set")
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	}
+	return "", fmt.Errorf("--scope %q: want project, local or user", scope)
+}
+
+// StopTimeout is the stop hook's timeout in seconds: the completion command's
+// timeout, plus each metric's (they run one after the other), plus a minute
+// for the hook's own work.
+func StopTimeout(cfg *config.Config) int {
+	d := cfg.Completion.Timeout + time.Minute
+	for _, m := range cfg.Metrics {
+		if m.Timeout > 0 {
+			d += m.Timeout
+		} else {
+			d += metrics.DefaultTimeout
+		}
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// Record is what one install added to one settings file.
+type Record struct {
+	Bin      string            `json:"bin"`
+	Hooks    map[string]string `json:"hooks"`             // event → command
+	Created  []string          `json:"created,omitempty"` // sjson paths of containers it created
+	File     string            `json:"file,omitempty"`    // "missing" or "empty": the settings file before
+	Env      *EnvRecord        `json:"env,omitempty"`
+	Command  string            `json:"command_file,omitempty"`
+	Sum      string            `json:"command_sum,omitempty"` // of the command file it wrote
+	Time     time.Time         `json:"installed_at"`
+	Settings string            `json:"settings"`
+}
+
+// EnvRecord is the env value an install set, and the one it replaced.
+type EnvRecord struct {
+	Key      string  `json:"key"`
+	Value    string  `json:"value"`
+	Previous *string `json:"previous,omitempty"`
+}
+
+// Result says what Install or Uninstall did (or would do, in a dry run).
+type Result struct {
+	Settings string
+	Changes  []string // one line each
+	Notes    []string // things left alone, one line each
+	Backup   string   // the copy of the settings file before the change
+	Changed  bool
+}
+
+// Command returns the shell command Claude Code runs for a binary: its
+// absolute path, quoted when it needs to be.
+func Command(bin, name string) string { return quote(filepath.Join(bin, name)) }
+
+var plain = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
+
+func quote(s string) string {
+	if plain.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// CheckBin reports the first binary missing from, or not executable in,
+// bin.
+func CheckBin(bin string) error {
+	for _, b := range Binaries {
+		p := filepath.Join(bin, b)
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %w (build the binaries with make install, or pass --bin DIR)", p, unwrapPath(err))
+		case fi.IsDir() || fi.Mode()&0o111 == 0:
+			return fmt.Errorf("%s: not an executable file", p)
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the path a *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// doc is a settings file being edited.
+type doc struct {
+	path    string
+	orig    []byte // as read; nil when missing
+	missing bool
+	json    string
+}
+
+func readDoc(path string) (*doc, error) {
+	data, err := os.ReadFile(path)
+	d := &doc{path: path, orig: data}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.missing = true
+		d.json = "{}"
+		return d, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		d.json = "{}"
+		return d, nil
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("%s: %s; fix it or move it aside, nothing was changed", path, syntaxError(data))
+	}
+	d.json = string(data)
+	if !gjson.Parse(d.json).IsObject() {
+		return nil, fmt.Errorf("%s: not a JSON object; nothing was changed", path)
+	}
+	for _, k := range []string{"hooks", "env"} {
+		if v := gjson.Get(d.json, k); v.Exists() && !v.IsObject() {
+			return nil, fmt.Errorf("%s: %q: want an object, got %s; nothing was changed", path, k, v.Type)
+		}
+	}
+	for _, h := range Hooks {
+		if v := gjson.Get(d.json, "hooks."+h.Event); v.Exists() && !v.IsArray() {
+			return nil, fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", path, h.Event, v.Type)
+		}
+	}
+	return d, nil
+}
+
+// syntaxError describes why data is not JSON, with the line.
+func syntaxError(data []byte) string {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		return fmt.Sprintf("line %d: not valid JSON: %v", line, se)
+	}
+	return fmt.Sprintf("not valid JSON: %v", err)
+}
+
+// canonical reports whether data is laid out as Claude Code writes
+// settings (two-space indent), so that an edit may re-indent the file.
+func canonical(data []byte) bool {
+	var b bytes.Buffer
+	if json.Indent(&b, bytes.TrimSpace(data), "", "  ") != nil {
+		return false
+	}
+	return bytes.Equal(b.Bytes(), bytes.TrimSpace(data))
+}
+
+// bytes returns the edited file's contents.
+func (d *doc) bytes() []byte {
+	if d.missing || len(bytes.TrimSpace(d.orig)) == 0 || canonical(d.orig) {
+		var b bytes.Buffer
+		if json.Indent(&b, []byte(strings.TrimSpace(d.json)), "", "  ") == nil {
+			if len(bytes.TrimSpace(d.orig)) == 0 || bytes.HasSuffix(d.orig, []byte("\n")) {
+				b.WriteByte('\n')
+			}
+			return b.Bytes()
+		}
+	}
+	return []byte(d.json)
+}
+
+// entry is one hook command registered on an event.
+type entry struct {
+	group, hook int // indices in hooks.EVENT and in its group's hooks
+	command     string
+}
+
+// entries lists the command hooks registered on event.
+func (d *doc) entries(event string) []entry {
+	var es []entry
+	gjson.Get(d.json, "hooks."+event).ForEach(func(gi, g gjson.Result) bool {
+		g.Get("hooks").ForEach(func(hi, h gjson.Result) bool {
+			es = append(es, entry{group: int(gi.Int()), hook: int(hi.Int()), command: h.Get("command").String()})
+			return true
+		})
+		return true
+	})
+	return es
+}
+
+// remove deletes the hook at e, and its group when nothing else is in it.
+func (d *doc) remove(event string, e entry) error {
+	g := fmt.Sprintf("hooks.%s.%d", event, e.group)
+	var err error
+	if n := len(gjson.Get(d.json, g+".hooks").Array()); n > 1 {
+		d.json, err = sjson.Delete(d.json, fmt.Sprintf("%s.hooks.%d", g, e.hook))
+		return err
+	}
+	d.json, err = sjson.Delete(d.json, g)
+	return err
+}
+
+// removeCommand deletes every registration of command on event, from the
+// last, so that indices stay right.
+func (d *doc) removeCommand(event, command string) (int, error) {
+	es := d.entries(event)
+	n := 0
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].command == command {
+			if err := d.remove(event, es[i]); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// dropEmpty deletes the containers an install created, when empty.
+func (d *doc) dropEmpty(created []string) error {
+	for i := len(created) - 1; i >= 0; i-- {
+		v := gjson.Get(d.json, created[i])
+		if !v.Exists() || (v.IsArray() && len(v.Array()) > 0) || (v.IsObject() && len(v.Map()) > 0) {
+			continue
+		}
+		var err error
+		if d.json, err = sjson.Delete(d.json, created[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write replaces the file with data atomically, backing the old one up
+// first.
+func (d *doc) write(data []byte) (backup string, err error) {
+	perm := fs.FileMode(0o644)
+	if !d.missing {
+		if fi, err := os.Stat(d.path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		backup = d.path + ".ralph-hooks.bak"
+		if err := state.WriteFile(backup, d.orig, perm); err != nil {
+			return "", fmt.Errorf("backing up %s: %w", d.path, err)
+		}
+	}
+	return backup, state.WriteFile(d.path, data, perm)
+}
+
+// manifest is ralph-hooks.json: the records of a .claude directory, by
+// settings file name.
+type manifest map[string]*Record
+
+func manifestPath(settings string) string { return filepath.Join(filepath.Dir(settings), Manifest) }
+
+func readManifest(settings string) (manifest, error) {
+	p := manifestPath(settings)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return manifest{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p, unwrapPath(err))
+	}
+	m := manifest{}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s is corrupt (%v): move it aside; ralph uninstall then cannot tell what it added", p, err)
+	}
+	return m, nil
+}
+
+func (m manifest) write(settings string) error {
+	p := manifestPath(settings)
+	if len(m) == 0 {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return state.WriteFile(p, append(data, '\n'), 0o644)
+}
+
+// Install registers the hooks, the env value and the /ralph command in the
+// scope's settings. A second run changes nothing.
+func Install(o Options) (*Result, error) {
+	path, err := Settings(o.Scope, o.Root, o.Home)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckBin(o.Bin); err != nil {
+		return nil, err
+	}
+	d, err := readDoc(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := readManifest(path)
+	if err != nil {
+		return nil, err
+	}
+	key := filepath.Base(path)
+	old := m[key]
+	rec := &Record{Bin: o.Bin, Hooks: map[string]string{}, Time: o.Now.UTC(), Settings: path}
+	if old != nil {
+		rec.Created, rec.File, rec.Env = old.Created, old.File, old.Env
+	} else if d.missing {
+		rec.File = "missing"
+	} else if len(bytes.TrimSpace(d.orig)) == 0 {
+		rec.File = "empty"
+	}
+	r := &Result{Settings: path}
+	stopTimeout := StopTimeout(o.Config)
+
+	for _, h := range Hooks {
+		cmd := Command(o.Bin, h.Binary)
+		timeout := h.Timeout
+		if timeout == 0 {
+			timeout = stopTimeout
+		}
+		// An earlier install's registration from another bin directory is
+		// ours to replace.
+		if old != nil && old.Hooks[h.Event] != "" && old.Hooks[h.Event] != cmd {
+			n, err := d.removeCommand(h.Event, old.Hooks[h.Event])
+			if err != nil {
+				return nil, fmt.Errorf("%s: removing %s: %w", path, old.Hooks[h.Event], err)
+			}
+			if n > 0 {
+				r.Changes = append(r.Changes, fmt.Sprintf("removed   %-18s %s (an earlier install)", h.Event, old.Hooks[h.Event]))
+			}
+		}
+		var mine *entry
+		for _, e := range d.entries(h.Event) {
+			switch {
+			case e.command == cmd && mine == nil:
+				mine = &e
+			case e.command == cmd:
+				r.Notes = append(r.Notes, fmt.Sprintf("hooks.%s registers %s twice; Claude Code runs it once", h.Event, cmd))
+			case isOurs(e.command, h.Binary):
+				r.Notes = append(r.Notes, fmt.Sprintf("hooks.%s also registers %s, not added by ralph install: it runs too (see ralph doctor)", h.Event, e.command))
+			}
+		}
+		if mine != nil {
+			if old == nil || old.Hooks[h.Event] != cmd {
+				r.Notes = append(r.Notes, fmt.Sprintf("hooks.%s already registers %s (left as it is, and left by uninstall)", h.Event, cmd))
+				continue
+			}
+			rec.Hooks[h.Event] = cmd
+			p := fmt.Sprintf("hooks.%s.%d.hooks.%d.timeout", h.Event, mine.group, mine.hook)
+			if gjson.Get(d.json, p).Int() != int64(timeout) {
+				if d.json, err = sjson.Set(d.json, p, timeout); err != nil {
+					return nil, fmt.Errorf("%s: setting %s: %w", path, p, err)
+				}
+				r.Changes = append(r.Changes, fmt.Sprintf("timeout   %-18s %d s", h.Event, timeout))
+			}
+			continue
+		}
+		for _, c := range []string{"hooks", "hooks." + h.Event} {
+			if !gjson.Get(d.json, c).Exists() {
+				rec.Created = appendNew(rec.Created, c)
+			}
+		}
+		raw := group(h.Matcher, cmd, timeout)
+		if d.json, err = sjson.SetRaw(d.json, "hooks."+h.Event+".-1", raw); err != nil {
+			return nil, fmt.Errorf("%s: adding hooks.%s: %w", path, h.Event, err)
+		}
+		rec.Hooks[h.Event] = cmd
+		r.Changes = append(r.Changes, fmt.Sprintf("added     %-18s %s (timeout %d s)", h.Event, cmd, timeout))
+	}
+
+	envPath := "env." + CapKey
+	switch v := gjson.Get(d.json, envPath); {
+	case v.Exists() && v.String() == "0":
+	case rec.Env != nil && v.Exists() && v.String() != rec.Env.Value:
+		r.Notes = append(r.Notes, fmt.Sprintf("env.%s is %q, changed since ralph install set it to %q: left as it is", CapKey, v.String(), rec.Env.Value))
+	default:
+		if !gjson.Get(d.json, "env").Exists() {
+			rec.Created = appendNew(rec.Created, "env")
+		}
+		env := &EnvRecord{Key: CapKey, Value: "0"}
+		if v.Exists() {
+			prev := v.String()
+			env.Previous = &prev
+		}
+		if d.json, err = sjson.Set(d.json, envPath, "0"); err != nil {
+			return nil, fmt.Errorf("%s: setting %s: %w", path, envPath, err)
+		}
+		rec.Env = env
+		r.Changes = append(r.Changes, fmt.Sprintf("env       %s=0 (ralph bounds the loop itself, not Claude Code's cap of 8 blocks)", CapKey))
+	}
+
+	cmdFile, cmdText := commandFile(path), SlashCommand(quote(filepath.Join(o.Bin, "ralph")))
+	rec.Command, rec.Sum = cmdFile, sum(cmdText)
+	switch cur, err := os.ReadFile(cmdFile); {
+	case err == nil && string(cur) == cmdText:
+	case err == nil && !generated(cur):
+		rec.Command, rec.Sum = "", ""
+		r.Notes = append(r.Notes, fmt.Sprintf("%s exists and is not ralph's: left as it is (no /ralph command)", cmdFile))
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("reading %s: %w", cmdFile, unwrapPath(err))
+	default:
+		r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s", cmdFile))
+		if !o.DryRun {
+			if err := state.WriteFile(cmdFile, []byte(cmdText), 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	r.Changed = len(r.Changes) > 0
+	if o.DryRun || !r.Changed {
+		return r, nil
+	}
+	if d.json != string(d.orig) {
+		if r.Backup, err = d.write(d.bytes()); err != nil {
+			return nil, err
+		}
+	}
+	m[key] = rec
+	return r, m.write(path)
+}
+
+// Uninstall removes what Install recorded, and leaves the rest.
+func Uninstall(o Options) (*Result, error) {
+	path, err := Settings(o.Scope, o.Root, o.Home)
+	if err != nil {
+		return nil, err
+	}
+	m, err := readManifest(path)
+	if err != nil {
+		return nil, err
+	}
+	key := filepath.Base(path)
+	rec := m[key]
+	if rec == nil {
+		return nil, fmt.Errorf("no ralph install recorded for %s (in %s): nothing removed", path, manifestPath(path))
+	}
+	d, err := readDoc(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Settings: path}
+	for _, h := range Hooks {
+		cmd := rec.Hooks[h.Event]
+		if cmd == "" {
+			continue
+		}
+		n, err := d.removeCommand(h.Event, cmd)
+		if err != nil {
+			return nil, fmt.Errorf("%s: removing %s: %w", path, cmd, err)
+		}
+		if n == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("hooks.%s: %s was already gone", h.Event, cmd))
+			continue
+		}
+		r.Changes = append(r.Changes, fmt.Sprintf("removed   %-18s %s", h.Event, cmd))
+	}
+	if e := rec.Env; e != nil {
+		p := "env." + e.Key
+		switch v := gjson.Get(d.json, p); {
+		case !v.Exists():
+		case v.String() != e.Value:
+			r.Notes = append(r.Notes, fmt.Sprintf("env.%s is %q, changed since install: left as it is", e.Key, v.String()))
+		case e.Previous != nil:
+			if d.json, err = sjson.Set(d.json, p, *e.Previous); err != nil {
+				return nil, err
+			}
+			r.Changes = append(r.Changes, fmt.Sprintf("env       %s=%s (as it was before install)", e.Key, *e.Previous))
+		default:
+			if d.json, err = sjson.Delete(d.json, p); err != nil {
+				return nil, err
+			}
+			r.Changes = append(r.Changes, fmt.Sprintf("env       %s removed", e.Key))
+		}
+	}
+	if err := d.dropEmpty(rec.Created); err != nil {
+		return nil, err
+	}
+	if rec.Command != "" {
+		switch cur, err := os.ReadFile(rec.Command); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("reading %s: %w", rec.Command, unwrapPath(err))
+		case sum(string(cur)) != rec.Sum:
+			r.Notes = append(r.Notes, fmt.Sprintf("%s was changed since install: left as it is", rec.Command))
+		default:
+			r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s removed", rec.Command))
+			if !o.DryRun {
+				if err := os.Remove(rec.Command); err != nil {
+					return nil, err
+				}
+				os.Remove(filepath.Dir(rec.Command)) // only if empty
+			}
+		}
+	}
+	r.Changed = len(r.Changes) > 0
+	if o.DryRun {
+		return r, nil
+	}
+	if d.json != string(d.orig) {
+		empty := len(gjson.Parse(d.json).Map()) == 0
+		switch {
+		case empty && rec.File == "missing":
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			r.Changes = append(r.Changes, fmt.Sprintf("removed   %s (install created it)", path))
+		case empty && rec.File == "empty":
+			if r.Backup, err = d.write(nil); err != nil {
+				return nil, err
+			}
+		default:
+			if r.Backup, err = d.write(d.bytes()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	delete(m, key)
+	return r, m.write(path)
+}
+
+// group returns a matcher group of one command hook, keys in the order
+// Claude Code's documentation writes them.
+func group(matcher, command string, timeout int) string {
+	c, _ := json.Marshal(command)
+	h := fmt.Sprintf(`{"type":"command","command":%s,"timeout":%d}`, c, timeout)
+	if matcher == "" {
+		return `{"hooks":[` + h + `]}`
+	}
+	m, _ := json.Marshal(matcher)
+	return fmt.Sprintf(`{"matcher":%s,"hooks":[%s]}`, m, h)
+}
+
+// isOurs reports whether command runs a binary called name.
+func isOurs(command, name string) bool {
+	f := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(command))
+	return len(f) > 0 && filepath.Base(f[0]) == name
+}
+
+func appendNew(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// Registered reports what a settings file registers of ralph-hooks' binaries.
+type Registered struct {
+	Event, Command, Binary string
+	Timeout                int // seconds; 0 when unset
+}
+
+// Find lists the hook commands of data that run a ralph-hooks binary,
+// whoever registered them.
+func Find(data []byte) []Registered {
+	var rs []Registered
+	gjson.GetBytes(data, "hooks").ForEach(func(ev, groups gjson.Result) bool {
+		groups.ForEach(func(_, g gjson.Result) bool {
+			g.Get("hooks").ForEach(func(_, h gjson.Result) bool {
+				cmd := h.Get("command").String()
+				for _, b := range []string{"pre-tool-call", "post-tool-call", "stop", "post-iteration-reflect"} {
+					if isOurs(cmd, b) {
+						rs = append(rs, Registered{Event: ev.String(), Command: cmd, Binary: b, Timeout: int(h.Get("timeout").Int())})
+					}
+				}
+				return true
+			})
+			return true
+		})
+		return true
+	})
+	return rs
+}
+
+// Path returns the executable a registered command runs, with $HOME and
+// ${CLAUDE_PROJECT_DIR} expanded, or "" when it cannot tell.
+func Path(command, home, root string) string {
+	f := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(command))
+	if len(f) == 0 {
+		return ""
+	}
+	return os.Expand(f[0], func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "CLAUDE_PROJECT_DIR":
+			return root
+		}
+		return "$" + k
+	})
+}
+
+func sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
