@@ -109,6 +109,7 @@ type replayOut struct {
 	System   string // systemMessage
 	Answer   string // stdout, trimmed
 	Code     int    // exit code
+	Unjudged bool   // a Stop of a loop in a dry run: nothing was judged
 }
 
 func replay(e *env, args []string) error {
@@ -152,7 +153,7 @@ func replay(e *env, args []string) error {
 // a file. It returns a name for messages and the bytes.
 func replayRead(e *env, arg string) (string, []byte, error) {
 	if strings.HasPrefix(strings.TrimSpace(arg), "{") {
-		return "the log line", []byte(arg), nil
+		return "argument", []byte(arg), nil
 	}
 	name, r := arg, e.stdin
 	if arg == "-" {
@@ -358,22 +359,22 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 			continue
 		}
 		if v.Type != gjson.String {
-			return nil, fmt.Errorf("log line field %s: want a string, got %s", f.key, jsonKind(v))
+			return nil, fmt.Errorf("field %s: want a string, got %s", f.key, jsonKind(v))
 		}
 		*f.dst = v.Str
 	}
 	en.Time = root.Get("time").Time()
 	if in := root.Get("tool_input"); in.Exists() && in.Type != gjson.Null {
 		if !in.IsObject() {
-			return nil, fmt.Errorf("log line field tool_input: want an object, got %s", jsonKind(in))
+			return nil, fmt.Errorf("field tool_input: want an object, got %s", jsonKind(in))
 		}
 		en.Input = json.RawMessage(in.Raw)
 	}
 	switch en.Hook {
 	case "":
-		return nil, errors.New("log line field hook is empty")
+		return nil, errors.New("field hook is empty")
 	case "post-iteration-reflect":
-		return nil, exit.Usagef("a post-iteration-reflect call cannot be replayed: its log line keeps none of its input")
+		return nil, errors.New("a post-iteration-reflect call cannot be replayed: its log line keeps none of its input")
 	}
 	if _, ok := replayHooks[en.Hook]; !ok {
 		return nil, exit.Usagef("hook %q: not a hook ralph replay runs (pre-tool-call, post-tool-call, stop)", clipRunes(en.Hook, 60))
@@ -391,10 +392,10 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 		in.Notes = append(in.Notes, "the log keeps no last_assistant_message: the replayed Stop has none")
 	} else {
 		if en.Tool == "" {
-			return nil, errors.New("log line field tool is missing: cannot rebuild the tool call")
+			return nil, errors.New("field tool is missing: cannot rebuild the tool call")
 		}
 		if en.Input == nil {
-			return nil, fmt.Errorf("the log line has no tool_input (inputs over %d KiB are not logged): replay the saved event instead", audit.MaxInput>>10)
+			return nil, fmt.Errorf("field tool_input is missing (the log keeps tool inputs of up to %d KiB only): replay the saved event instead", audit.MaxInput>>10)
 		}
 		rev.Tool, rev.Input, rev.ToolUseID = en.Tool, en.Input, en.ToolUseID
 	}
@@ -466,6 +467,8 @@ func runReplay(e *env, in *replayIn, dry bool, agent string) error {
 	code := replayHooks[in.Hook](args, bytes.NewReader(in.Data), &stdout, &stderr)
 	e.stderr.Write(stderr.Bytes())
 	out := readAnswer(stdout.Bytes(), code, stderr.String())
+	// A dry-run Stop of a loop runs nothing, so it decides nothing.
+	out.Unjudged = dry && in.Hook == "stop" && found.ID != "" && code == exit.OK
 
 	w := e.stdout
 	if dry {
@@ -486,7 +489,11 @@ func runReplay(e *env, in *replayIn, dry bool, agent string) error {
 	for _, n := range in.Notes {
 		replayField(w, "note:", n)
 	}
-	replayField(w, "decision:", withRule(out.Decision, out.Rule))
+	if out.Unjudged {
+		replayField(w, "decision:", "not judged: a dry run of a Stop only names its loop (run without --dry-run to judge the iteration)")
+	} else {
+		replayField(w, "decision:", withRule(out.Decision, out.Rule))
+	}
 	replayField(w, "reason:", out.Reason)
 	replayField(w, "context:", out.Context)
 	replayField(w, "message:", out.System)
@@ -512,7 +519,12 @@ func replayField(w io.Writer, label, v string) {
 	if v == "" {
 		return
 	}
-	fmt.Fprintf(w, "%-10s%s\n", label, strings.ReplaceAll(v, "\n", "\n"+strings.Repeat(" ", 10)))
+	for i, l := range strings.Split(v, "\n") {
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-10s%s", label, l), " "))
+	}
 }
 
 var ruleRE = regexp.MustCompile(`\(rule ([A-Za-z0-9_.-]+)\)`)
@@ -569,6 +581,9 @@ func withRule(decision, rule string) string {
 // A rule known on one side only does not count as a change.
 func compareLogged(l *audit.Entry, out replayOut) string {
 	was := withRule(l.Decision, l.Rule)
+	if out.Unjudged {
+		return was + " — not compared: a dry run judges no Stop"
+	}
 	if l.Decision == out.Decision && (l.Rule == "" || out.Rule == "" || l.Rule == out.Rule) {
 		return was + " — same"
 	}
