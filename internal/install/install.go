@@ -108,6 +108,9 @@ type Record struct {
 	Hooks    map[string]string `json:"hooks"`             // event → command
 	Created  []string          `json:"created,omitempty"` // sjson paths of containers it created
 	File     string            `json:"file,omitempty"`    // "missing" or "empty": the settings file before
+	Exact    bool              `json:"exact,omitempty"`   // nobody else edited the file since the first install
+	Before   []byte            `json:"before,omitempty"`  // the file before the first install, while Exact
+	After    string            `json:"after,omitempty"`   // SHA-256 of the file as install left it
 	Env      *EnvRecord        `json:"env,omitempty"`
 	Command  string            `json:"command_file,omitempty"`
 	Sum      string            `json:"command_sum,omitempty"` // of the command file it wrote
@@ -195,7 +198,7 @@ func readDoc(path string) (*doc, error) {
 	if !json.Valid(data) {
 		return nil, fmt.Errorf("%s: %s; fix it or move it aside, nothing was changed", path, syntaxError(data))
 	}
-	d.json = string(data)
+	d.json = string(bytes.TrimSpace(data))
 	if !gjson.Parse(d.json).IsObject() {
 		return nil, fmt.Errorf("%s: not a JSON object; nothing was changed", path)
 	}
@@ -234,18 +237,25 @@ func canonical(data []byte) bool {
 	return bytes.Equal(b.Bytes(), bytes.TrimSpace(data))
 }
 
-// bytes returns the edited file's contents.
+// bytes returns the edited file's contents: re-indented when the file was
+// missing, empty or in Claude Code's layout, else as edited in place; the
+// white space around the JSON kept.
 func (d *doc) bytes() []byte {
-	if d.missing || len(bytes.TrimSpace(d.orig)) == 0 || canonical(d.orig) {
+	if len(bytes.TrimSpace(d.orig)) == 0 {
 		var b bytes.Buffer
-		if json.Indent(&b, []byte(strings.TrimSpace(d.json)), "", "  ") == nil {
-			if len(bytes.TrimSpace(d.orig)) == 0 || bytes.HasSuffix(d.orig, []byte("\n")) {
-				b.WriteByte('\n')
-			}
-			return b.Bytes()
+		json.Indent(&b, []byte(d.json), "", "  ")
+		return append(b.Bytes(), '\n')
+	}
+	core := []byte(d.json)
+	if canonical(d.orig) {
+		var b bytes.Buffer
+		if json.Indent(&b, core, "", "  ") == nil {
+			core = b.Bytes()
 		}
 	}
-	return []byte(d.json)
+	lead := d.orig[:len(d.orig)-len(bytes.TrimLeft(d.orig, " \t\r\n"))]
+	trail := d.orig[len(bytes.TrimRight(d.orig, " \t\r\n")):]
+	return append(append(append([]byte(nil), lead...), core...), trail...)
 }
 
 // entry is one hook command registered on an event.
@@ -384,12 +394,19 @@ func Install(o Options) (*Result, error) {
 	key := filepath.Base(path)
 	old := m[key]
 	rec := &Record{Bin: o.Bin, Hooks: map[string]string{}, Time: o.Now.UTC(), Settings: path}
-	if old != nil {
-		rec.Created, rec.File, rec.Env = old.Created, old.File, old.Env
-	} else if d.missing {
+	switch {
+	case old != nil:
+		rec.Created, rec.File, rec.Env, rec.After = old.Created, old.File, old.Env, old.After
+		if old.Exact && sum(string(d.orig)) == old.After {
+			rec.Exact, rec.Before = true, old.Before
+		}
+	case d.missing:
 		rec.File = "missing"
-	} else if len(bytes.TrimSpace(d.orig)) == 0 {
+	case len(bytes.TrimSpace(d.orig)) == 0:
 		rec.File = "empty"
+	}
+	if old == nil {
+		rec.Exact, rec.Before, rec.After = true, d.orig, sum(string(d.orig))
 	}
 	r := &Result{Settings: path}
 	stopTimeout := StopTimeout(o.Config)
@@ -493,10 +510,11 @@ func Install(o Options) (*Result, error) {
 	if o.DryRun || !r.Changed {
 		return r, nil
 	}
-	if d.json != string(d.orig) {
-		if r.Backup, err = d.write(d.bytes()); err != nil {
+	if data := d.bytes(); !bytes.Equal(data, d.orig) {
+		if r.Backup, err = d.write(data); err != nil {
 			return nil, err
 		}
+		rec.After = sum(string(data))
 	}
 	m[key] = rec
 	return r, m.write(path)
@@ -579,22 +597,24 @@ func Uninstall(o Options) (*Result, error) {
 	if o.DryRun {
 		return r, nil
 	}
-	if d.json != string(d.orig) {
-		empty := len(gjson.Parse(d.json).Map()) == 0
-		switch {
-		case empty && rec.File == "missing":
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-			r.Changes = append(r.Changes, fmt.Sprintf("removed   %s (install created it)", path))
-		case empty && rec.File == "empty":
-			if r.Backup, err = d.write(nil); err != nil {
-				return nil, err
-			}
-		default:
-			if r.Backup, err = d.write(d.bytes()); err != nil {
-				return nil, err
-			}
+	// A file nobody else edited since install goes back byte for byte;
+	// else what install added is taken out of it.
+	data := d.bytes()
+	exact := rec.Exact && sum(string(d.orig)) == rec.After
+	if exact {
+		data = rec.Before
+	} else if len(gjson.Parse(d.json).Map()) == 0 && rec.File == "empty" {
+		data = nil
+	}
+	switch {
+	case rec.File == "missing" && (exact || len(gjson.Parse(d.json).Map()) == 0):
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		r.Changes = append(r.Changes, fmt.Sprintf("removed   %s (install created it)", path))
+	case !bytes.Equal(data, d.orig):
+		if r.Backup, err = d.write(data); err != nil {
+			return nil, err
 		}
 	}
 	delete(m, key)
