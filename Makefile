@@ -4,7 +4,7 @@ GO          ?= go
 BIN         := bin
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test lint bench e2e demo fuzz clean
+.PHONY: all build test lint bench e2e demo fuzz install plugin clean
 
 all: build
 
@@ -12,6 +12,15 @@ all: build
 ## dynamic loader to pay for on every hook call)
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./hooks/... ./cmd/ralph
+
+## install: the binaries into ~/.local/lib/ralph-hooks/bin, ralph linked
+## into ~/.local/bin (PREFIX=… BINDIR=… to change); then run ralph install
+install:
+	bash install/install.sh $(if $(PREFIX),--prefix $(PREFIX)) $(if $(BINDIR),--bindir $(BINDIR))
+
+## plugin: the binaries into install/claude-plugin/bin, for the Claude Code plugin
+plugin:
+	bash install/install.sh --plugin
 
 ## test: every test, with the race detector
 test:
@@ -61,6 +70,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
+	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
 
 clean:
 	rm -rf $(BIN)

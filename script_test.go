@@ -70,6 +70,7 @@ func TestScript(t *testing.T) {
 			"lines":    lines,
 			"bigfile":  bigfile,
 			"loopid":   loopid,
+			"hookbin":  hookbin,
 		},
 	})
 }
@@ -156,10 +157,25 @@ func loopid(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: loopid VAR")
 	}
-	r, err := registry.Read(ts.Getenv("WORK"))
+	r, err := registry.Read(ts.MkAbs("."))
 	ts.Check(err)
 	if len(r.ActiveLoops) == 0 {
 		ts.Fatalf("no active loop")
 	}
 	ts.Setenv(args[0], r.ActiveLoops[len(r.ActiveLoops)-1].LoopID)
+}
+
+// hookbin VAR sets VAR to the directory testscript put the hook binaries
+// in (this test binary, under each hook's name), for --bin.
+func hookbin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hookbin VAR")
+	}
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "pre-tool-call")); err == nil {
+			ts.Setenv(args[0], dir)
+			return
+		}
+	}
+	ts.Fatalf("pre-tool-call is not on PATH")
 }

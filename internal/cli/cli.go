@@ -97,7 +97,7 @@ var commands = map[string]command{
 	"replay":    {replay},
 	"install":   {installCmd},
 	"uninstall": {uninstall},
-	"doctor":    {doctor},
+	"doctor":    {doctorCmd},
 }
 
 var coming = map[string]bool{"init": true}

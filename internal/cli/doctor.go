@@ -1,5 +1,79 @@
 package cli
 
-import "errors"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
 
-func doctor(e *env, args []string) error { return errors.New("doctor: not written yet") }
+	"github.com/ralph-hooks/ralph-hooks/internal/doctor"
+	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+)
+
+const doctorUsage = `Usage: ralph doctor [--bin DIR] [--runs N] [--json]
+
+doctor checks this project's ralph-hooks setup and prints one line per
+finding (ok, warn or FAIL) with what to run:
+
+  config    aiwg.yml is valid
+  settings  the hooks are registered in Claude Code's settings (user,
+            project, local), each path exists and is executable, no hook
+            is registered twice, the Stop timeout covers the completion
+            command, CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 is set
+  binaries  ralph's directory holds ralph and the four hooks
+  state     the loop registry and each active loop's state.json read
+            (a corrupt one is named, with the command that recovers)
+  latency   each registered hook, timed on sample calls in a scratch
+            project, one process per call, against its budget
+
+It exits 1 when anything FAILs, 0 otherwise (warnings included).
+
+Flags:
+  --bin DIR   directory of ralph and the hooks (default: ralph's own)
+  --runs N    calls timed per hook (default 7; 0: no timing)
+  --json      the findings as JSON
+`
+
+func doctorCmd(e *env, args []string) error {
+	fs := flags("doctor")
+	bin := fs.String("bin", "", "")
+	runs := fs.Int("runs", 7, "")
+	asJSON := fs.Bool("json", false, "")
+	if help, err := parse(e, fs, doctorUsage, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return exit.Usagef("doctor: unexpected argument %q", fs.Arg(0))
+	}
+	if *runs < 0 {
+		return exit.Usagef("doctor: --runs %d: want 0 or more", *runs)
+	}
+	if *bin == "" {
+		d, err := ownDir()
+		if err != nil {
+			return err
+		}
+		*bin = d
+	}
+	dir, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	found := doctor.Check(ctx, doctor.Options{Root: e.root(), Home: e.getenv("HOME"), Bin: dir, Runs: *runs, Env: e.getenv})
+	if *asJSON {
+		if err := printJSON(e, found); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range found {
+			fmt.Fprintln(e.stdout, f)
+		}
+	}
+	if n := doctor.Failed(found); n > 0 {
+		return fmt.Errorf("doctor: %d problem(s) found (the FAIL lines above)", n)
+	}
+	return nil
+}

@@ -467,6 +467,16 @@ const controlUsage = `Usage: ralph %[1]s ID
 %[2]s
 `
 
+const abortUsage = `Usage: ralph abort ID [--force]
+
+Aborts an active loop: it ends, with its report, and is archived.
+
+Flags:
+  --force   also end a loop whose state.json cannot be read (ralph doctor
+            names it): the file is kept as state.json.corrupt, the loop
+            leaves the registry and its directory goes to the archive
+`
+
 var controls = map[string]struct {
 	doc string
 	fn  func(root, id string, now time.Time) (*loop.State, error)
@@ -481,7 +491,12 @@ func control(verb string) func(e *env, args []string) error {
 	return func(e *env, args []string) error {
 		c := controls[verb]
 		fs := flags(verb)
-		pos, help, err := parseMixed(e, fs, fmt.Sprintf(controlUsage, verb, c.doc), args)
+		usage := fmt.Sprintf(controlUsage, verb, c.doc)
+		var force *bool
+		if verb == "abort" {
+			force, usage = fs.Bool("force", false, ""), abortUsage
+		}
+		pos, help, err := parseMixed(e, fs, usage, args)
 		if help || err != nil {
 			return err
 		}
@@ -489,7 +504,14 @@ func control(verb string) func(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.fn(e.root(), id, time.Now()); err != nil {
+		fn := c.fn
+		if force != nil && *force {
+			fn = loop.ForceAbort
+		}
+		if _, err := fn(e.root(), id, time.Now()); err != nil {
+			if force != nil && !*force && strings.Contains(err.Error(), "is corrupt") {
+				return fmt.Errorf("%s: %w; ralph abort %s --force ends it anyway", verb, err, id)
+			}
 			return fmt.Errorf("%s: %w", verb, err)
 		}
 		fmt.Fprintf(e.stdout, "%s "+c.say+"\n", id, id)

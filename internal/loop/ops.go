@@ -1,11 +1,16 @@
 package loop
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
 // Pause pauses a running loop: its next Stop lets the session end.
@@ -100,4 +105,39 @@ func join(l []string) string {
 		}
 	}
 	return s
+}
+
+// ForceAbort ends loop id when its state cannot be read: the state file is
+// kept beside as state.json.corrupt, the loop leaves the registry and its
+// directory (iterations, reflections, snapshots index) goes to the archive.
+// A loop whose state reads is aborted as Abort does.
+func ForceAbort(root, id string, now time.Time) (*State, error) {
+	sc, err := project.NewScope(root, id)
+	if err != nil {
+		return nil, err
+	}
+	var st State
+	err = state.ReadJSON(sc.State(), &st)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return Abort(root, id, now)
+	}
+	if rerr := os.Rename(sc.State(), sc.State()+".corrupt"); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return nil, fmt.Errorf("moving the unreadable state aside: %w (after: %v)", rerr, err)
+	}
+	if rerr := registry.Update(root, now, func(r *registry.Registry) error {
+		r.Remove(id, Aborted)
+		return nil
+	}); rerr != nil {
+		return nil, rerr
+	}
+	// A small state of its own, so that ralph list and report know it.
+	end := &State{LoopID: id, Status: Aborted, Reason: "aborted with --force: " + err.Error(), EndedAt: now.UTC()}
+	data, _ := json.MarshalIndent(end, "", "  ")
+	if werr := state.WriteFile(sc.State(), data, 0o644); werr != nil {
+		return nil, werr
+	}
+	if aerr := archive(sc); aerr != nil {
+		return nil, aerr
+	}
+	return end, nil
 }
