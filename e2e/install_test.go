@@ -1,0 +1,95 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
+)
+
+// TestInstallSlash is a new user's path inside Claude Code: the hooks are
+// registered by ralph install (nothing hand-written), ralph doctor is
+// clean, and the loop is started with /ralph from the session itself: the
+// command file has the agent run ralph start, and the stop hook then keeps
+// the session going until go test passes.
+func TestInstallSlash(t *testing.T) {
+	h := newHarness(t, buggy)
+	if err := os.Remove(filepath.Join(h.proj, ".claude", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	out := h.ralph(t, "install")
+	for _, want := range []string{"added     PreToolUse", "added     Stop", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0", "command   /ralph"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ralph install did not say %q:\n%s", want, out)
+		}
+	}
+	if out := h.ralph(t, "install"); !strings.Contains(out, "already installed") {
+		t.Errorf("a second ralph install changed something:\n%s", out)
+	}
+	if out := h.ralph(t, "doctor", "--runs", "3"); strings.Contains(out, "FAIL") {
+		t.Errorf("ralph doctor after install:\n%s", out)
+	}
+
+	ralph := filepath.Join(h.bin, "ralph")
+	task := "Make go test pass in the calc package"
+	steps := []modelserver.Step{
+		// What /ralph tells the agent to do first.
+		{Tool: "Bash", Input: map[string]any{"command": ralph + ` start "` + task + `" --completion "go test ./..." --max-iterations 5`, "description": "Start the ralph loop"}},
+		{Text: reflect("The loop is started; I stop here.", "started the loop", "nothing fixed yet", "fix Add")}, // iteration 1: fails
+		{Tool: "Read", Input: map[string]any{"file_path": "calc.go"}},
+		{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "return a - b", "new_string": "return a + b"}},
+		{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "func Mul(a, b int) int { return a + b }", "new_string": "func Mul(a, b int) int { return a * b }"}},
+		{Text: "Fixed Add and Mul; go test passes."}, // iteration 2: done
+	}
+	r := h.run(t, `/ralph `+task+` --completion "go test ./..." --max-iterations 5`, steps, 180*time.Second)
+	ids, _ := filepath.Glob(filepath.Join(h.proj, ".aiwg", "ralph", "archive", "ralph-*"))
+	id := ""
+	if len(ids) == 1 {
+		id = filepath.Base(ids[0])
+	}
+	defer func() {
+		if t.Failed() {
+			logRun(t, h, r, id)
+		}
+	}()
+	if r.timedOut {
+		t.Fatal("claude did not finish within 180s")
+	}
+	if r.err != nil {
+		t.Errorf("claude: %v", r.err)
+	}
+	if n := r.srv.Played(); n != len(steps) {
+		t.Errorf("the model played %d of %d steps", n, len(steps))
+	}
+	// The model got the command file's prompt, with the arguments in it.
+	if told(r, `Start a ralph-hooks loop for the task below`) == 0 || told(r, `Task and options: `+task) == 0 {
+		t.Error("no model request carries the /ralph command's prompt with its arguments")
+	}
+	if id == "" {
+		t.Fatalf("want one archived loop, got %v", ids)
+	}
+	st := archived(t, h, id)
+	if st.Status != "completed" || st.Iteration != 2 {
+		t.Errorf("loop ended %s after %d iterations, want completed after 2", st.Status, st.Iteration)
+	}
+	if told(r, `iteration 1 of 5 ended.*TestAdd`) == 0 {
+		t.Error("the model was never told that iteration 1 failed on TestAdd")
+	}
+	if !regexp.MustCompile(`completed after 2 iterations`).MatchString(r.stdout) {
+		t.Error("the stream does not carry the completion summary")
+	}
+
+	// Uninstall leaves the project as it was before install.
+	h.ralph(t, "uninstall")
+	for _, p := range []string{".claude/settings.json", ".claude/commands/ralph.md", ".claude/ralph-hooks.json"} {
+		if _, err := os.Stat(filepath.Join(h.proj, p)); !os.IsNotExist(err) {
+			t.Errorf("%s survived ralph uninstall (%v)", p, err)
+		}
+	}
+}
