@@ -100,10 +100,15 @@ Flags:
   --help         show this help
 `
 
+// Hook returns the post-tool-call hook as its binary runs it (ralph demo
+// runs it in-process, with an environment of its own).
+func Hook() *hook.Hook {
+	return &hook.Hook{Name: "post-tool-call", Event: event.PostToolUse, Usage: usage, Handle: handle}
+}
+
 // Main runs the hook; see package hook.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h := &hook.Hook{Name: "post-tool-call", Event: event.PostToolUse, Usage: usage, Handle: handle}
-	return h.Main(args, stdin, stdout, stderr)
+	return Hook().Main(args, stdin, stdout, stderr)
 }
 
 // run is one call of the hook.
