@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -100,11 +101,17 @@ func logPaths(root, loop string) ([]string, error) {
 		if err != nil {
 			return nil, exit.Usagef("log: %v", err)
 		}
+		if _, err := os.Stat(s.Log()); err != nil {
+			s.Archived = true // a finished loop's log is in the archive
+		}
 		return []string{s.Log()}, nil
 	}
 	paths := []string{filepath.Join(l.Ralph(), "hook-log.jsonl")}
-	more, _ := filepath.Glob(filepath.Join(l.Loops(), "*", "hook-log.jsonl"))
-	return append(paths, more...), nil
+	for _, dir := range []string{l.Loops(), l.Archive()} {
+		more, _ := filepath.Glob(filepath.Join(dir, "*", "hook-log.jsonl"))
+		paths = append(paths, more...)
+	}
+	return paths, nil
 }
 
 func dash(s string) string {

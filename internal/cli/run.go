@@ -13,10 +13,14 @@ import (
 
 const demoUsage = `Usage: ralph demo [--keep]
 
-demo plays a scripted agent session on a built-in sample project in a temp
-directory: every tool call goes through the real pre-tool-call guard, and
-the narrative shows each decision and why, a checkpoint taken before a risky
-edit and the rollback that undoes it. No agent, network or API key needed.
+demo plays a scripted agent session inside a ralph loop on a built-in sample
+project (a small Go module) in a temp directory: every tool call goes through
+the real pre-tool-call and post-tool-call hooks, every stop through the real
+stop hook. The narrative shows each decision and why: destructive commands
+and test tampering denied, a test deleted by make caught after the call and
+restored, the stop hook sending the agent back with escalating reinforcement,
+the completion command passing, and the best iteration. It needs go on PATH
+(the completion command is go test); no agent, network or API key.
 
 Flags:
   --keep   keep the sample project (its path is printed) to look around
