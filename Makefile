@@ -39,6 +39,7 @@ bench: build
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000
 	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --files 5000
+	bash internal/bench/setup.sh $(BIN)
 
 ## e2e: the real Claude Code (npm) against a scripted local model server
 e2e:

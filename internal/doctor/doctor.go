@@ -364,7 +364,7 @@ func checkLatency(ctx context.Context, r *report, o Options, regs []registration
 		if p50 > p.budget {
 			level = Warn
 		}
-		r.add(level, "latency", "%s on %s: p50 %.1f ms over %d calls (budget %d ms)", p.binary, p.what, float64(p50.Microseconds())/1000, len(times), p.budget.Milliseconds())
+		r.add(level, "latency", "%s on %s: p50 %.1f ms over %d calls (p95 budget %d ms)", p.binary, p.what, float64(p50.Microseconds())/1000, len(times), p.budget.Milliseconds())
 	}
 }
 
