@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -91,5 +92,60 @@ func TestInstallSlash(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(h.proj, p)); !os.IsNotExist(err) {
 			t.Errorf("%s survived ralph uninstall (%v)", p, err)
 		}
+	}
+}
+
+// TestInstallScript is the install step of a new user's path: install.sh
+// builds into a private prefix and links only ralph onto PATH; ralph,
+// run through that link, registers the hooks of the prefix, and doctor
+// finds nothing wrong.
+func TestInstallScript(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "project")
+	writeProject(t, proj, buggy)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GOCACHE=" + strings.TrimSpace(string(gocache)), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
+	run := func(dir, name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run(repo, "bash", "install/install.sh") // the defaults: ~/.local/lib/ralph-hooks, ~/.local/bin
+	prefix := filepath.Join(home, ".local", "lib", "ralph-hooks", "bin")
+	for _, b := range []string{"ralph", "pre-tool-call", "post-tool-call", "stop", "post-iteration-reflect"} {
+		if _, err := os.Stat(filepath.Join(prefix, b)); err != nil {
+			t.Errorf("install.sh did not build %s: %v", b, err)
+		}
+	}
+	onPath, _ := os.ReadDir(filepath.Join(home, ".local", "bin"))
+	if len(onPath) != 1 || onPath[0].Name() != "ralph" {
+		t.Errorf("~/.local/bin holds %v, want only ralph", onPath)
+	}
+	ralph := filepath.Join(home, ".local", "bin", "ralph")
+	run(proj, ralph, "install")
+	settings, err := os.ReadFile(filepath.Join(proj, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(settings), `"command": "`+filepath.Join(prefix, "pre-tool-call")+`"`) {
+		t.Errorf("ralph install did not register the prefix's hooks:\n%s", settings)
+	}
+	if out := run(proj, ralph, "doctor"); strings.Contains(out, "FAIL") {
+		t.Errorf("ralph doctor:\n%s", out)
 	}
 }
