@@ -291,7 +291,7 @@ type run struct {
 }
 
 // run runs claude -p prompt in the project, the model playing steps.
-func (h *harness) run(t *testing.T, prompt string, steps []modelserver.Step, timeout time.Duration) *run {
+func (h *harness) run(t *testing.T, prompt string, steps []modelserver.Step, timeout time.Duration, extra ...string) *run {
 	t.Helper()
 	srv := modelserver.New(steps)
 	url, stop, err := srv.Listen()
@@ -301,10 +301,10 @@ func (h *harness) run(t *testing.T, prompt string, steps []modelserver.Step, tim
 	defer stop()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, h.claude,
-		"-p", prompt,
+	args := append([]string{"-p", prompt,
 		"--permission-mode", "bypassPermissions",
-		"--output-format", "stream-json", "--verbose", "--include-hook-events")
+		"--output-format", "stream-json", "--verbose", "--include-hook-events"}, extra...)
+	cmd := exec.CommandContext(ctx, h.claude, args...)
 	cmd.Dir = h.proj
 	cmd.Env = append(h.env, "ANTHROPIC_BASE_URL="+url)
 	var stdout, stderr bytes.Buffer

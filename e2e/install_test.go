@@ -149,3 +149,53 @@ func TestInstallScript(t *testing.T) {
 		t.Errorf("ralph doctor:\n%s", out)
 	}
 }
+
+// TestPlugin loads install/claude-plugin with --plugin-dir, its bin/
+// holding the built binaries and nothing registered in the settings: the
+// plugin's hooks.json, through ${CLAUDE_PLUGIN_ROOT}, guards the session.
+func TestPlugin(t *testing.T) {
+	h := newHarness(t, buggy)
+	if err := os.Remove(filepath.Join(h.proj, ".claude", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(t.TempDir(), "ralph-hooks")
+	if err := os.CopyFS(plugin, os.DirFS(filepath.Join("..", "install", "claude-plugin"))); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(plugin, "bin")) // a make plugin of the checkout
+	if err := os.CopyFS(filepath.Join(plugin, "bin"), os.DirFS(h.bin)); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"pre-tool-call", "post-tool-call", "stop", "ralph", "post-iteration-reflect"} {
+		if err := os.Chmod(filepath.Join(plugin, "bin", b), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []modelserver.Step{
+		{Tool: "Bash", Input: map[string]any{"command": "rm -f calc_test.go", "description": "Remove the failing tests"}},
+		{Text: "I could not delete the tests."},
+	}
+	r := h.run(t, "Make go test pass.", steps, 120*time.Second, "--plugin-dir", plugin)
+	if r.timedOut {
+		t.Fatal("claude did not finish within 120s")
+	}
+	results, err := r.srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) == 0 || !results[0].IsError || !strings.Contains(results[0].Text, "Blocked by ralph-hooks (rule test-delete)") {
+		t.Errorf("the plugin's pre-tool-call did not deny rm -f calc_test.go: %+v\nstderr: %s", results, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(h.proj, "calc_test.go")); err != nil {
+		t.Errorf("calc_test.go: %v", err)
+	}
+
+	// The plugin's /ralph command names the plugin's own ralph.
+	r = h.run(t, `/ralph-hooks:ralph Fix it --completion "go test ./..."`, []modelserver.Step{{Text: "ok"}}, 60*time.Second, "--plugin-dir", plugin)
+	if told(r, `Start a ralph-hooks loop for the task below`) == 0 {
+		t.Error("/ralph-hooks:ralph did not expand the plugin's command")
+	}
+	if told(r, regexp.QuoteMeta(filepath.Join(plugin, "bin", "ralph"))+`\\" start`) == 0 {
+		t.Error("${CLAUDE_PLUGIN_ROOT} is not substituted in the plugin's /ralph command")
+	}
+}
