@@ -268,7 +268,7 @@ func parseReplay(data []byte, agent string) (*replayIn, error) {
 	}
 	root := gjson.ParseBytes(raw)
 	if !root.IsObject() {
-		return nil, fmt.Errorf("JSON %s, not an object: want a line of the audit log or a hook event", jsonKind(root))
+		return nil, fmt.Errorf("JSON %s, not an object: want a line of the audit log or a hook event", event.Kind(root))
 	}
 	if root.Get("hook_event_name").Exists() {
 		return fromEvent(raw, agent)
@@ -359,14 +359,14 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 			continue
 		}
 		if v.Type != gjson.String {
-			return nil, fmt.Errorf("field %s: want a string, got %s", f.key, jsonKind(v))
+			return nil, fmt.Errorf("field %s: want a string, got %s", f.key, event.Kind(v))
 		}
 		*f.dst = v.Str
 	}
 	en.Time = root.Get("time").Time()
 	if in := root.Get("tool_input"); in.Exists() && in.Type != gjson.Null {
 		if !in.IsObject() {
-			return nil, fmt.Errorf("field tool_input: want an object, got %s", jsonKind(in))
+			return nil, fmt.Errorf("field tool_input: want an object, got %s", event.Kind(in))
 		}
 		en.Input = json.RawMessage(in.Raw)
 	}
@@ -419,24 +419,6 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 	}
 	in.Data = data
 	return in, nil
-}
-
-func jsonKind(r gjson.Result) string {
-	switch {
-	case r.IsObject():
-		return "an object"
-	case r.IsArray():
-		return "an array"
-	}
-	switch r.Type {
-	case gjson.String:
-		return "a string"
-	case gjson.Number:
-		return "a number"
-	case gjson.True, gjson.False:
-		return "a boolean"
-	}
-	return "null"
 }
 
 // runReplay runs the call through its hook and prints what it decided.

@@ -126,7 +126,7 @@ func (e *Event) Str(key string) (string, error) {
 	case !r.Exists() || r.Type == gjson.Null:
 		return "", nil
 	case r.Type != gjson.String:
-		return "", fmt.Errorf("event field tool_input.%s: want a string, got %s", key, kind(r))
+		return "", fmt.Errorf("event field tool_input.%s: want a string, got %s", key, Kind(r))
 	}
 	return r.Str, nil
 }
@@ -138,7 +138,7 @@ func (e *Event) Bool(key string) (bool, error) {
 	case !r.Exists() || r.Type == gjson.Null:
 		return false, nil
 	case r.Type != gjson.True && r.Type != gjson.False:
-		return false, fmt.Errorf("event field tool_input.%s: want a boolean, got %s", key, kind(r))
+		return false, fmt.Errorf("event field tool_input.%s: want a boolean, got %s", key, Kind(r))
 	}
 	return r.Bool(), nil
 }
@@ -153,12 +153,12 @@ type Edit struct {
 func (e *Event) Edits() ([]Edit, error) {
 	if arr := gjson.GetBytes(e.Input, "edits"); arr.Exists() && arr.Type != gjson.Null {
 		if !arr.IsArray() {
-			return nil, fmt.Errorf("event field tool_input.edits: want an array, got %s", kind(arr))
+			return nil, fmt.Errorf("event field tool_input.edits: want an array, got %s", Kind(arr))
 		}
 		var out []Edit
 		for i, it := range arr.Array() {
 			if !it.IsObject() {
-				return nil, fmt.Errorf("event field tool_input.edits[%d]: want an object, got %s", i, kind(it))
+				return nil, fmt.Errorf("event field tool_input.edits[%d]: want an object, got %s", i, Kind(it))
 			}
 			var ed Edit
 			for _, f := range []struct {
@@ -167,13 +167,13 @@ func (e *Event) Edits() ([]Edit, error) {
 			}{{"old_string", &ed.Old}, {"new_string", &ed.New}} {
 				v := it.Get(f.key)
 				if v.Exists() && v.Type != gjson.String {
-					return nil, fmt.Errorf("event field tool_input.edits[%d].%s: want a string, got %s", i, f.key, kind(v))
+					return nil, fmt.Errorf("event field tool_input.edits[%d].%s: want a string, got %s", i, f.key, Kind(v))
 				}
 				*f.dst = v.Str
 			}
 			ra := it.Get("replace_all")
 			if ra.Exists() && ra.Type != gjson.Null && ra.Type != gjson.True && ra.Type != gjson.False {
-				return nil, fmt.Errorf("event field tool_input.edits[%d].replace_all: want a boolean, got %s", i, kind(ra))
+				return nil, fmt.Errorf("event field tool_input.edits[%d].replace_all: want a boolean, got %s", i, Kind(ra))
 			}
 			ed.ReplaceAll = ra.Type == gjson.True
 			out = append(out, ed)
@@ -195,7 +195,8 @@ func (e *Event) Edits() ([]Edit, error) {
 	return []Edit{{Old: old, New: nw, ReplaceAll: all}}, nil
 }
 
-func kind(r gjson.Result) string {
+// Kind names the JSON type of r for messages: "an object", "a string", …
+func Kind(r gjson.Result) string {
 	switch {
 	case r.IsArray():
 		return "an array"

@@ -27,6 +27,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
@@ -204,12 +205,12 @@ func readDoc(path string) (*doc, error) {
 	}
 	for _, k := range []string{"hooks", "env"} {
 		if v := gjson.Get(d.json, k); v.Exists() && !v.IsObject() {
-			return nil, fmt.Errorf("%s: %q: want an object, got %s; nothing was changed", path, k, v.Type)
+			return nil, fmt.Errorf("%s: %q: want an object, got %s; nothing was changed", path, k, event.Kind(v))
 		}
 	}
 	for _, h := range Hooks {
 		if v := gjson.Get(d.json, "hooks."+h.Event); v.Exists() && !v.IsArray() {
-			return nil, fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", path, h.Event, v.Type)
+			return nil, fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", path, h.Event, event.Kind(v))
 		}
 	}
 	return d, nil
