@@ -3,6 +3,7 @@ package ralphhooks_test
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,13 +65,15 @@ func TestScript(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exitcode": exitcode,
-			"expand":   expand,
-			"event":    eventCmd,
-			"lines":    lines,
-			"bigfile":  bigfile,
-			"loopid":   loopid,
-			"hookbin":  hookbin,
+			"exitcode":   exitcode,
+			"expand":     expand,
+			"event":      eventCmd,
+			"lines":      lines,
+			"bigfile":    bigfile,
+			"loopid":     loopid,
+			"hookbin":    hookbin,
+			"appendline": appendline,
+			"perm":       perm,
 		},
 	})
 }
@@ -178,4 +181,28 @@ func hookbin(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("pre-tool-call is not on PATH")
+}
+
+// appendline FILE TEXT... appends a line to FILE.
+func appendline(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: appendline file text...")
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_WRONLY, 0)
+	ts.Check(err)
+	_, err = f.WriteString(strings.Join(args[1:], " ") + "\n")
+	ts.Check(err)
+	ts.Check(f.Close())
+}
+
+// perm MODE FILE requires FILE's permission bits to be MODE (octal).
+func perm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: perm mode file")
+	}
+	fi, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if got := fmt.Sprintf("%o", fi.Mode().Perm()); got != args[0] {
+		ts.Fatalf("%s has mode %s, want %s", args[1], got, args[0])
+	}
 }

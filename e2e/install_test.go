@@ -136,6 +136,13 @@ func TestInstallScript(t *testing.T) {
 	if len(onPath) != 1 || onPath[0].Name() != "ralph" {
 		t.Errorf("~/.local/bin holds %v, want only ralph", onPath)
 	}
+	// Relative directories are taken from where install.sh is run.
+	run(root, "bash", filepath.Join(repo, "install", "install.sh"), "--prefix", "rel", "--bindir", "relbin")
+	for _, p := range []string{"rel/bin/stop", "relbin/ralph"} {
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			t.Errorf("install.sh --prefix rel --bindir relbin: %v", err)
+		}
+	}
 	ralph := filepath.Join(home, ".local", "bin", "ralph")
 	run(proj, ralph, "install")
 	settings, err := os.ReadFile(filepath.Join(proj, ".claude", "settings.json"))

@@ -31,6 +31,10 @@ while [ $# -gt 0 ]; do
 done
 
 src="$(cd "$(dirname "$0")/.." && pwd)"
+if ! $plugin; then # absolute: the build runs from the source tree
+	prefix="$(mkdir -p "$prefix" && cd "$prefix" && pwd)"
+	bindir="$(mkdir -p "$bindir" && cd "$bindir" && pwd)"
+fi
 if ! command -v go >/dev/null 2>&1; then
 	echo "ralph: install.sh needs Go 1.26 or later on PATH (https://go.dev/dl/)" >&2
 	exit 1

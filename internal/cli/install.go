@@ -75,11 +75,12 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 		return nil, false, exit.Usagef("%s: %v", name, err)
 	}
 	root := e.root()
-	cfg, err := config.Load(project.Layout{Root: root}.Config())
-	if err != nil {
-		return nil, false, err
-	}
-	if withBin {
+	var cfg *config.Config
+	var err error
+	if withBin { // install: the Stop timeout comes from aiwg.yml; uninstall needs none
+		if cfg, err = config.Load(project.Layout{Root: root}.Config()); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", name, err)
+		}
 		if *bin == "" {
 			if *bin, err = ownDir(); err != nil {
 				return nil, false, err

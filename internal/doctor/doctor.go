@@ -177,7 +177,7 @@ func checkSettings(r *report, o Options, cfg *config.Config) []registration {
 			capped = true
 		}
 		for _, reg := range install.Find(data) {
-			p := install.Path(reg.Command, o.Home, o.Root)
+			p := install.Path(reg.Command, o.Home, o.Root, "")
 			regs = append(regs, registration{Registered: reg, File: file, Path: p})
 			if err := executable(p); err != nil {
 				r.add(Fail, "settings", "%s: hooks.%s runs %s: %v; run ralph install again", file, reg.Event, reg.Command, err)
@@ -272,7 +272,14 @@ func checkState(r *report, root string) {
 				r.add(Fail, "state", "the registry names a bad loop id %q; recover: mv %s %s.corrupt", e.LoopID, l.Registry(), l.Registry())
 				continue
 			}
-			if err := state.ReadJSON(sc.State(), &st); err != nil {
+			err = state.ReadJSON(sc.State(), &st)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				err = fmt.Errorf("the registry lists it, but %s is missing", sc.State())
+			case err == nil && st.LoopID != e.LoopID:
+				err = fmt.Errorf("%s holds loop %q, not this one", sc.State(), st.LoopID)
+			}
+			if err != nil {
 				bad++
 				r.add(Fail, "state", "loop %s: %v; recover: ralph abort %s --force (ends it; its iterations and snapshots stay)", e.LoopID, err, e.LoopID)
 			}
@@ -334,11 +341,15 @@ func checkLatency(ctx context.Context, r *report, o Options, regs []registration
 		return
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("a\n"), 0o644); err != nil {
-		r.add(Fail, "latency", "creating a scratch project: %v", err)
-		return
+	// Its own aiwg.yml and CLAUDE_PROJECT_DIR make it a project of its own,
+	// wherever the temp directory is: a probe must never reach the user's.
+	for name, data := range map[string]string{"README.md": "a\n", "aiwg.yml": "# ralph doctor's scratch project\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			r.add(Fail, "latency", "creating a scratch project: %v", err)
+			return
+		}
 	}
-	env := scrubbed()
+	env := append(scrubbed(), "CLAUDE_PROJECT_DIR="+dir)
 	for _, p := range probes {
 		path, ok := paths[p.binary]
 		if !ok {
@@ -387,7 +398,7 @@ func call(ctx context.Context, path, dir, ev string, env []string) (time.Duratio
 	return d, nil
 }
 
-// scrubbed is the environment without what would tie a call to the user's
+// scrubbed is the environment without what ties a call to the user's
 // project or loop.
 func scrubbed() []string {
 	var env []string

@@ -25,6 +25,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
@@ -110,7 +112,7 @@ type Record struct {
 	Created  []string          `json:"created,omitempty"` // sjson paths of containers it created
 	File     string            `json:"file,omitempty"`    // "missing" or "empty": the settings file before
 	Exact    bool              `json:"exact,omitempty"`   // nobody else edited the file since the first install
-	Before   []byte            `json:"before,omitempty"`  // the file before the first install, while Exact
+	Before   string            `json:"before,omitempty"`  // SHA-256 of the file before the first install (kept as FILE.ralph-hooks.orig)
 	After    string            `json:"after,omitempty"`   // SHA-256 of the file as install left it
 	Env      *EnvRecord        `json:"env,omitempty"`
 	Command  string            `json:"command_file,omitempty"`
@@ -182,6 +184,9 @@ type doc struct {
 }
 
 func readDoc(path string) (*doc, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // a link (to dotfiles, say) stays a link: its target is edited
+	}
 	data, err := os.ReadFile(path)
 	d := &doc{path: path, orig: data}
 	switch {
@@ -324,11 +329,8 @@ func (d *doc) dropEmpty(created []string) error {
 // write replaces the file with data atomically, backing the old one up
 // first.
 func (d *doc) write(data []byte) (backup string, err error) {
-	perm := fs.FileMode(0o644)
+	perm := d.perm()
 	if !d.missing {
-		if fi, err := os.Stat(d.path); err == nil {
-			perm = fi.Mode().Perm()
-		}
 		backup = d.path + ".ralph-hooks.bak"
 		if err := state.WriteFile(backup, d.orig, perm); err != nil {
 			return "", fmt.Errorf("backing up %s: %w", d.path, err)
@@ -399,7 +401,7 @@ func Install(o Options) (*Result, error) {
 	case old != nil:
 		rec.Created, rec.File, rec.Env, rec.After = old.Created, old.File, old.Env, old.After
 		if old.Exact && sum(string(d.orig)) == old.After {
-			rec.Exact, rec.Before = true, old.Before
+			rec.Exact, rec.Before = true, old.Before // edited by nobody since
 		}
 	case d.missing:
 		rec.File = "missing"
@@ -407,7 +409,7 @@ func Install(o Options) (*Result, error) {
 		rec.File = "empty"
 	}
 	if old == nil {
-		rec.Exact, rec.Before, rec.After = true, d.orig, sum(string(d.orig))
+		rec.Exact, rec.After = true, sum(string(d.orig))
 	}
 	r := &Result{Settings: path}
 	stopTimeout := StopTimeout(o.Config)
@@ -491,34 +493,82 @@ func Install(o Options) (*Result, error) {
 
 	cmdFile, cmdText := commandFile(path), SlashCommand(quote(filepath.Join(o.Bin, "ralph")))
 	rec.Command, rec.Sum = cmdFile, sum(cmdText)
+	writeCmd := false
 	switch cur, err := os.ReadFile(cmdFile); {
 	case err == nil && string(cur) == cmdText:
-	case err == nil && !generated(cur):
+	case err == nil && !m.wrote(cmdFile, sum(string(cur))):
 		rec.Command, rec.Sum = "", ""
-		r.Notes = append(r.Notes, fmt.Sprintf("%s exists and is not ralph's: left as it is (no /ralph command)", cmdFile))
+		why := "is not ralph's"
+		if generated(cur) {
+			why = "was edited since ralph install wrote it"
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%s %s: left as it is", cmdFile, why))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("reading %s: %w", cmdFile, unwrapPath(err))
 	default:
+		writeCmd = true
 		r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s", cmdFile))
-		if !o.DryRun {
-			if err := state.WriteFile(cmdFile, []byte(cmdText), 0o644); err != nil {
-				return nil, err
-			}
-		}
 	}
 
 	r.Changed = len(r.Changes) > 0
 	if o.DryRun || !r.Changed {
 		return r, nil
 	}
+	// The settings first, then the record (else the settings go back),
+	// then the command file the record names.
 	if data := d.bytes(); !bytes.Equal(data, d.orig) {
+		if old == nil && !d.missing {
+			// The file as it was, for an uninstall that puts it back
+			// byte for byte; beside it, with its mode, like the backup.
+			if err := state.WriteFile(d.path+origSuffix, d.orig, d.perm()); err != nil {
+				return nil, fmt.Errorf("keeping a copy of %s: %w", d.path, err)
+			}
+			rec.Before = sum(string(d.orig))
+		}
 		if r.Backup, err = d.write(data); err != nil {
 			return nil, err
 		}
 		rec.After = sum(string(data))
 	}
 	m[key] = rec
-	return r, m.write(path)
+	if err := m.write(path); err != nil {
+		if rerr := state.WriteFile(d.path, d.orig, d.perm()); rerr != nil && !d.missing {
+			return nil, fmt.Errorf("%w; and putting %s back: %v (its copy: %s)", err, d.path, rerr, r.Backup)
+		}
+		if d.missing {
+			os.Remove(d.path)
+		}
+		return nil, fmt.Errorf("%w (the settings were left as they were)", err)
+	}
+	if writeCmd {
+		if err := state.WriteFile(cmdFile, []byte(cmdText), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// origSuffix names the copy of a settings file from before the first
+// install.
+const origSuffix = ".ralph-hooks.orig"
+
+// wrote reports whether a record of m names file with contents of sum:
+// a command file an install wrote and nobody edited since.
+func (m manifest) wrote(file, sum string) bool {
+	for _, rec := range m {
+		if rec.Command == file && rec.Sum == sum {
+			return true
+		}
+	}
+	return false
+}
+
+// perm returns the file's mode, 0644 when it has none yet.
+func (d *doc) perm() fs.FileMode {
+	if fi, err := os.Stat(d.path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o644
 }
 
 // Uninstall removes what Install recorded, and leaves the rest.
@@ -577,7 +627,11 @@ func Uninstall(o Options) (*Result, error) {
 	if err := d.dropEmpty(rec.Created); err != nil {
 		return nil, err
 	}
-	if rec.Command != "" {
+	shared := false
+	for k, other := range m {
+		shared = shared || (k != key && other.Command == rec.Command)
+	}
+	if rec.Command != "" && !shared {
 		switch cur, err := os.ReadFile(rec.Command); {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -602,12 +656,18 @@ func Uninstall(o Options) (*Result, error) {
 	// else what install added is taken out of it.
 	data := d.bytes()
 	exact := rec.Exact && sum(string(d.orig)) == rec.After
-	if exact {
-		data = rec.Before
-	} else if len(gjson.Parse(d.json).Map()) == 0 && rec.File == "empty" {
+	orig := d.path + origSuffix
+	if before, err := os.ReadFile(orig); exact && err == nil && sum(string(before)) == rec.Before {
+		data = before
+	} else if exact && rec.File != "missing" {
+		exact = false // its copy is gone: take out what install added
+	}
+	if !exact && len(gjson.Parse(d.json).Map()) == 0 && rec.File == "empty" {
 		data = nil
 	}
 	switch {
+	case d.missing:
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is gone: nothing to take out of it", path))
 	case rec.File == "missing" && (exact || len(gjson.Parse(d.json).Map()) == 0):
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -617,6 +677,9 @@ func Uninstall(o Options) (*Result, error) {
 		if r.Backup, err = d.write(data); err != nil {
 			return nil, err
 		}
+	}
+	if err := os.Remove(orig); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	delete(m, key)
 	return r, m.write(path)
@@ -636,8 +699,8 @@ func group(matcher, command string, timeout int) string {
 
 // isOurs reports whether command runs a binary called name.
 func isOurs(command, name string) bool {
-	f := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(command))
-	return len(f) > 0 && filepath.Base(f[0]) == name
+	p := Path(command, "/", "/", "/")
+	return p != "" && filepath.Base(p) == name
 }
 
 func appendNew(list []string, s string) []string {
@@ -677,22 +740,34 @@ func Find(data []byte) []Registered {
 	return rs
 }
 
-// Path returns the executable a registered command runs, with $HOME and
-// ${CLAUDE_PROJECT_DIR} expanded, or "" when it cannot tell.
-func Path(command, home, root string) string {
-	f := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(command))
-	if len(f) == 0 {
+// Path returns the executable a registered command runs: its first word,
+// parsed as the shell would, with ~, $HOME, $CLAUDE_PROJECT_DIR and
+// $CLAUDE_PLUGIN_ROOT expanded (plugin: "" leaves it unset) and a relative
+// path taken from root; "" when it cannot tell.
+func Path(command, home, root, plugin string) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) == 0 {
 		return ""
 	}
-	return os.Expand(f[0], func(k string) string {
-		switch k {
-		case "HOME":
-			return home
-		case "CLAUDE_PROJECT_DIR":
-			return root
-		}
-		return "$" + k
-	})
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + root}
+	if plugin != "" {
+		env = append(env, "CLAUDE_PLUGIN_ROOT="+plugin)
+	}
+	p, err := expand.Literal(&expand.Config{Env: expand.ListEnviron(env...)}, call.Args[0])
+	if err != nil || p == "" {
+		return ""
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		p = home + p[1:]
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return p
 }
 
 func sum(s string) string {

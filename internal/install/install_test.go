@@ -107,3 +107,26 @@ func sameJSON(a, b []byte) bool {
 	}
 	return reflect.DeepEqual(x, y)
 }
+
+// TestPath reads the executable of registered commands as the shell would.
+func TestPath(t *testing.T) {
+	for _, c := range []struct{ command, want string }{
+		{"/opt/r/bin/stop", "/opt/r/bin/stop"},
+		{`"/opt/my bin/stop" --agent claude`, "/opt/my bin/stop"},
+		{`'/opt/my bin/stop'`, "/opt/my bin/stop"},
+		{`"$HOME/.local/lib/ralph-hooks/bin/stop"`, "/home/u/.local/lib/ralph-hooks/bin/stop"},
+		{`~/.local/bin/stop`, "/home/u/.local/bin/stop"},
+		{`"$CLAUDE_PROJECT_DIR"/bin/stop`, "/p/bin/stop"},
+		{`${CLAUDE_PROJECT_DIR}/bin/stop`, "/p/bin/stop"},
+		{`"${CLAUDE_PLUGIN_ROOT}/bin/stop"`, "/plug/bin/stop"},
+		{`bin/stop`, "/p/bin/stop"},
+		{`FOO=1 /opt/stop`, "/opt/stop"},
+		{``, ""},
+		{`"unterminated`, ""},
+		{`(subshell)`, ""},
+	} {
+		if got := Path(c.command, "/home/u", "/p", "/plug"); got != c.want {
+			t.Errorf("Path(%q) = %q, want %q", c.command, got, c.want)
+		}
+	}
+}

@@ -118,8 +118,23 @@ func ForceAbort(root, id string, now time.Time) (*State, error) {
 	}
 	var st State
 	err = state.ReadJSON(sc.State(), &st)
-	if err == nil || errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case err == nil && st.LoopID != "":
 		return Abort(root, id, now)
+	case err == nil:
+		err = fmt.Errorf("%s holds no loop", sc.State())
+	case errors.Is(err, fs.ErrNotExist):
+		// Missing: only a loop the registry still lists, or whose
+		// directory is still there, is forced out.
+		reg, rerr := registry.Read(root)
+		_, derr := os.Stat(sc.Dir())
+		if rerr == nil && reg.Find(id) == nil && derr != nil {
+			return Abort(root, id, now)
+		}
+		err = fmt.Errorf("%s is missing", sc.State())
+	}
+	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
+		return nil, err
 	}
 	if rerr := os.Rename(sc.State(), sc.State()+".corrupt"); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		return nil, fmt.Errorf("moving the unreadable state aside: %w (after: %v)", rerr, err)
