@@ -11,7 +11,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 )
 
-const doctorUsage = `Usage: ralph doctor [--bin DIR] [--runs N] [--json]
+const doctorUsage = `Usage: ralph doctor [--bin DIR] [--plugin DIR] [--runs N] [--json]
 
 doctor checks this project's ralph-hooks setup and prints one line per
 finding (ok, warn or FAIL) with what to run:
@@ -30,14 +30,17 @@ finding (ok, warn or FAIL) with what to run:
 It exits 1 when anything FAILs, 0 otherwise (warnings included).
 
 Flags:
-  --bin DIR   directory of ralph and the hooks (default: ralph's own)
-  --runs N    calls timed per hook (default 7; 0: no timing)
-  --json      the findings as JSON
+  --bin DIR      directory of ralph and the hooks (default: ralph's own)
+  --plugin DIR   also read the hooks of the Claude Code plugin in DIR
+                 (install/claude-plugin), as claude --plugin-dir does
+  --runs N       calls timed per hook (default 7; 0: no timing)
+  --json         the findings as JSON
 `
 
 func doctorCmd(e *env, args []string) error {
 	fs := flags("doctor")
 	bin := fs.String("bin", "", "")
+	plugin := fs.String("plugin", "", "")
 	runs := fs.Int("runs", 7, "")
 	asJSON := fs.Bool("json", false, "")
 	if help, err := parse(e, fs, doctorUsage, args); help || err != nil {
@@ -62,7 +65,12 @@ func doctorCmd(e *env, args []string) error {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
-	found := doctor.Check(ctx, doctor.Options{Root: e.root(), Home: e.getenv("HOME"), Bin: dir, Runs: *runs, Env: e.getenv})
+	if *plugin != "" {
+		if *plugin, err = filepath.Abs(*plugin); err != nil {
+			return err
+		}
+	}
+	found := doctor.Check(ctx, doctor.Options{Root: e.root(), Home: e.getenv("HOME"), Bin: dir, Runs: *runs, Env: e.getenv, Plugin: *plugin})
 	if *asJSON {
 		if err := printJSON(e, found); err != nil {
 			return err

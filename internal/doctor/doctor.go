@@ -47,11 +47,12 @@ func (f Finding) String() string { return fmt.Sprintf("%-4s  %-8s  %s", f.Level,
 
 // Options say what to check.
 type Options struct {
-	Root string // the project
-	Home string // the user's home ("" : no user settings)
-	Bin  string // ralph's own directory
-	Runs int    // hook calls timed per hook; 0: no timing
-	Env  func(string) string
+	Root   string // the project
+	Home   string // the user's home ("" : no user settings)
+	Bin    string // ralph's own directory
+	Runs   int    // hook calls timed per hook; 0: no timing
+	Plugin string // a Claude Code plugin directory whose hooks/hooks.json counts too
+	Env    func(string) string
 }
 
 // report collects findings.
@@ -146,9 +147,13 @@ func settingsFiles(o Options) []string {
 	if o.Home != "" {
 		files = append(files, filepath.Join(o.Home, ".claude", "settings.json"))
 	}
-	return append(files,
+	files = append(files,
 		filepath.Join(o.Root, ".claude", "settings.json"),
 		filepath.Join(o.Root, ".claude", "settings.local.json"))
+	if o.Plugin != "" {
+		files = append(files, filepath.Join(o.Plugin, "hooks", "hooks.json"))
+	}
+	return files
 }
 
 func checkSettings(r *report, o Options, cfg *config.Config) []registration {
@@ -177,7 +182,11 @@ func checkSettings(r *report, o Options, cfg *config.Config) []registration {
 			capped = true
 		}
 		for _, reg := range install.Find(data) {
-			p := install.Path(reg.Command, o.Home, o.Root, "")
+			plugin := ""
+			if o.Plugin != "" && file == filepath.Join(o.Plugin, "hooks", "hooks.json") {
+				plugin = o.Plugin
+			}
+			p := install.Path(reg.Command, o.Home, o.Root, plugin)
 			regs = append(regs, registration{Registered: reg, File: file, Path: p})
 			if err := executable(p); err != nil {
 				r.add(Fail, "settings", "%s: hooks.%s runs %s: %v; run ralph install again", file, reg.Event, reg.Command, err)
@@ -191,7 +200,7 @@ func checkSettings(r *report, o Options, cfg *config.Config) []registration {
 		}
 	}
 	if len(regs) == 0 {
-		r.add(Fail, "settings", "ralph-hooks is not registered in any Claude Code settings (%s): run ralph install", strings.Join(settingsFiles(o), ", "))
+		r.add(Fail, "settings", "ralph-hooks is not registered in any Claude Code settings (%s): run ralph install (or, for the plugin, ralph doctor --plugin DIR)", strings.Join(settingsFiles(o), ", "))
 		return nil
 	}
 	for _, h := range install.Hooks {
