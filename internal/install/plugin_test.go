@@ -16,11 +16,24 @@ var update = flag.Bool("update", false, "rewrite the plugin's commands/ralph.md"
 
 const plugin = "../../install/claude-plugin"
 
-// TestPluginHooks checks that the plugin registers what ralph install does:
-// the same binaries on the same events, with the same timeouts under the
-// default configuration.
+// TestPluginHooks checks that the plugin and settings.example.json
+// register what ralph install does: the same binaries on the same events,
+// with the same timeouts under the default configuration.
 func TestPluginHooks(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(plugin, "hooks", "hooks.json"))
+	check(t, filepath.Join(plugin, "hooks", "hooks.json"), `"${CLAUDE_PLUGIN_ROOT}/bin/`)
+	check(t, "../../settings.example.json", `"$HOME/.local/lib/ralph-hooks/bin/`)
+	manifest, err := os.ReadFile(filepath.Join(plugin, ".claude-plugin", "plugin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gjson.GetBytes(manifest, "name").String() != "ralph-hooks" || !gjson.GetBytes(manifest, "version").Exists() {
+		t.Errorf("plugin.json lacks name ralph-hooks or a version:\n%s", manifest)
+	}
+}
+
+func check(t *testing.T, file, prefix string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,17 +43,17 @@ func TestPluginHooks(t *testing.T) {
 	}
 	got := Find(data)
 	if len(got) != len(Hooks) {
-		t.Fatalf("hooks.json registers %d ralph hooks, want %d: %+v", len(got), len(Hooks), got)
+		t.Fatalf("%s registers %d ralph hooks, want %d: %+v", file, len(got), len(Hooks), got)
 	}
 	for _, h := range Hooks {
-		want := `"${CLAUDE_PLUGIN_ROOT}/bin/` + h.Binary + `"`
+		want := prefix + h.Binary + `"`
 		timeout := h.Timeout
 		if timeout == 0 {
 			timeout = StopTimeout(cfg)
 		}
 		groups := gjson.GetBytes(data, "hooks."+h.Event).Array()
 		if len(groups) != 1 {
-			t.Errorf("hooks.%s: %d groups, want 1", h.Event, len(groups))
+			t.Errorf("%s: hooks.%s: %d groups, want 1", file, h.Event, len(groups))
 			continue
 		}
 		g := groups[0]
@@ -53,13 +66,6 @@ func TestPluginHooks(t *testing.T) {
 		if n := int(g.Get("hooks.0.timeout").Int()); n != timeout {
 			t.Errorf("hooks.%s timeout = %d, want %d", h.Event, n, timeout)
 		}
-	}
-	manifest, err := os.ReadFile(filepath.Join(plugin, ".claude-plugin", "plugin.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gjson.GetBytes(manifest, "name").String() != "ralph-hooks" || !gjson.GetBytes(manifest, "version").Exists() {
-		t.Errorf("plugin.json lacks name ralph-hooks or a version:\n%s", manifest)
 	}
 }
 
