@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Gate decisions.
@@ -161,11 +161,11 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 		return nil, fmt.Errorf("unknown gate decision %q (want approve, reject or abort)", decision)
 	}
 
-	var base Index
+	var base testindex.Index
 	var cur *Metrics
 	if decision == Approve {
-		base = ScanTests(root, cfg.TestFiles, nil)
-		m := base.Totals()
+		base = testindex.Scan(root, cfg.TestFiles, nil)
+		m := Metrics{Counts: base.Totals()}
 		measure(ctx, root, cfg, &m)
 		cur = &m
 	}
@@ -218,7 +218,7 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 		}
 	}
 	if decision == Approve {
-		if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+		if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Priorities of a loop.
@@ -86,8 +87,8 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 		return nil, nil, err
 	}
 	sc, _ := project.NewScope(o.Root, id)
-	base := ScanTests(o.Root, cfg.TestFiles, nil)
-	m := base.Totals()
+	base := testindex.Scan(o.Root, cfg.TestFiles, nil)
+	m := Metrics{Counts: base.Totals()}
 	warnings := measure(ctx, o.Root, cfg, &m)
 	now := o.Now.UTC()
 	st := &State{
@@ -146,11 +147,11 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 	return st, warnings, nil
 }
 
-func write(sc project.Scope, st *State, base Index) error {
-	if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+func write(sc project.Scope, st *State, base testindex.Index) error {
+	if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), base); err != nil {
+	if err := testindex.Write(testindex.LatestPath(sc), base); err != nil {
 		return err
 	}
 	return writeJSON(sc.State(), st)

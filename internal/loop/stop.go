@@ -18,6 +18,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Decisions recorded for an iteration.
@@ -172,7 +173,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 		warnings = append(warnings, err.Error())
 	}
 	if idx != nil {
-		if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), idx); err != nil {
+		if err := testindex.Write(testindex.LatestPath(sc), idx); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
@@ -251,7 +252,7 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 // measure runs the completion command and the metrics, and snapshots the
 // working tree. It returns the index of the test files, or nil when it has
 // not changed, and what went wrong without spoiling the measurement.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []string) {
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
@@ -287,14 +288,14 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
 		it.Failing = sum.Failing
 	}
-	prev, _ := readIndex(filepath.Join(sc.Dir(), "test-index.json"))
-	idx := ScanTests(sc.Root, cfg.TestFiles, prev)
-	it.Metrics = idx.Totals()
+	prev, _ := testindex.Read(testindex.LatestPath(sc))
+	idx := testindex.Scan(sc.Root, cfg.TestFiles, prev)
+	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
-	base, _ := readIndex(filepath.Join(sc.Dir(), "baseline.json"))
+	base, _ := testindex.Read(testindex.BaselinePath(sc))
 	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
-	if maps.EqualFunc(idx, prev, sameScan) {
+	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
@@ -306,12 +307,8 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 	return it, idx, warnings
 }
 
-func sameScan(a, b FileScan) bool {
-	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
-}
-
 // regressions compares current metrics to the baseline.
-func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, allow []config.TestException, n int) []Regression {
+func regressions(base, cur Metrics, baseIdx, idx testindex.Index, ms []config.Metric, allow []config.TestException, n int) []Regression {
 	var regs []Regression
 	add := func(typ, sev, metric string, b, c float64, detail string, tests []string) {
 		regs = append(regs, Regression{

@@ -12,6 +12,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // newLoop starts a loop with completion command cmd in a fresh project.
@@ -210,11 +211,11 @@ func TestRenewKeepsLease(t *testing.T) {
 }
 
 func TestRegressionsAgainstBaseline(t *testing.T) {
-	base := Metrics{Tests: 10, Skips: 1, Assertions: 30, Custom: map[string]float64{"coverage": 80, "lint": 3}}
-	baseIdx := Index{"a_test.go": {Tests: []string{"TestA", "TestB"}}, "b_test.go": {Tests: []string{"TestC"}}}
-	idx := Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
+	base := Metrics{Counts: testindex.Counts{Tests: 10, Skips: 1, Assertions: 30}, Custom: map[string]float64{"coverage": 80, "lint": 3}}
+	baseIdx := testindex.Index{"a_test.go": {Tests: []string{"TestA", "TestB"}}, "b_test.go": {Tests: []string{"TestC"}}}
+	idx := testindex.Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
 	ms := []config.Metric{{Name: "coverage", Direction: "higher"}, {Name: "lint", Direction: "lower"}}
-	cur := Metrics{Tests: 9, Skips: 2, Assertions: 28, Custom: map[string]float64{"coverage": 75, "lint": 3}}
+	cur := Metrics{Counts: testindex.Counts{Tests: 9, Skips: 2, Assertions: 28}, Custom: map[string]float64{"coverage": 75, "lint": 3}}
 	regs := regressions(base, cur, baseIdx, idx, ms, nil, 4)
 	var got []string
 	for _, r := range regs {

@@ -1,13 +1,9 @@
 package posttool
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 )
 
 // FuzzParseError: any error text gives a bounded, valid signature, and
@@ -107,35 +103,6 @@ func FuzzBypasses(f *testing.F) {
 			if b.Command == "" || b.What == "" {
 				t.Fatalf("Bypasses(%q): %+v", cmd, b)
 			}
-		}
-	})
-}
-
-// FuzzDecodeIndex: any index file decodes without panicking; what decodes
-// encodes and decodes back to itself.
-func FuzzDecodeIndex(f *testing.F) {
-	idx := loop.Index{"a_test.go": {Size: 1, ModTime: 1763740800123456789, Tests: []string{"TestA"}, Skips: 1, Assertions: 2, Err: "x"}}
-	data, _ := json.Marshal(idx)
-	f.Add(data)
-	for _, s := range []string{"{}", "", "null", `{"a":{"tests":null}}`, `{"a":{"size":1e30}}`, `{"a":{"tests":["\u00e9"]}}`, `{"a.b":{}}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		idx, err := decodeIndex(data)
-		for p := range idx {
-			indexEntry(data, p)
-		}
-		indexEntry(data, "a_test.go")
-		if err != nil {
-			return
-		}
-		again, err := json.Marshal(idx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx2, err := decodeIndex(again)
-		if err != nil || !reflect.DeepEqual(idx, idx2) {
-			t.Fatalf("round trip: %v\n%#v\n%#v", err, idx, idx2)
 		}
 	})
 }

@@ -6,7 +6,7 @@
 // # Detection
 //
 // After a Write, Edit, MultiEdit or NotebookEdit of a test file, only that
-// file is scanned again (package testscan, through loop.ScanFile); after a
+// file is scanned again (package testscan, through testindex.ScanFile); after a
 // Bash command, the test files whose size or modification time changed,
 // found by walking the tree with the loop's index (test-index.json). The
 // totals are compared with the loop's baseline: tests deleted (named),
@@ -52,6 +52,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 const usage = `Usage: post-tool-call [--agent NAME] [--dry-run] < event.json
@@ -246,7 +247,7 @@ func (r *run) afterFileTool() error {
 		return nil
 	}
 	ci := isCI(rel, ciPatterns(r.cfg))
-	test := isTestFile(r.cfg.TestFiles, rel)
+	test := testindex.Lang(r.cfg.TestFiles, rel) != ""
 	if r.st == nil {
 		if ci {
 			before, ok := r.before(rel, nil)
