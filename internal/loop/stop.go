@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -331,9 +332,9 @@ func regressions(base, cur Metrics, baseIdx, idx testindex.Index, ms []config.Me
 	if cur.Tests+excused < base.Tests {
 		d := fmt.Sprintf("%d tests fewer than at the start (%d → %d)", base.Tests-cur.Tests-excused, base.Tests, cur.Tests)
 		if len(gone) > 0 {
-			d += ": " + strings.Join(clipList(gone, 10), ", ")
+			d += ": " + strings.Join(clip.List(gone, 10), ", ")
 		}
-		add("test_deletion", "critical", "test_count", float64(base.Tests), float64(cur.Tests), d, clipList(gone, 50))
+		add("test_deletion", "critical", "test_count", float64(base.Tests), float64(cur.Tests), d, clip.List(gone, 50))
 	}
 	if cur.Skips > base.Skips {
 		add("skip_increase", "critical", "skip_count", float64(base.Skips), float64(cur.Skips),
@@ -485,7 +486,7 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 	fmt.Fprintf(&b, "Task: %s\n\n", st.Task)
 	fmt.Fprintf(&b, "Completion command: %s\nResult: %s (%s).\n", st.Completion.Command, verdict(it), fmtMS(it.DurationMS))
 	if len(it.Failing) > 0 {
-		fmt.Fprintf(&b, "Failing: %s\n", strings.Join(clipList(it.Failing, 10), ", "))
+		fmt.Fprintf(&b, "Failing: %s\n", strings.Join(clip.List(it.Failing, 10), ", "))
 	}
 	if out := tail(it.Output, 25, 2500); out != "" {
 		b.WriteString("Output (last lines):\n")
@@ -507,7 +508,7 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 	}
 	if r := it.Recovery; r != nil {
 		fmt.Fprintf(&b, "\nRecovery attempt %d (%s): diagnosis %s, confidence %.2f (%s).\n%s\n",
-			r.Attempt, r.Trigger, r.Diagnosis.Cause, r.Diagnosis.Confidence, strings.Join(clipList(r.Diagnosis.Signals, 3), "; "), strategyText[r.Strategy])
+			r.Attempt, r.Trigger, r.Diagnosis.Cause, r.Diagnosis.Confidence, strings.Join(clip.List(r.Diagnosis.Signals, 3), "; "), strategyText[r.Strategy])
 	}
 	if refl != nil && refl.Summary != "" {
 		b.WriteString("\nYour recent reflections (newest last):\n")
@@ -555,13 +556,6 @@ func tail(s string, n, max int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-func clipList(l []string, n int) []string {
-	if len(l) <= n {
-		return l
-	}
-	return append(l[:n:n], fmt.Sprintf("and %d more", len(l)-n))
 }
 
 func fmtMS(ms int64) string {

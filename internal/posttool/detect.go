@@ -16,6 +16,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
@@ -163,10 +164,10 @@ func judge(in judgeInput) judgement {
 		reported := in.Reported
 		if len(fresh) > 0 && net < 0 {
 			d := fmt.Sprintf("%s deleted: %s (%s at the loop's start, %d now)", count(len(fresh), "test", "tests"),
-				strings.Join(clipList(fresh, 10), ", "), count(in.Base.Tests, "test", "tests"), in.After.Tests)
+				strings.Join(clip.List(fresh, 10), ", "), count(in.Base.Tests, "test", "tests"), in.After.Tests)
 			j.Regs = append(j.Regs, loop.Regression{
 				Type: "test_deletion", Severity: "critical", Metric: "test_count",
-				Baseline: float64(in.Base.Tests), Current: float64(in.After.Tests), Tests: clipList(fresh, 50), Detail: d,
+				Baseline: float64(in.Base.Tests), Current: float64(in.After.Tests), Tests: clip.List(fresh, 50), Detail: d,
 			})
 			reported = append(slices.Clone(reported), fresh...)
 			for _, t := range fresh {
@@ -212,7 +213,7 @@ func inFiles(chs []fileChange, f func(o, n testindex.File) bool) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return ", in " + strings.Join(clipList(names, 5), ", ")
+	return ", in " + strings.Join(clip.List(names, 5), ", ")
 }
 
 // count writes n with the singular or plural noun.
@@ -221,13 +222,6 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-func clipList(l []string, n int) []string {
-	if len(l) <= n {
-		return l
-	}
-	return append(l[:n:n], fmt.Sprintf("and %d more", len(l)-n))
 }
 
 // touchesReported reports whether names holds a test reported deleted.

@@ -47,6 +47,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
@@ -347,14 +348,14 @@ func (r *run) ciFinding(rel string, removed []Step, disabled []string) {
 		for _, s := range removed {
 			steps = append(steps, "`"+s.Key+"` (was `"+s.Text+"`)")
 		}
-		parts = append(parts, "no longer runs "+strings.Join(clipList(steps, 5), ", "))
+		parts = append(parts, "no longer runs "+strings.Join(clip.List(steps, 5), ", "))
 	}
 	if len(disabled) > 0 {
 		var ds []string
 		for _, d := range disabled {
 			ds = append(ds, "`"+d+"`")
 		}
-		parts = append(parts, "now lets jobs or steps fail or not run ("+strings.Join(clipList(ds, 5), ", ")+")")
+		parts = append(parts, "now lets jobs or steps fail or not run ("+strings.Join(clip.List(ds, 5), ", ")+")")
 	}
 	if len(parts) == 0 {
 		return
@@ -416,7 +417,7 @@ func (r *run) callName() string {
 	ev := r.c.Event
 	if ev.Tool == "Bash" {
 		cmd, _ := ev.Str("command")
-		return "this Bash command (`" + clip(strings.TrimSpace(cmd), 120) + "`)"
+		return "this Bash command (`" + clip.String(strings.TrimSpace(cmd), 120) + "`)"
 	}
 	p, _ := ev.Str("file_path")
 	if p == "" {
@@ -528,5 +529,5 @@ func firstLines(s string, n, max int) string {
 	if len(lines) > n {
 		lines = lines[:n]
 	}
-	return clip(strings.ToValidUTF8(strings.Join(lines, "\n"), "\uFFFD"), max)
+	return clip.String(strings.ToValidUTF8(strings.Join(lines, "\n"), "\uFFFD"), max)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -43,7 +44,7 @@ func (r *restorer) advice(rel, what string) string {
 	if m := r.checkpoint(rel); m != nil {
 		before := ""
 		if m.Tool != "" {
-			before = " before `" + clip(strings.TrimSpace(m.Tool+" "+relTarget(r.root, m.Target)), 120) + "`"
+			before = " before `" + clip.String(strings.TrimSpace(m.Tool+" "+relTarget(r.root, m.Target)), 120) + "`"
 		}
 		return "`ralph rollback --checkpoint " + m.ID + "` puts back " + rel + " as it was" + before +
 			" (add --dry-run first: it restores every file of that checkpoint)"

@@ -3,6 +3,8 @@ package posttool
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
 // Limits on reading an error text: Claude Code already cuts errors over
@@ -64,13 +66,13 @@ func ParseError(text string) Failure {
 	if f.Kind == "" && f.Fail == "" {
 		for _, l := range lines {
 			if l != "" {
-				f.First = clip(normalize(l), maxDetail+20)
+				f.First = clip.String(normalize(l), maxDetail+20)
 				break
 			}
 		}
 	}
-	f.Detail = clip(normalize(f.Detail), maxDetail)
-	f.Fail = clip(normalize(f.Fail), maxDetail+20)
+	f.Detail = clip.String(normalize(f.Detail), maxDetail)
+	f.Fail = clip.String(normalize(f.Fail), maxDetail+20)
 	return f
 }
 
@@ -101,11 +103,11 @@ func (f Failure) Signature(tool string) string {
 	case head == "" && body == "":
 		return "failed"
 	case head == "":
-		return clip(body, maxSignature)
+		return clip.String(body, maxSignature)
 	case body == "":
-		return clip(head, maxSignature)
+		return clip.String(head, maxSignature)
 	}
-	return clip(head+": "+body, maxSignature)
+	return clip.String(head+": "+body, maxSignature)
 }
 
 // Name is what the guidance calls the failure: its kind, its failing
@@ -431,16 +433,4 @@ func pathStop(c byte) bool {
 		return true
 	}
 	return c < 0x20 || c == 0x7f
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }

@@ -172,12 +172,3 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
-
-func TestClip(t *testing.T) {
-	if got := clip("héllo wörld", 8); got != "héll…" {
-		t.Errorf("clip = %q", got)
-	}
-	if got := clip("short", 8); got != "short" {
-		t.Errorf("clip = %q", got)
-	}
-}

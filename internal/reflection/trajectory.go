@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
 // Bounds on reading an iteration's trajectory from the audit log, which
@@ -139,13 +141,13 @@ func readTrajectory(path, root string, since time.Time) (Trajectory, error) {
 		switch {
 		case c.target == "":
 		case editTools[c.tool] && ran && !c.failed && len(files) < maxFiles:
-			p := clip(relPath(root, c.target), maxPath)
+			p := clip.String(relPath(root, c.target), maxPath)
 			if !files[p] {
 				files[p] = true
 				t.FilesModified = append(t.FilesModified, p)
 			}
 		case c.tool == "Bash" && ran && len(cmds) < maxCommands:
-			s := oneLine(c.target, maxItem)
+			s := clip.Line(c.target, maxItem)
 			if !cmds[s] {
 				cmds[s] = true
 				t.CommandsRun = append(t.CommandsRun, s)
@@ -178,9 +180,9 @@ func errorLine(tool, target, ev, decision, reason, herr string) string {
 	}
 	name := tool
 	if target != "" {
-		name += " " + oneLine(target, 80)
+		name += " " + clip.Line(target, 80)
 	}
-	return oneLine(name+": "+what, maxItem)
+	return clip.Line(name+": "+what, maxItem)
 }
 
 // relPath returns p relative to root when it is inside it.

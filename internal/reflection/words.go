@@ -2,7 +2,8 @@ package reflection
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
 // maxBlock bounds the reflection block read from a message, in bytes.
@@ -23,7 +24,7 @@ func Extract(msg string) (text string, ok bool) {
 		return "", false
 	}
 	text = strings.TrimSpace(msg[start+len(open) : end])
-	text = clip(strings.ToValidUTF8(text, "\uFFFD"), maxBlock)
+	text = clip.String(strings.ToValidUTF8(text, "\uFFFD"), maxBlock)
 	return text, text != ""
 }
 
@@ -104,7 +105,7 @@ func parseWords(text string) Words {
 	}
 	get := func(k string) string {
 		if b := fields[k]; b != nil {
-			return clip(b.String(), maxText)
+			return clip.String(b.String(), maxText)
 		}
 		return ""
 	}
@@ -113,7 +114,7 @@ func parseWords(text string) Words {
 		if w.Learned != "" {
 			p += " " + w.Learned
 		}
-		w.Learned = clip(p, maxText)
+		w.Learned = clip.String(p, maxText)
 	}
 	return w
 }
@@ -238,30 +239,9 @@ func errorSignature(errs []string) string {
 	for _, e := range errs {
 		for _, l := range strings.Split(e, "\n") {
 			if l = normalize(l); l != "" {
-				return clip(l, 200)
+				return clip.String(l, 200)
 			}
 		}
 	}
 	return ""
-}
-
-// oneLine flattens s to one line with single spaces, at most n bytes.
-func oneLine(s string, n int) string {
-	if len(s) > 4*n {
-		s = s[:4*n]
-	}
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	return clip(s, n)
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }
