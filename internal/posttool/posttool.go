@@ -26,7 +26,7 @@
 //
 // A failed call (PostToolUseFailure, not an interrupt) is recorded in the
 // loop's error_history under a signature that stays the same when the
-// same failure repeats (see ParseError), and answered with guidance; the
+// same failure repeats (see package signature), and answered with guidance; the
 // same signature three times in a row marks the loop stuck.
 //
 // Outside a loop there is no baseline and no error history: only
@@ -53,6 +53,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/signature"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
@@ -489,7 +490,7 @@ func (r *run) warning() string {
 // the guidance for the agent, and whether the loop is now stuck.
 func (r *run) onError() (note string, stuck bool, err error) {
 	ev := r.c.Event
-	f := ParseError(ev.Error)
+	f := signature.ParseError(ev.Error)
 	sig := f.Signature(ev.Tool)
 	repeats := 1
 	if r.c.DryRun {
@@ -513,7 +514,7 @@ func (r *run) onError() (note string, stuck bool, err error) {
 }
 
 // guidance is what the agent is told about a failure.
-func guidance(f Failure, tool string) string {
+func guidance(f signature.Failure, tool string) string {
 	switch {
 	case f.CodeFailure():
 		return "Error detected: " + strings.TrimRight(f.Name(), ".") + ". Analyze the root cause in the source code, not the test."

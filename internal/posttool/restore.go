@@ -120,7 +120,7 @@ func relTarget(root, target string) string {
 func shellQuote(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(identByte(c) || c == '.' || c == '/' || c == '-' || c == '+' || c == '@' || c == ',') {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '-' || c == '+' || c == '@' || c == ',') {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/signature"
 )
 
 // maxBlock bounds the reflection block read from a message, in bytes.
@@ -160,11 +161,12 @@ func unbullet(line string) string {
 }
 
 // normalize reduces a reflection to what makes two of them the same:
-// lower case, paths as <path>, hexadecimal ids as <hex>, every run of
-// digits as n, punctuation at the ends of words dropped, runs of spaces
-// as one. normalize(normalize(s)) == normalize(s).
+// failures' numbers, absolute paths and hexadecimal ids normalised as in
+// their signatures (package signature), then lower case, every path as
+// <path>, punctuation at the ends of words dropped, runs of spaces as one.
+// normalize(normalize(s)) == normalize(s).
 func normalize(s string) string {
-	s = strings.ToLower(strings.ToValidUTF8(s, "\uFFFD"))
+	s = strings.ToLower(signature.Normalize(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, w := range strings.Fields(s) {
@@ -175,55 +177,11 @@ func normalize(s string) string {
 		case w == "<path>" || w == "<hex>":
 		case strings.ContainsAny(w, `/\`):
 			w = "<path>"
-		case hexWord(w):
-			w = "<hex>"
-		default:
-			w = digitless(w)
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(w)
-	}
-	return b.String()
-}
-
-// hexWord reports whether w is a hexadecimal id: 0x and hex digits, or
-// seven or more hex digits with at least one digit and one letter (a git
-// short hash, a tree id). Plain numbers are left to digitless.
-func hexWord(w string) bool {
-	if len(w) > 2 && w[0] == '0' && w[1] == 'x' {
-		return allHex(w[2:])
-	}
-	return len(w) >= 7 && allHex(w) && strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, "abcdef")
-}
-
-func allHex(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return w != ""
-}
-
-// digitless replaces each run of digits in w with n.
-func digitless(w string) string {
-	if !strings.ContainsAny(w, "0123456789") {
-		return w
-	}
-	var b strings.Builder
-	digits := false
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= '0' && c <= '9' {
-			if !digits {
-				b.WriteByte('n')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b.WriteByte(w[i])
 	}
 	return b.String()
 }
