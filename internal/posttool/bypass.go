@@ -338,7 +338,7 @@ func lit(b *strings.Builder, parts []syntax.WordPart) bool {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
+			b.WriteString(shell.Unescape(p.Value))
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
@@ -350,19 +350,4 @@ func lit(b *strings.Builder, parts []syntax.WordPart) bool {
 		}
 	}
 	return true
-}
-
-// unescape removes the backslashes of an unquoted literal.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -1052,3 +1052,17 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{
+		`plain`:           "plain",
+		`a\ b`:            "a b",
+		`\\`:              `\`,
+		"--no-\\\nverify": "--no-verify", // a line continuation is nothing
+		`end\`:            `end\`,
+	} {
+		if got := Unescape(in); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
