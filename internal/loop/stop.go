@@ -85,8 +85,7 @@ var (
 // End ends one iteration: it runs the completion command and the metrics,
 // scores the iteration, and decides whether the agent goes back to work.
 func (s *Stop) End(ctx context.Context) (Result, error) {
-	sc, cfg := s.Scope, s.Config
-	st, sc, err := Read(sc.Root, sc.Loop)
+	st, sc, err := Read(s.Scope.Root, s.Scope.Loop)
 	if errors.Is(err, ErrNoLoop) {
 		return Result{Warnings: []string{err.Error()}}, nil // no loop: the stop is allowed
 	}
@@ -96,11 +95,34 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if sc.Archived || st.Status != Running {
 		return Result{Answer: idle(st), Archived: sc.Archived}, nil
 	}
+	token, busy, err := s.takeLease(sc)
+	if err != nil || token == 0 {
+		return Result{Answer: busy}, err
+	}
+	it, idx, refl, warnings, ask := s.evaluate(ctx, sc, st, token)
+	if ask {
+		return s.ask(st, it, token, warnings)
+	}
+	after, stale, err := s.commit(sc, it, refl, token)
+	if err != nil {
+		return Result{}, err
+	}
+	if stale {
+		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
+	}
+	warnings = append(warnings, save(sc, it, idx, after)...)
+	res := s.decide(sc, after, it, refl)
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
 
-	// Take the evaluation lease.
+// takeLease takes the evaluation lease of the loop in sc and returns its
+// token. When the loop no longer runs, or another stop hook holds the
+// lease, the token is 0 and the answer says why the session may stop.
+func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 	var token int64
 	now := s.Now()
-	err = update(sc, now, func(st *State) error {
+	err := update(sc, now, func(st *State) error {
 		if st.Status != Running {
 			return errStatus
 		}
@@ -113,22 +135,27 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	})
 	switch {
 	case errors.Is(err, errStatus):
-		st, _, _ = Read(sc.Root, sc.Loop)
-		return Result{Answer: idle(st)}, nil
+		st, _, _ := Read(sc.Root, sc.Loop)
+		return 0, idle(st), nil
 	case errors.Is(err, errBusy):
-		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}}, nil
-	case err != nil:
-		return Result{}, err
+		return 0, answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}, nil
 	}
+	return token, answer.Answer{}, err
+}
+
+// evaluate measures and scores the iteration under the lease, renewed
+// while it runs, and reflects on it unless it completes the loop. ask
+// says the agent is to be asked for its reflection first.
+func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool) {
 	renewed := make(chan struct{})
 	stop := renew(sc, token, s.Now, renewed)
-
-	it, idx, warnings := s.measure(ctx, st)
-	var refl *reflection.Result
-	if s.askReflection(st, it) {
+	defer func() {
 		stop()
 		<-renewed
-		return s.ask(st, it, token, warnings)
+	}()
+	it, idx, warnings = s.measure(ctx, st)
+	if s.askReflection(st, it) {
+		return it, idx, nil, warnings, true
 	}
 	if !completes(it) {
 		r, err := s.reflect(st, it)
@@ -137,34 +164,40 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 		}
 		refl = r
 	}
-	stop()
-	<-renewed
+	return it, idx, refl, warnings, false
+}
 
-	// Commit, if the lease is still ours.
-	now = s.Now()
+// commit records the iteration in the loop's state, if the lease is still
+// the one of token; stale says it was not (taken over, or the loop was
+// aborted and archived meanwhile).
+func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64) (after *State, stale bool, err error) {
+	now := s.Now()
 	it.EndedAt = now.UTC()
-	stale := false
-	var after State
-	err = update(sc, now, func(cur *State) error {
-		if cur.Lease == nil || cur.Lease.Token != token {
+	var cur State
+	err = update(sc, now, func(st *State) error {
+		if st.Lease == nil || st.Lease.Token != token {
 			stale = true
 			return errNoChange
 		}
-		cur.Lease = nil
-		s.record(cur, it, refl, now)
-		after = *cur
+		st.Lease = nil
+		s.record(st, it, refl, now)
+		cur = *st
 		return nil
 	})
 	if err != nil {
-		if _, serr := os.Stat(sc.State()); serr != nil {
-			stale = true // the loop was aborted and archived meanwhile
-		} else {
-			return Result{}, err
+		if _, serr := os.Stat(sc.State()); serr == nil {
+			return nil, false, err
 		}
+		stale = true // the loop was aborted and archived meanwhile
 	}
-	if stale {
-		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
-	}
+	return &cur, stale, nil
+}
+
+// save writes what the committed iteration adds beside the state: its
+// file, its line of the history, the index of the test files, a gate's
+// events, the registry's view. It returns what could not be written.
+func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []string {
+	var warnings []string
 	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
 		warnings = append(warnings, err.Error())
 	}
@@ -178,14 +211,13 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 			warnings = append(warnings, err.Error())
 		}
 	}
-	res := Result{Iteration: it}
 	if it.Decision == Gated {
 		if err := gateEvents(sc, it); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
 	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
-		if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
+		if err := registry.Update(sc.Root, it.EndedAt, func(r *registry.Registry) error {
 			if e := r.Find(sc.Loop); e != nil {
 				e.Iteration, e.Status = after.Iteration, after.Status
 			}
@@ -194,49 +226,64 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 			warnings = append(warnings, err.Error())
 		}
 	}
+	return warnings
+}
+
+// decide answers the agent after the iteration: back to work with the
+// reinforcement, wait for the human's gate, or done (the loop finished
+// and archived).
+func (s *Stop) decide(sc project.Scope, after *State, it *Iteration, refl *reflection.Result) Result {
+	res := Result{Iteration: it}
+	now := it.EndedAt
 	switch it.Decision {
 	case Continue:
 		res.Answer = answer.Answer{
 			Decision: answer.Block,
-			Reason:   reason(&after, it, refl, s.pitfalls(it), cfg),
+			Reason:   reason(after, it, refl, s.pitfalls(it), s.Config),
 			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work (%s)", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), after.Reinforcement),
 		}
 	case Gated:
-		res.Answer = answer.Answer{System: gateMessage(&after)}
+		res.Answer = answer.Answer{System: gateMessage(after)}
 	case Interrupted:
-		res.Answer = idle(&after)
+		res.Answer = idle(after)
 		if Ended(after.Status) { // aborted while judged: archive it now
-			sc2, err := finish(sc, &after, now)
+			sc2, err := finish(sc, after, now)
 			if err != nil {
-				warnings = append(warnings, err.Error())
+				res.Warnings = append(res.Warnings, err.Error())
 			}
 			res.Archived = sc2.Archived
 		}
 	default:
-		sc2, err := finish(sc, &after, now)
+		sc2, err := finish(sc, after, now)
 		if err != nil {
-			warnings = append(warnings, err.Error())
+			res.Warnings = append(res.Warnings, err.Error())
 		}
 		res.Archived = sc2.Archived
-		res.Answer = answer.Answer{System: summary(sc2, &after, it)}
+		res.Answer = answer.Answer{System: summary(sc2, after, it)}
 	}
-	res.Warnings = warnings
-	return res, nil
+	return res
+}
+
+// leaseTicker ticks the renewal of a lease; tests replace it to renew at
+// moments of their choosing.
+var leaseTicker = func(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }
 
 // renew extends the lease every third of its time until stop is called;
 // done is closed when it has returned.
 func renew(sc project.Scope, token int64, now func() time.Time, done chan struct{}) (stop func()) {
 	quit := make(chan struct{})
+	ticks, stopTicks := leaseTicker(LeaseTime / 3)
 	go func() {
 		defer close(done)
-		t := time.NewTicker(LeaseTime / 3)
-		defer t.Stop()
+		defer stopTicks()
 		for {
 			select {
 			case <-quit:
 				return
-			case <-t.C:
+			case <-ticks:
 				update(sc, now(), func(st *State) error {
 					if st.Lease == nil || st.Lease.Token != token {
 						return errNoChange
