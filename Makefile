@@ -22,9 +22,10 @@ install:
 plugin:
 	bash install/install.sh --plugin
 
-## test: every test, with the race detector
+## test: every test, with the race detector (no outcome depends on the
+## machine's speed; a hang fails by the 30 min timeout)
 test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## lint: gofmt, go vet, staticcheck (pinned)
 lint:
@@ -66,11 +67,13 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseError -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzReadCI -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeIndex -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/testindex/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzString -fuzztime=10s ./internal/clip/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=20s ./internal/audit/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
 

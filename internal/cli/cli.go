@@ -57,8 +57,6 @@ Setup:
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
 
-Coming next (not available yet): init.
-
 Run "ralph <command> --help" for a command's flags.
 `
 

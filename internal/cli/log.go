@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -83,10 +84,7 @@ func logCmd(e *env, args []string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tHOOK\tTOOL\tDECISION\tRULE\tMS\tTARGET")
 	for _, en := range entries {
-		target := en.Target
-		if len(target) > 60 {
-			target = target[:57] + "…"
-		}
+		target := clip.String(en.Target, 60)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\n", en.Time.Local().Format("2006-01-02 15:04:05"), en.Hook, dash(en.Tool), en.Decision, dash(en.Rule), en.DurationMS, oneLine(target))
 	}
 	return tw.Flush()

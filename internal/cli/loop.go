@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
@@ -237,7 +238,7 @@ func list(e *env, args []string) error {
 	fmt.Fprintln(tw, "LOOP\tSTATUS\tITERATION\tQUALITY\tBEST\tPRIORITY\tTASK")
 	for _, st := range sts {
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%.1f\t%s\t%s\t%s\n", st.LoopID, st.Status, st.Iteration, st.MaxIterations,
-			st.Quality, best(st), st.Priority, registry.Summary(clipRunes(st.Task, 60)))
+			st.Quality, best(st), st.Priority, registry.Summary(clip.Runes(st.Task, 60)))
 	}
 	return tw.Flush()
 }
@@ -247,15 +248,6 @@ func best(st *loop.State) string {
 		return "—"
 	}
 	return fmt.Sprintf("#%d (%.1f)", st.BestIteration, st.BestQuality)
-}
-
-func clipRunes(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 const statusUsage = `Usage: ralph status [ID] [--all] [--persistence | --regressions | --quality] [--json]
@@ -356,14 +348,14 @@ func status(e *env, args []string) error {
 
 func showHeader(e *env, st *loop.State) {
 	fmt.Fprintf(e.stdout, "%s  %s  iteration %d of %d\n", st.LoopID, strings.ToUpper(st.Status), st.Iteration, st.MaxIterations)
-	fmt.Fprintf(e.stdout, "  task:        %s\n", clipRunes(st.Task, 100))
+	fmt.Fprintf(e.stdout, "  task:        %s\n", clip.Runes(st.Task, 100))
 	fmt.Fprintf(e.stdout, "  completion:  %s\n", st.Completion.Command)
 	if st.Reason != "" {
 		fmt.Fprintf(e.stdout, "  why:         %s\n", st.Reason)
 	}
 	if g := st.Gate; g != nil {
-		fmt.Fprintf(e.stdout, "  GATE:        %s at iteration %d: %s\n", g.ID, g.Iteration, clipRunes(g.Reason, 300))
-		fmt.Fprintf(e.stdout, "               diagnosis %s (confidence %.2f): %s\n", g.Diagnosis.Cause, g.Diagnosis.Confidence, clipRunes(strings.Join(g.Diagnosis.Signals, "; "), 200))
+		fmt.Fprintf(e.stdout, "  GATE:        %s at iteration %d: %s\n", g.ID, g.Iteration, clip.Runes(g.Reason, 300))
+		fmt.Fprintf(e.stdout, "               diagnosis %s (confidence %.2f): %s\n", g.Diagnosis.Cause, g.Diagnosis.Confidence, clip.Runes(strings.Join(g.Diagnosis.Signals, "; "), 200))
 		fmt.Fprintf(e.stdout, "               decide: ralph gate %s approve|reject|abort\n", st.LoopID)
 	}
 }
