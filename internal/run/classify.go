@@ -36,7 +36,7 @@ var (
 	hardExits      = map[int]string{
 		64: "usage error (exit 64)", 65: "data error (exit 65)", 66: "input not found (exit 66)",
 		67: "user not found (exit 67)", 68: "host not found (exit 68)", 77: "permission denied (exit 77)",
-		78: "configuration error (exit 78)",
+		78:  "configuration error (exit 78)",
 		126: "the agent command is not executable (exit 126)", 127: "the agent command was not found (exit 127)",
 	}
 )

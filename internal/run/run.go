@@ -81,16 +81,16 @@ const (
 
 // Outcome is what became of one task.
 type Outcome struct {
-	ID         string `json:"id"`
-	File       string `json:"file"`
-	State      string `json:"state"` // its folder now
-	Result     string `json:"result"`
-	Reason     string `json:"reason,omitempty"`
-	Iteration  int    `json:"iteration"`
-	Max        int    `json:"max_iterations"`
-	Loop       string `json:"loop_id,omitempty"`
-	Gate       string `json:"gate,omitempty"`
-	Branch     string `json:"branch,omitempty"`
+	ID        string `json:"id"`
+	File      string `json:"file"`
+	State     string `json:"state"` // its folder now
+	Result    string `json:"result"`
+	Reason    string `json:"reason,omitempty"`
+	Iteration int    `json:"iteration"`
+	Max       int    `json:"max_iterations"`
+	Loop      string `json:"loop_id,omitempty"`
+	Gate      string `json:"gate,omitempty"`
+	Branch    string `json:"branch,omitempty"`
 }
 
 // Summary is the outcome of a whole run.
