@@ -86,13 +86,33 @@ func Classify(r Result) Class {
 		return Class{Transient, fmt.Sprintf("the agent was killed by signal %d (exit %d)", r.Exit-128, r.Exit)}
 	}
 	out := lastLines(r.Output, outputLines)
-	if m := hardOutput.FindString(out); m != "" {
-		return Class{Hard, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, m)}
+	if loc := hardOutput.FindStringIndex(out); loc != nil {
+		return Class{Hard, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, lineAt(out, loc[0]))}
 	}
-	if m := transientOutput.FindString(out); m != "" {
-		return Class{Transient, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, m)}
+	if loc := transientOutput.FindStringIndex(out); loc != nil {
+		return Class{Transient, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, lineAt(out, loc[0]))}
 	}
 	return Class{Failed, fmt.Sprintf("the agent exited %d", r.Exit)}
+}
+
+// lineAt returns the line of s around offset i, trimmed to 120 bytes.
+func lineAt(s string, i int) string {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	end := strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += i
+	}
+	l := strings.TrimSpace(s[start:end])
+	if len(l) > 120 {
+		cut := 117
+		for cut > 0 && l[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		l = l[:cut] + "…"
+	}
+	return l
 }
 
 // lastLines returns the last n lines of s.

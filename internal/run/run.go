@@ -194,7 +194,11 @@ func Run(o Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				outs[i] = r.runTask(paths[i])
+				if r.stopping() {
+					outs[i] = r.untaken(paths[i])
+				} else {
+					outs[i] = r.runTask(paths[i])
+				}
 				r.disp.Finish(outs[i])
 			}
 		}()

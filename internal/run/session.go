@@ -809,8 +809,8 @@ func (s *session) inWorktree() string {
 	return " (in " + s.wt.dir + ")"
 }
 
-// round rounds a delay for messages.
-func round(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
+// round shows a delay in seconds, to the hundredth.
+func round(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 
 // oneLine flattens s to one line of at most 300 bytes.
 func oneLine(s string) string {

@@ -21,6 +21,7 @@
 //	stdin FILE          save what it read on stdin to FILE
 //	env FILE            save its RALPH_* environment to FILE
 //	copytask FILE       copy the task file (RALPH_TASK_FILE) to FILE
+//	copyloop FILE       copy its loop's state.json (RALPH_LOOP_ID) to FILE
 //	signal SIG NAME     send SIG (TERM, INT) to its nearest ancestor
 //	                    process named NAME (Linux)
 //	hang                wait until killed
@@ -103,6 +104,10 @@ func main() {
 			check(os.WriteFile(arg, []byte(strings.Join(vars, "\n")+"\n"), 0o644))
 		case "copytask":
 			data, err := os.ReadFile(os.Getenv("RALPH_TASK_FILE"))
+			check(err)
+			check(os.WriteFile(arg, data, 0o644))
+		case "copyloop":
+			data, err := os.ReadFile(filepath.Join(".aiwg", "ralph", "loops", os.Getenv("RALPH_LOOP_ID"), "state.json"))
 			check(err)
 			check(os.WriteFile(arg, data, 0o644))
 		case "signal":
