@@ -50,6 +50,7 @@ type session struct {
 	started  time.Time
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
+	warned   int // the iteration last warned about
 }
 
 // runTask runs the persistence loop of the task file at path.
@@ -200,7 +201,7 @@ func (s *session) prepare() error {
 	if s.step >= len(s.steps) {
 		s.step = len(s.steps) - 1 // every step done but not judged done: judge the last again
 	}
-	s.base = s.pl.Iteration
+	s.base = s.pl.Checkpoint.StateData.Earlier
 	if s.cmd == "" {
 		return &taskError{"hard", "the task has no completion command: add completion: '<command>' to its front matter, or set completion.command in aiwg.yml"}
 	}
@@ -252,6 +253,8 @@ func (s *session) attach() (Outcome, bool) {
 			return s.after(st, sc.Archived)
 		}
 	}
+	// A new loop: every iteration so far belongs to earlier ones.
+	s.base = max(s.base, s.pl.Iteration)
 	left := s.max - s.base
 	if left < 1 {
 		return s.reject("bound", fmt.Sprintf("reached the maximum of %d iterations without %s passing", s.max, s.cmd), s.lastOut), false
@@ -287,6 +290,7 @@ func (s *session) attach() (Outcome, bool) {
 	}
 	crashpoint.Here("run.loop.started")
 	s.id = st.LoopID
+	s.pl.Checkpoint.StateData.Earlier = s.base
 	if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, s.r.o.Clock.Now()); err != nil {
 		return s.outcome(ResError, err.Error()), false
 	}
@@ -374,7 +378,8 @@ func (s *session) runAgent(final bool) Result {
 	next := s.pl.Iteration + 1
 	n := data.Runs
 	logFile := filepath.Join(s.r.tasksDir(s.t.ID), fmt.Sprintf("run-%03d.log", n))
-	if w := s.cfg.PersistenceLoop.WarnThreshold; final && float64(next) >= math.Ceil(w*float64(s.max)) {
+	if w := s.cfg.PersistenceLoop.WarnThreshold; final && next != s.warned && float64(next) >= math.Ceil(w*float64(s.max)) {
+		s.warned = next
 		s.event("warning", fmt.Sprintf("iteration %d of %d: %d left before the task is rejected", next, s.max, s.max-next+1), "told the agent")
 	}
 	s.r.disp.Running(s.t.ID, next, s.max, s.stepLabel(), n)

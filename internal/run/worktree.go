@@ -117,7 +117,11 @@ func (s *session) finishWorktree(state string) error {
 		os.Remove(filepath.Join(wt.dir, f))
 	}
 	wt.copied = nil
-	if _, err := git(wt.dir, "add", "-A", "--", ".", ":(exclude).aiwg"); err != nil {
+	if _, err := git(wt.dir, "add", "-A"); err != nil {
+		return fmt.Errorf("task %s: staging its work in %s: %w", s.t.ID, wt.dir, err)
+	}
+	// ralph's own state is not the task's work.
+	if _, err := git(wt.dir, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", ".aiwg"); err != nil {
 		return fmt.Errorf("task %s: staging its work in %s: %w", s.t.ID, wt.dir, err)
 	}
 	if _, err := git(wt.dir, "diff", "--cached", "--quiet"); err != nil {

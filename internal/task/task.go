@@ -94,6 +94,7 @@ type Checkpoint struct {
 // StateData is the checkpoint's state_data: what ralph run needs to resume.
 type StateData struct {
 	LoopID    string  `yaml:"loop_id,omitempty"`    // the ralph loop of the task
+	Earlier   int     `yaml:"earlier_iterations,omitempty"` // iterations of loops before it (one lost in a crash)
 	Runs      int     `yaml:"runs,omitempty"`       // agent runs so far
 	Attempt   int     `yaml:"attempt,omitempty"`    // tries of the current step that failed transiently
 	LastError string  `yaml:"last_error,omitempty"` // the last failure, one line
@@ -478,14 +479,26 @@ func (t *Task) Body() []byte { return t.data[t.bodyStart:] }
 // Data returns the file's contents as parsed.
 func (t *Task) Data() []byte { return t.data }
 
-// Title returns a one-line summary of the task: its first heading or
-// non-empty line, else its id.
+// Title returns a one-line summary of the task: its first Markdown
+// heading, else its first line of text outside code blocks, else its id.
 func (t *Task) Title() string {
+	first, fence := "", false
 	for _, l := range strings.Split(string(t.Body()), "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
-		if l != "" {
-			return l
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~"):
+			fence = !fence
+		case fence || l == "":
+		case strings.HasPrefix(l, "#"):
+			if h := strings.TrimSpace(strings.TrimLeft(l, "#")); h != "" {
+				return h
+			}
+		case first == "":
+			first = l
 		}
+	}
+	if first != "" {
+		return first
 	}
 	return t.ID
 }

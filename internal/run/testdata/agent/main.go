@@ -42,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -114,10 +115,14 @@ func main() {
 			sig, name, _ := strings.Cut(arg, " ")
 			check(signal(sig, name))
 		case "hang":
-			select {}
+			for {
+				time.Sleep(time.Hour)
+			}
 		case "kill":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {}
+			for {
+				time.Sleep(time.Hour)
+			}
 		case "exit":
 			code, err = strconv.Atoi(arg)
 			check(err)
