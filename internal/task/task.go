@@ -93,15 +93,15 @@ type Checkpoint struct {
 
 // StateData is the checkpoint's state_data: what ralph run needs to resume.
 type StateData struct {
-	LoopID    string  `yaml:"loop_id,omitempty"`    // the ralph loop of the task
+	LoopID    string  `yaml:"loop_id,omitempty"`            // the ralph loop of the task
 	Earlier   int     `yaml:"earlier_iterations,omitempty"` // iterations of loops before it (one lost in a crash)
-	Runs      int     `yaml:"runs,omitempty"`       // agent runs so far
-	Attempt   int     `yaml:"attempt,omitempty"`    // tries of the current step that failed transiently
-	LastError string  `yaml:"last_error,omitempty"` // the last failure, one line
-	Elapsed   float64 `yaml:"elapsed,omitempty"`    // seconds ralph run has spent on the task
-	Gate      string  `yaml:"gate,omitempty"`       // the loop waits at this human gate
-	Worktree  string  `yaml:"worktree,omitempty"`   // --parallel: the task's git worktree
-	Branch    string  `yaml:"branch,omitempty"`     // --parallel: its branch
+	Runs      int     `yaml:"runs,omitempty"`               // agent runs so far
+	Attempt   int     `yaml:"attempt,omitempty"`            // tries of the current step that failed transiently
+	LastError string  `yaml:"last_error,omitempty"`         // the last failure, one line
+	Elapsed   float64 `yaml:"elapsed,omitempty"`            // seconds ralph run has spent on the task
+	Gate      string  `yaml:"gate,omitempty"`               // the loop waits at this human gate
+	Worktree  string  `yaml:"worktree,omitempty"`           // --parallel: the task's git worktree
+	Branch    string  `yaml:"branch,omitempty"`             // --parallel: its branch
 
 	Extra map[string]any `yaml:",inline"`
 }
