@@ -24,6 +24,8 @@
 //	copyloop FILE       copy its loop's state.json (RALPH_LOOP_ID) to FILE
 //	signal SIG NAME     send SIG (TERM, INT) to its nearest ancestor
 //	                    process named NAME (Linux)
+//	signals SIG NAME    the same every 50 ms until killed (signals sent
+//	                    back to back may arrive as one)
 //	hang                wait until killed
 //	kill                kill itself with SIGKILL
 //	exit N              exit with status N
@@ -114,6 +116,12 @@ func main() {
 		case "signal":
 			sig, name, _ := strings.Cut(arg, " ")
 			check(signal(sig, name))
+		case "signals":
+			sig, name, _ := strings.Cut(arg, " ")
+			for {
+				check(signal(sig, name))
+				time.Sleep(50 * time.Millisecond)
+			}
 		case "hang":
 			for {
 				time.Sleep(time.Hour)
