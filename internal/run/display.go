@@ -25,6 +25,7 @@ type Event struct {
 	Duration  time.Duration `json:"-"`
 	DurMS     int64         `json:"duration_ms"`
 	Next      string        `json:"next,omitempty"`
+	JudgeMS   float64       `json:"judge_ms,omitempty"` // the runner's judging of the iteration (completion command included)
 }
 
 // Line formats the event as one log line.

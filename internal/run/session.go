@@ -474,6 +474,7 @@ func (s *session) judge(c Class) (Outcome, bool) {
 		return s.outcome(ResError, err.Error()), false
 	}
 	verdict := ""
+	var judging time.Duration
 	if !sc.Archived && st.Status == loop.Running {
 		stop := &loop.Stop{Scope: sc, Config: s.cfg, Session: Session, Message: s.lastOut, Now: s.r.o.Clock.Now}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -484,7 +485,9 @@ func (s *session) judge(c Class) (Outcome, bool) {
 			case <-ctx.Done():
 			}
 		}()
+		began := time.Now()
 		res, err := stop.End(ctx)
+		judging = time.Since(began)
 		cancel()
 		if err != nil {
 			return s.outcome(ResError, fmt.Sprintf("judging iteration %d: %v", st.Iteration+1, err)), false
@@ -516,7 +519,8 @@ func (s *session) judge(c Class) (Outcome, bool) {
 		dur = s.lastRun.Duration
 	}
 	s.emit(Event{Task: s.t.ID, Iteration: s.pl.Iteration, Max: s.max, Step: s.stepLabel(), Action: "iteration",
-		Result: fmt.Sprintf("%s; %s", c.Reason, verdict), Duration: dur, Next: fmt.Sprintf("iteration %d", s.pl.Iteration+1)})
+		Result: fmt.Sprintf("%s; %s", c.Reason, verdict), Duration: dur, Next: fmt.Sprintf("iteration %d", s.pl.Iteration+1),
+		JudgeMS: float64(judging.Microseconds()) / 1000})
 	s.dirty += s.pl.Iteration - before
 	if err := s.checkpoint(false); err != nil {
 		return s.outcome(ResError, err.Error()), false

@@ -3,7 +3,9 @@ package run
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -12,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
 
@@ -31,6 +34,12 @@ type Row struct {
 
 // Status reads every task of the tasks directory dir (project root root):
 // its state, progress and what waits on it.
+//
+// Parsing a thousand front matters takes tens of milliseconds, so what
+// each file says is cached in .aiwg/ralph/tasks/status-cache.json, keyed by
+// its path, size, modification time and inode (ralph replaces a file by
+// renaming a new one over it, so each write is a new inode): only the files
+// that changed since are read again.
 func Status(root, dir string) ([]Row, error) {
 	var paths []string
 	for _, s := range task.States {
@@ -40,70 +49,204 @@ func Status(root, dir string) ([]Row, error) {
 		}
 		paths = append(paths, l...)
 	}
+	cacheFile := filepath.Join(project.Layout{Root: root}.Ralph(), "tasks", "status-cache.json")
+	old := readCache(cacheFile)
+	cache := make(statusCache, len(paths))
 	rows := make([]Row, len(paths))
-	// Reading is most of the cost: spread it over a few goroutines.
+	var stale []int
+	for i, p := range paths {
+		key, ok := fileKey(p)
+		if e, hit := old[p]; ok && hit && e.Key == key {
+			cache[p] = e
+			rows[i] = rowOf(root, p, e)
+			continue
+		}
+		stale = append(stale, i)
+		rows[i].File = p
+	}
+	// Reading is most of the cost of what changed: a few goroutines.
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range 4 {
+	for range min(4, len(stale)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rows[i] = statusRow(root, paths[i])
+				e := readEntry(paths[i])
+				rows[i] = rowOf(root, paths[i], e)
+				mu.Lock()
+				cache[paths[i]] = e
+				mu.Unlock()
 			}
 		}()
 	}
-	for i := range paths {
+	for _, i := range stale {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	if len(stale) > 0 || len(old) != len(cache) {
+		writeCache(cacheFile, cache) // best effort: the next Status reads again
+	}
 	return rows, nil
 }
 
-// statusRow reads one task for Status.
-func statusRow(root, path string) Row {
-	row := Row{File: path, State: task.StateOf(path)}
+// statusCache maps a task file's path to what it said.
+type statusCache map[string]cacheEntry
+
+// cacheEntry is one file of the cache: its identity when read, and its
+// glance or why it could not be read.
+type cacheEntry struct {
+	Key   string
+	G     task.Glance
+	Error string
+}
+
+// The cache is a text file, a line per task file of tab-separated fields
+// (decoding it as JSON cost more than a thousand stats).
+const cacheHeader = "ralph status cache 1"
+
+func readCache(path string) statusCache {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	head, rest, _ := strings.Cut(string(data), "\n")
+	if head != cacheHeader {
+		return nil
+	}
+	c := statusCache{}
+	for len(rest) > 0 {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		f := strings.Split(line, "\t")
+		if len(f) != 18 {
+			return nil
+		}
+		for i := range f {
+			f[i] = unescape(f[i])
+		}
+		atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+		ts, _ := time.Parse(time.RFC3339Nano, f[10])
+		c[f[0]] = cacheEntry{Key: f[1], Error: f[2], G: task.Glance{
+			ID: f[3], State: f[4], MaxIterations: atoi(f[5]), HasLoop: f[6] == "1", Iteration: atoi(f[7]), LoopMax: atoi(f[8]),
+			CurrentStep: f[9], Timestamp: ts, LoopID: f[11], Gate: f[12], Attempt: atoi(f[13]), LastError: f[14],
+			ExitReason: f[15], FailureClass: f[16], FailureReason: f[17],
+		}}
+	}
+	return c
+}
+
+func writeCache(path string, files statusCache) {
+	var b strings.Builder
+	b.WriteString(cacheHeader + "\n")
+	for p, e := range files {
+		g := e.G
+		ts := ""
+		if !g.Timestamp.IsZero() {
+			ts = g.Timestamp.Format(time.RFC3339Nano)
+		}
+		loop := "0"
+		if g.HasLoop {
+			loop = "1"
+		}
+		f := []string{p, e.Key, e.Error, g.ID, g.State, strconv.Itoa(g.MaxIterations), loop, strconv.Itoa(g.Iteration), strconv.Itoa(g.LoopMax),
+			g.CurrentStep, ts, g.LoopID, g.Gate, strconv.Itoa(g.Attempt), g.LastError, g.ExitReason, g.FailureClass, g.FailureReason}
+		for i, x := range f {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(escape(x))
+		}
+		b.WriteByte('\n')
+	}
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		state.WriteFile(path, []byte(b.String()), 0o644)
+	}
+}
+
+var (
+	escaper   = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n", "\r", "\\r")
+	unescaper = strings.NewReplacer("\\\\", "\\", "\\t", "\t", "\\n", "\n", "\\r", "\r")
+)
+
+func escape(s string) string {
+	if !strings.ContainsAny(s, "\\\t\n\r") {
+		return s
+	}
+	return escaper.Replace(s)
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	return unescaper.Replace(s)
+}
+
+// fileKey identifies the version of a file on disk.
+func fileKey(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "", false
+	}
+	return fmt.Sprintf("%d %d %d", fi.Size(), fi.ModTime().UnixNano(), inode(fi)), true
+}
+
+// readEntry reads one task file for the cache.
+func readEntry(path string) cacheEntry {
+	key, _ := fileKey(path)
 	t, err := task.Read(path)
 	if err != nil {
+		return cacheEntry{Key: key, Error: err.Error()}
+	}
+	k2, _ := fileKey(path)
+	if k2 != key {
+		key = "" // changed while read: do not trust the cache with it
+	}
+	return cacheEntry{Key: key, G: t.Glance()}
+}
+
+// rowOf builds the row of the file at path from what it said.
+func rowOf(root, path string, e cacheEntry) Row {
+	row := Row{File: path, State: task.StateOf(path)}
+	if e.Error != "" {
 		row.ID = strings.TrimSuffix(filepath.Base(path), ".md")
-		row.Note = "invalid: " + err.Error()
+		row.Note = "invalid: " + e.Error
 		return row
 	}
-	row.ID = t.ID
-	if l := t.Loop; l != nil {
-		row.Iteration, row.Max, row.Loop = l.Iteration, l.MaxIterations, l.Checkpoint.StateData.LoopID
-		row.Step, row.Checkpoint = l.Checkpoint.CurrentStep, l.Checkpoint.Timestamp
-	} else {
-		row.Max = t.MaxIterations
+	g := e.G
+	row.ID, row.Max = g.ID, g.MaxIterations
+	if g.HasLoop {
+		row.Iteration, row.Max, row.Loop = g.Iteration, g.LoopMax, g.LoopID
+		row.Step, row.Checkpoint = g.CurrentStep, g.Timestamp
 	}
 	switch {
-	case t.State != row.State:
-		row.Note = fmt.Sprintf("its front matter says %s: a move an earlier run began (the next ralph run finishes it)", t.State)
-	case row.State == task.Done && t.Loop != nil && t.Loop.Exit != nil:
-		row.Note = t.Loop.Exit.Reason
-	case row.State == task.Rejected && t.Loop != nil && t.Loop.Failure != nil:
-		row.Note = t.Loop.Failure.Class + ": " + oneLine(t.Loop.Failure.Reason)
+	case g.State != row.State:
+		row.Note = fmt.Sprintf("its front matter says %s: a move an earlier run began (the next ralph run finishes it)", g.State)
+	case row.State == task.Done && g.ExitReason != "":
+		row.Note = g.ExitReason
+	case row.State == task.Rejected && g.FailureReason != "":
+		row.Note = g.FailureClass + ": " + oneLine(g.FailureReason)
 	case row.State == task.Approved:
-		row.Running = held(root, t.ID)
-		row.Note = approvedNote(t, row.Running)
+		row.Running = held(root, g.ID)
+		row.Note = approvedNote(g, row.Running)
 	}
 	return row
 }
 
 // approvedNote says where an approved task is.
-func approvedNote(t *task.Task, running bool) string {
-	l := t.Loop
+func approvedNote(g task.Glance, running bool) string {
 	switch {
 	case running:
 		return "running now"
-	case l == nil:
+	case !g.HasLoop:
 		return "not started"
-	case l.Checkpoint.StateData.Gate != "":
-		id := l.Checkpoint.StateData.LoopID
-		return fmt.Sprintf("waits at the human gate (%s): ralph gate %s approve|reject|abort", l.Checkpoint.StateData.Gate, id)
-	case l.Checkpoint.StateData.Attempt > 0:
-		return fmt.Sprintf("resumes at try %d: %s", l.Checkpoint.StateData.Attempt+1, oneLine(l.Checkpoint.StateData.LastError))
+	case g.Gate != "":
+		return fmt.Sprintf("waits at the human gate (%s): ralph gate %s approve|reject|abort", g.Gate, g.LoopID)
+	case g.Attempt > 0:
+		return fmt.Sprintf("resumes at try %d: %s", g.Attempt+1, oneLine(g.LastError))
 	}
 	return "resumes from its checkpoint"
 }
