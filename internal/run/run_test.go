@@ -399,3 +399,35 @@ func TestKill(t *testing.T) {
 		t.Error("the task file was written after the second signal")
 	}
 }
+
+// TestResumeAfterIdle: a task resumed hours after its ralph run stopped is
+// not failed by timeout.total for the time nobody worked on it: its loop's
+// start moves on by the idle time when the new run adopts it.
+func TestResumeAfterIdle(t *testing.T) {
+	root, p := newProject(t, "")
+	clock := newClock()
+	stop := make(chan struct{})
+	agent := &fakeAgent{runs: []func(Request) Result{
+		ok(func(Request) { close(stop) }),
+		ok(nil), // iteration 2 fails: were the idle hours counted, the loop would end here
+		ok(touch(root, "done.txt")),
+	}}
+	c := cfg(t, "")
+	sum, out := runOnce(t, Options{Root: root, Config: c, Agent: agent, Clock: clock, Stop: stop})
+	if o := sum.Outcomes[0]; o.Result != ResInterrupted {
+		t.Fatalf("first run %+v\n%s", o, out)
+	}
+	clock.advance(5 * time.Hour)
+	// Another process resumes it (the first one's pid is taken as dead).
+	sum, out = runOnce(t, Options{Root: root, Config: c, Agent: agent, Clock: clock, PID: 1})
+	if o := sum.Outcomes[0]; o.Result != ResDone {
+		t.Fatalf("resumed %+v\n%s", o, out)
+	}
+	tk, err := task.Read(filepath.Join(root, "tasks", task.Done, filepath.Base(p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Loop.Iteration != 3 {
+		t.Errorf("iterations %d, want 3", tk.Loop.Iteration)
+	}
+}

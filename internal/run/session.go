@@ -291,7 +291,7 @@ func (s *session) attach() (Outcome, bool) {
 	crashpoint.Here("run.loop.started")
 	s.id = st.LoopID
 	s.pl.Checkpoint.StateData.Earlier = s.base
-	if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, s.r.o.Clock.Now()); err != nil {
+	if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, 0, s.r.o.Clock.Now()); err != nil {
 		return s.outcome(ResError, err.Error()), false
 	}
 	s.pl.Checkpoint.StateData.LoopID = s.id
@@ -341,7 +341,7 @@ func (s *session) after(st *loop.State, archived bool) (Outcome, bool) {
 	}
 	// Running, or held by ralph run: adopt it (its owner may have died).
 	if st.PID != s.r.o.PID {
-		if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, s.r.o.Clock.Now()); err != nil {
+		if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, max(s.elapsed(), time.Nanosecond), s.r.o.Clock.Now()); err != nil {
 			return s.outcome(ResError, err.Error()), false
 		}
 	}
@@ -362,8 +362,8 @@ func (s *session) position(final bool) (Outcome, bool) {
 		_, err = loop.Hold(s.root, s.id, now, fmt.Sprintf("%sstep %d of %d (%s); the completion command judges the last", holdPrefix, s.step+1, len(s.steps), s.steps[s.step]))
 	case final && st.Status == loop.Paused && strings.HasPrefix(st.Reason, holdPrefix):
 		_, err = loop.Resume(s.root, s.id, now)
-	case st.Status != loop.Running && st.Status != loop.Paused:
-		return s.after(st, false)
+	case st.Status == loop.Paused && !strings.HasPrefix(st.Reason, holdPrefix), st.Status != loop.Running && st.Status != loop.Paused:
+		return s.after(st, false) // a human paused it, it waits at a gate, or it ended
 	}
 	if err != nil {
 		return s.outcome(ResError, err.Error()), false
@@ -635,7 +635,7 @@ func (s *session) reject(class, reason, output string) Outcome {
 		if st, _, err := loop.Read(s.root, s.id); err == nil {
 			if !loop.Ended(st.Status) {
 				// The task ends here: so does its loop.
-				if _, err := loop.Abort(s.root, s.id, s.r.o.Clock.Now()); err != nil {
+				if _, err := loop.End(s.root, s.id, s.r.o.Clock.Now(), "ralph run rejected its task: "+oneLine(reason)); err != nil {
 					s.r.disp.Note(s.t.ID + ": " + err.Error())
 				}
 			}
