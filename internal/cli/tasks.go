@@ -18,7 +18,7 @@ import (
 )
 
 const runUsage = `Usage: ralph run [DIR] [--task FILE] [--agent CMD] [--parallel N]
-       ralph run [DIR] --status [--json]
+       ralph run [DIR] --status [--all] [--json]
        ralph run [DIR] --stop
 
 run is the persistence loop over task files: it takes every task in
@@ -48,8 +48,10 @@ Flags:
                   claude -p --permission-mode acceptEdits)
   --parallel N    run up to N tasks at once (at most 4), each in a git
                   worktree of its own on branch ralph/ID
-  --status        show every task's state and progress, then exit
-  --json          with --status: as JSON
+  --status        show the counts and the approved and rejected tasks'
+                  state and progress, then exit
+  --all           with --status: the done tasks too
+  --json          with --status: the rows as JSON
   --stop          ask the ralph run working on DIR to stop cleanly
 `
 
@@ -60,6 +62,7 @@ func runCmd(e *env, args []string) error {
 	parallel := fs.Int("parallel", 1, "")
 	status := fs.Bool("status", false, "")
 	asJSON := fs.Bool("json", false, "")
+	all := fs.Bool("all", false, "")
 	stop := fs.Bool("stop", false, "")
 	if help, err := parse(e, fs, runUsage, interleave(args)); help || err != nil {
 		return err
@@ -83,8 +86,8 @@ func runCmd(e *env, args []string) error {
 	switch {
 	case *parallel < 1 || *parallel > taskrun.MaxParallel:
 		return exit.Usagef("run: --parallel %d: want 1 to %d (the loop registry's limit)", *parallel, taskrun.MaxParallel)
-	case *asJSON && !*status:
-		return exit.Usagef("run: --json goes with --status")
+	case (*asJSON || *all) && !*status:
+		return exit.Usagef("run: --json and --all go with --status")
 	case *status && (*stop || *file != ""):
 		return exit.Usagef("run: --status shows every task; it takes no --stop or --task")
 	case *stop && (*file != "" || *agent != ""):
@@ -94,7 +97,7 @@ func runCmd(e *env, args []string) error {
 		return stopRun(e, dir)
 	}
 	if *status {
-		return showTasks(e, root, dir, *asJSON)
+		return showTasks(e, root, dir, *asJSON, *all)
 	}
 	cfg, err := config.Load(filepath.Join(root, "aiwg.yml"))
 	if err != nil {
@@ -168,11 +171,11 @@ func stopRun(e *env, dir string) error {
 	return nil
 }
 
-func showTasks(e *env, root, dir string, asJSON bool) error {
+func showTasks(e *env, root, dir string, asJSON, all bool) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return fmt.Errorf("run --status: no tasks directory %s", dir)
 	}
-	rows, err := taskrun.Status(root, dir)
+	counts, rows, err := taskrun.Status(root, dir, all)
 	if err != nil {
 		return err
 	}
@@ -187,7 +190,7 @@ func showTasks(e *env, root, dir string, asJSON bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	return taskrun.PrintStatus(e.stdout, rows)
+	return taskrun.PrintStatus(e.stdout, counts, rows)
 }
 
 // printSummary prints the outcome of every task taken, and the counts.

@@ -40,12 +40,20 @@ type Row struct {
 // its path, size, modification time and inode (ralph replaces a file by
 // renaming a new one over it, so each write is a new inode): only the files
 // that changed since are read again.
-func Status(root, dir string) ([]Row, error) {
+//
+// Done tasks are counted, not read, unless all is set: they need nothing
+// more, and most of a long-lived queue is done.
+func Status(root, dir string, all bool) (Counts, []Row, error) {
 	var paths []string
+	counts := Counts{}
 	for _, s := range task.States {
 		l, err := task.List(dir, s)
 		if err != nil {
-			return nil, err
+			return counts, nil, err
+		}
+		counts[s] = len(l)
+		if s == task.Done && !all {
+			continue
 		}
 		paths = append(paths, l...)
 	}
@@ -53,44 +61,55 @@ func Status(root, dir string) ([]Row, error) {
 	old := readCache(cacheFile)
 	cache := make(statusCache, len(paths))
 	rows := make([]Row, len(paths))
-	var stale []int
-	for i, p := range paths {
-		key, ok := fileKey(p)
-		if e, hit := old[p]; ok && hit && e.Key == key {
-			cache[p] = e
-			rows[i] = rowOf(root, p, e)
-			continue
-		}
-		stale = append(stale, i)
-		rows[i].File = p
-	}
-	// Reading is most of the cost of what changed: a few goroutines.
+	// A stat per file, a read of those that changed, a lock test per
+	// approved task: system calls, spread over a few goroutines.
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(4, len(stale)) {
+	changed := false
+	next := make(chan int, len(paths))
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	for range min(4, len(paths)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				e := readEntry(paths[i])
-				rows[i] = rowOf(root, paths[i], e)
+				p := paths[i]
+				e, hit := old[p]
+				if key, ok := fileKey(p); !ok || !hit || e.Key != key {
+					e, hit = readEntry(p), false
+				}
+				rows[i] = rowOf(root, p, e)
 				mu.Lock()
-				cache[paths[i]] = e
+				cache[p] = e
+				changed = changed || !hit
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, i := range stale {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	if len(stale) > 0 || len(old) != len(cache) {
+	if changed || len(old) != len(cache) {
+		if !all {
+			for p, e := range old {
+				if task.StateOf(p) == task.Done {
+					cache[p] = e // kept for a later --all
+				}
+			}
+		}
 		writeCache(cacheFile, cache) // best effort: the next Status reads again
 	}
-	return rows, nil
+	for _, r := range rows {
+		if r.Running {
+			counts["running"]++
+		}
+	}
+	return counts, rows, nil
 }
+
+// Counts are the task files per folder, and the tasks running now.
+type Counts map[string]int
 
 // statusCache maps a task file's path to what it said.
 type statusCache map[string]cacheEntry
@@ -264,17 +283,10 @@ func held(root, id string) bool {
 	return !ok
 }
 
-// PrintStatus writes rows as a table with a count per state.
-func PrintStatus(w io.Writer, rows []Row) error {
-	counts := map[string]int{}
-	running := 0
-	for _, r := range rows {
-		counts[r.State]++
-		if r.Running {
-			running++
-		}
-	}
-	fmt.Fprintf(w, "%d tasks: %d approved (%d running now), %d done, %d rejected\n", len(rows), counts[task.Approved], running, counts[task.Done], counts[task.Rejected])
+// PrintStatus writes the counts, then rows as a table.
+func PrintStatus(w io.Writer, counts Counts, rows []Row) error {
+	total := counts[task.Approved] + counts[task.Done] + counts[task.Rejected]
+	fmt.Fprintf(w, "%d tasks: %d approved (%d running now), %d done, %d rejected\n", total, counts[task.Approved], counts["running"], counts[task.Done], counts[task.Rejected])
 	if len(rows) == 0 {
 		return nil
 	}

@@ -28,7 +28,7 @@ func TestStatusCache(t *testing.T) {
 	}
 	row := func() Row {
 		t.Helper()
-		rows, err := Status(root, dir)
+		_, rows, err := Status(root, dir, true)
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("Status = %v, %v", rows, err)
 		}
@@ -62,7 +62,7 @@ func TestStatusCache(t *testing.T) {
 		t.Fatalf("with a broken cache: %+v", r)
 	}
 	os.Remove(p)
-	if rows, err := Status(root, dir); err != nil || len(rows) != 0 {
+	if _, rows, err := Status(root, dir, true); err != nil || len(rows) != 0 {
 		t.Fatalf("after removal: %v %v", rows, err)
 	}
 }
