@@ -431,3 +431,26 @@ func TestResumeAfterIdle(t *testing.T) {
 		t.Errorf("iterations %d, want 3", tk.Loop.Iteration)
 	}
 }
+
+// TestCheckpointInterval: with checkpoint_interval 2 the front matter is
+// written after every second step (and at every transition), so a resumed
+// task may run the step after the last checkpoint again, never one before.
+func TestCheckpointInterval(t *testing.T) {
+	root, p := newProject(t, "steps: [a, b, c, d, e]\n")
+	var seen []int // completed steps in the file as each run starts
+	record := func(Request) {
+		tk, err := task.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, len(tk.Loop.Checkpoint.CompletedSteps))
+	}
+	runs := []func(Request) Result{ok(record), ok(record), ok(record), ok(record), ok(func(r Request) { record(r); touch(root, "done.txt")(r) })}
+	sum, out := runOnce(t, Options{Root: root, Config: cfg(t, "persistence_loop:\n  checkpoint_interval: 2\n"), Agent: &fakeAgent{runs: runs}, Clock: newClock()})
+	if o := sum.Outcomes[0]; o.Result != ResDone {
+		t.Fatalf("outcome %+v\n%s", o, out)
+	}
+	if want := []int{0, 0, 2, 2, 4}; fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("completed steps in the file at each run: %v, want %v", seen, want)
+	}
+}
