@@ -187,11 +187,16 @@ func (s *session) prepare() error {
 		s.max = s.cfg.PersistenceLoop.MaxIterations
 	}
 	now := s.r.o.Clock.Now().UTC()
-	if t.Loop == nil {
+	switch {
+	case t.Loop == nil || t.Loop.Exit != nil:
+		// A new task, or one a human moved back to Approved/ after it ended
+		// (its story stays in the body): a new persistence loop.
+		if t.Loop != nil {
+			s.event("start", "approved again after it was "+t.Loop.Exit.FinalState, "a new persistence loop")
+		}
 		s.pl = &task.Loop{Started: now, MaxIterations: s.max, Checkpoint: task.Checkpoint{CompletedSteps: []map[string]string{}}}
-	} else {
+	default:
 		s.pl = t.Loop
-		s.pl.Exit, s.pl.Failure = nil, nil
 		if s.pl.Started.IsZero() {
 			s.pl.Started = now
 		}
@@ -249,7 +254,12 @@ func (s *session) attach() (Outcome, bool) {
 			s.base += st.Iteration
 			s.id = ""
 		default:
+			// The loop's bound and completion command were fixed when it
+			// started (in its state, which the agent cannot change); the
+			// task file's may have been edited since.
 			s.judgedAt = st.Iteration
+			s.cmd, s.max = st.Completion.Command, s.base+st.MaxIterations
+			s.pl.MaxIterations = s.max
 			return s.after(st, sc.Archived)
 		}
 	}
