@@ -151,8 +151,6 @@ func (a *timedAgent) Run(r Request) Result {
 
 var benchConfig, _ = config.Default()
 
-var benchN = 1000
-
 // word spells n in letters: a different word for every n.
 func word(n int) string {
 	var b []byte
