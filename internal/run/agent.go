@@ -17,6 +17,7 @@ type Request struct {
 	Env     []string // added to ralph run's environment
 	Stdin   []byte   // the task's body and ralph's notes
 	Log     string   // the file the agent's output goes to
+	PIDFile string   // where the agent's process group is noted while it runs ("": nowhere)
 
 	// PerStep stops a run in which no iteration ends for that long;
 	// Progress returns a token that changes whenever one ends (polled).
@@ -84,6 +85,12 @@ func (s Shell) Run(r Request) Result {
 	if err := cmd.Start(); err != nil {
 		res.StartErr = err
 		return res
+	}
+	if r.PIDFile != "" {
+		// A kill -9 of ralph run kills the shell (Pdeathsig), but not what
+		// the shell started in the background: the next run kills those.
+		os.WriteFile(r.PIDFile, []byte(fmt.Sprintln(cmd.Process.Pid)), 0o644)
+		defer os.Remove(r.PIDFile)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

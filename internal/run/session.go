@@ -79,6 +79,11 @@ func (r *Runner) runTask(path string) Outcome {
 		}
 		return out
 	}
+	// An agent left running by a ralph run that was killed must not work
+	// on beside the new one.
+	if n := killOrphans(filepath.Join(r.tasksDir(t.ID), "agent.pid"), t.ID); n > 0 {
+		r.disp.Note(fmt.Sprintf("%s: stopped %d processes of an agent an earlier ralph run left running", t.ID, n))
+	}
 	s := &session{r: r, cfg: r.o.Config, path: path, t: t, root: r.o.Root, started: r.o.Clock.Now()}
 	if t.State != task.Approved {
 		return s.settle()
@@ -404,6 +409,7 @@ func (s *session) runAgent(final bool) Result {
 	budget := s.cfg.PersistenceLoop.Timeouts.Total - s.elapsed()
 	res := s.r.o.Agent.Run(Request{
 		Command: s.r.o.Command, Dir: s.root, Env: env, Stdin: s.prompt(final, next), Log: logFile,
+		PIDFile: filepath.Join(s.r.tasksDir(s.t.ID), "agent.pid"),
 		PerStep: s.cfg.PersistenceLoop.Timeouts.PerStep, Progress: s.progress, Budget: max(budget, time.Millisecond), Kill: s.r.o.Kill,
 	})
 	s.addElapsed(s.r.o.Clock.Now().Sub(start), res.Duration)

@@ -26,6 +26,8 @@
 //	                    process named NAME (Linux)
 //	signals SIG NAME    the same every 50 ms until killed (signals sent
 //	                    back to back may arrive as one)
+//	spawn FILE          start a child that sleeps (in the agent's process
+//	                    group) and write its pid to FILE
 //	hang                wait until killed
 //	kill                kill itself with SIGKILL
 //	exit N              exit with status N
@@ -39,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -122,6 +125,10 @@ func main() {
 				check(signal(sig, name))
 				time.Sleep(50 * time.Millisecond)
 			}
+		case "spawn":
+			c := exec.Command("sleep", "1000")
+			check(c.Start())
+			check(os.WriteFile(arg, []byte(strconv.Itoa(c.Process.Pid)), 0o644))
 		case "hang":
 			for {
 				time.Sleep(time.Hour)
@@ -146,7 +153,7 @@ func main() {
 
 // signal sends sig to the nearest ancestor process named name.
 func signal(sig, name string) error {
-	s := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT}[sig]
+	s := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL}[sig]
 	if s == 0 {
 		return fmt.Errorf("unknown signal %q", sig)
 	}
