@@ -47,7 +47,6 @@ type session struct {
 	lastOut  string // the last run's output
 	lastRun  *Result
 	dirty    int // steps completed since the last checkpoint
-	started  time.Time
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
 	warned   int // the iteration last warned about
@@ -84,7 +83,7 @@ func (r *Runner) runTask(path string) Outcome {
 	if n := killOrphans(filepath.Join(r.tasksDir(t.ID), "agent.pid"), t.ID); n > 0 {
 		r.disp.Note(fmt.Sprintf("%s: stopped %d processes of an agent an earlier ralph run left running", t.ID, n))
 	}
-	s := &session{r: r, cfg: r.o.Config, path: path, t: t, root: r.o.Root, started: r.o.Clock.Now()}
+	s := &session{r: r, cfg: r.o.Config, path: path, t: t, root: r.o.Root}
 	if t.State != task.Approved {
 		return s.settle()
 	}
