@@ -454,3 +454,14 @@ func TestCheckpointInterval(t *testing.T) {
 		t.Errorf("completed steps in the file at each run: %v, want %v", seen, want)
 	}
 }
+
+// TestRunCap: whatever else happens, a task is never run more than its
+// steps, iterations and retries allow.
+func TestRunCap(t *testing.T) {
+	root, _ := newProject(t, "max_iterations: 3\npersistence_loop:\n  iteration: 0\n  checkpoint:\n    state_data:\n      runs: 21\n")
+	agent := &fakeAgent{runs: []func(Request) Result{ok(nil)}}
+	sum, out := runOnce(t, Options{Root: root, Config: cfg(t, ""), Agent: agent, Clock: newClock()})
+	if o := sum.Outcomes[0]; o.Result != ResRejected || !strings.Contains(o.Reason, "ran the agent 21 times, the most a task of 1 steps and 3 iterations may take") || len(agent.reqs) != 0 {
+		t.Fatalf("outcome %+v, %d runs\n%s", o, len(agent.reqs), out)
+	}
+}

@@ -137,6 +137,12 @@ func (s *session) run() Outcome {
 		if s.elapsed() >= s.cfg.PersistenceLoop.Timeouts.Total {
 			return s.reject("timeout", fmt.Sprintf("ran past persistence_loop.timeout.total (%v)", s.cfg.PersistenceLoop.Timeouts.Total), s.lastOut)
 		}
+		// A net under every other bound: each run completes a step, judges
+		// an iteration (or asks once for its reflection) or is a retry, so
+		// no task needs more runs than this.
+		if cap := (len(s.steps) + 2*s.max) * s.cfg.PersistenceLoop.Retry.MaxAttempts; s.pl.Checkpoint.StateData.Runs >= cap {
+			return s.reject("bound", fmt.Sprintf("ran the agent %d times, the most a task of %d steps and %d iterations may take", s.pl.Checkpoint.StateData.Runs, len(s.steps), s.max), s.lastOut)
+		}
 		final := s.step == len(s.steps)-1
 		if o, ok := s.position(final); !ok {
 			return o
