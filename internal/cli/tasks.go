@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -190,7 +191,11 @@ func showTasks(e *env, root, dir string, asJSON, all bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	return taskrun.PrintStatus(e.stdout, counts, rows)
+	w := bufio.NewWriter(e.stdout)
+	if err := taskrun.PrintStatus(w, counts, rows); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // printSummary prints the outcome of every task taken, and the counts.

@@ -71,7 +71,7 @@ func Status(root, dir string, all bool) (Counts, []Row, error) {
 		next <- i
 	}
 	close(next)
-	for range min(4, len(paths)) {
+	for range min(statusWorkers, len(paths)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -90,14 +90,14 @@ func Status(root, dir string, all bool) (Counts, []Row, error) {
 		}()
 	}
 	wg.Wait()
-	if changed || len(old) != len(cache) {
-		if !all {
-			for p, e := range old {
-				if task.StateOf(p) == task.Done {
-					cache[p] = e // kept for a later --all
-				}
+	if !all {
+		for p, e := range old {
+			if _, ok := cache[p]; !ok && task.StateOf(p) == task.Done {
+				cache[p] = e // not read this time: kept for a later --all
 			}
 		}
+	}
+	if changed || len(old) != len(cache) {
 		writeCache(cacheFile, cache) // best effort: the next Status reads again
 	}
 	for _, r := range rows {
@@ -312,3 +312,6 @@ func dash(s string) string {
 	}
 	return s
 }
+
+// statusWorkers read the task files of Status at once.
+const statusWorkers = 4

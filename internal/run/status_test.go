@@ -36,9 +36,15 @@ func TestStatusCache(t *testing.T) {
 	}
 	odd := "tab\there, newline\\n, back\\\\slash"
 	write("---\nid: a\nstate: Approved\npersistence_loop:\n  iteration: 2\n  checkpoint:\n    state_data:\n      attempt: 1\n      last_error: \"" + strings.ReplaceAll(odd, "\t", "\\t") + "\"\n---\n")
-	fresh, cached := row(), row() // read, then from the cache
+	cache := filepath.Join(root, ".aiwg", "ralph", "tasks", "status-cache.json")
+	fresh := row()
+	before, _ := fileKey(cache)
+	cached := row() // from the cache, which is not written again
 	if fresh != cached || fresh.Iteration != 2 || fresh.Note != "resumes at try 2: tab here, newline , back\\slash" {
 		t.Fatalf("read %+v\ncached %+v", fresh, cached)
+	}
+	if after, _ := fileKey(cache); after != before || before == "" {
+		t.Errorf("the cache was written again with nothing changed (%q → %q)", before, after)
 	}
 	write("---\nid: a\nstate: Approved\npersistence_loop:\n  iteration: 3\n---\n")
 	if r := row(); r.Iteration != 3 || r.Note != "resumes from its checkpoint" {
@@ -56,7 +62,6 @@ func TestStatusCache(t *testing.T) {
 	if r := row(); !strings.HasPrefix(r.Note, "invalid: "+p+":3: the front matter has no closing") {
 		t.Fatalf("a broken file: %+v", r)
 	}
-	cache := filepath.Join(root, ".aiwg", "ralph", "tasks", "status-cache.json")
 	os.WriteFile(cache, []byte("ralph status cache 1\nnot\tenough\n"), 0o644)
 	if r := row(); !strings.HasPrefix(r.Note, "invalid: ") {
 		t.Fatalf("with a broken cache: %+v", r)
