@@ -32,8 +32,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
@@ -174,6 +177,7 @@ func Run(o Options) (Summary, error) {
 	var sum Summary
 	paths, pre := r.pick()
 	sum.Outcomes = append(sum.Outcomes, pre...)
+	r.keepLoops(paths)
 	workers := min(o.Parallel, max(len(paths), 1))
 	if o.Parallel > 1 && len(paths) > 0 {
 		if err := checkGit(o.Root); err != nil {
@@ -309,6 +313,27 @@ func (r *Runner) pick() ([]string, []Outcome) {
 		keep = append(keep, p)
 	}
 	return keep, outs
+}
+
+// keepLoops adopts, before any task starts a loop, the loops of the tasks
+// to run whose owner (an earlier ralph run) died: starting a loop reclaims
+// the registry slots of dead owners, and a task whose loop was reclaimed
+// would go on in a new loop, with a new baseline.
+func (r *Runner) keepLoops(paths []string) {
+	now := r.o.Clock.Now()
+	for _, p := range paths {
+		t, err := task.Read(p)
+		if err != nil || t.Loop == nil || t.Loop.Exit != nil || t.Loop.Checkpoint.StateData.LoopID == "" {
+			continue
+		}
+		id := t.Loop.Checkpoint.StateData.LoopID
+		st, sc, err := loop.Read(r.o.Root, id)
+		if err != nil || sc.Archived || loop.Ended(st.Status) || st.PID == r.o.PID || proc.Alive(st.PID) {
+			continue
+		}
+		spent := time.Duration(t.Loop.Checkpoint.StateData.Elapsed * float64(time.Second))
+		loop.Adopt(r.o.Root, id, r.o.PID, "ralph run", Session, max(spent, time.Nanosecond), now)
+	}
 }
 
 // locate finds the task file of --task: as given, or, once moved by an

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -463,5 +464,41 @@ func TestRunCap(t *testing.T) {
 	sum, out := runOnce(t, Options{Root: root, Config: cfg(t, ""), Agent: agent, Clock: newClock()})
 	if o := sum.Outcomes[0]; o.Result != ResRejected || !strings.Contains(o.Reason, "ran the agent 21 times, the most a task of 1 steps and 3 iterations may take") || len(agent.reqs) != 0 {
 		t.Fatalf("outcome %+v, %d runs\n%s", o, len(agent.reqs), out)
+	}
+}
+
+// TestKeepLoops: a task whose ralph run died keeps its loop (and the
+// loop's baseline) even when another task starts a loop first, which would
+// reclaim the dead run's registry slot.
+func TestKeepLoops(t *testing.T) {
+	root, p := newProject(t, "")
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	c := cfg(t, "")
+	stop := make(chan struct{})
+	agent := &fakeAgent{runs: []func(Request) Result{ok(func(Request) { close(stop) })}}
+	sum, out := runOnce(t, Options{Root: root, Config: c, Agent: agent, Clock: newClock(), Stop: stop, PID: dead.Process.Pid})
+	if o := sum.Outcomes[0]; o.Result != ResInterrupted {
+		t.Fatalf("first run %+v\n%s", o, out)
+	}
+	tk, _ := task.Read(p)
+	id := tk.Loop.Checkpoint.StateData.LoopID
+	// A task that sorts first.
+	first := filepath.Join(filepath.Dir(p), "0.md")
+	os.WriteFile(first, []byte("---\nid: t0\nstate: Approved\ncompletion: test -f done0.txt\n---\nFirst.\n"), 0o644)
+	agent = &fakeAgent{runs: []func(Request) Result{ok(touch(root, "done0.txt")), ok(touch(root, "done.txt"))}}
+	var buf bytes.Buffer
+	sum2, err := Run(Options{Root: root, Dir: filepath.Join(root, "tasks"), Command: "agent", Config: c, Agent: agent, Clock: newClock(), Out: &buf, Rand: func() float64 { return 0.5 }})
+	if err != nil || len(sum2.Outcomes) != 2 || !sum2.AllDone() {
+		t.Fatalf("second run %+v %v\n%s", sum2.Outcomes, err, buf.String())
+	}
+	done, err := task.Read(filepath.Join(root, "tasks", task.Done, "t.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := done.Loop.Checkpoint.StateData.LoopID; got != id {
+		t.Errorf("the task went on in loop %s, not its own %s\n%s", got, id, buf.String())
 	}
 }
