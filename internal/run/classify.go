@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Kind is what a failure means for the task.
@@ -45,14 +46,19 @@ var (
 // transient ones, and both only classify a run that already failed with a
 // code that says nothing else: output never turns a hard failure into a
 // transient one.
+// (Compiled on first use: every ralph command would pay for them at start.)
 var (
-	hardOutput = regexp.MustCompile(`(?i)invalid api key|authentication_error|permission_error|invalid_request_error|` +
-		`credit balance is too low|please run /login|\b401 unauthorized|\b403 forbidden`)
-	transientOutput = regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|\b429\b|overloaded|` +
-		`api error: 5\d\d|\bstatus(?: code)?:? 5\d\d\b|\b50[234] (?:bad gateway|service unavailable|gateway timeout)|` +
-		`service unavailable|temporarily unavailable|` +
-		`\betimedout\b|\beconnreset\b|\beconnrefused\b|\beai_again\b|\benotfound\b|socket hang up|` +
-		`connection (?:reset|refused|error|timed out)|network error|request timed out|timed out waiting`)
+	hardOutput = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)invalid api key|authentication_error|permission_error|invalid_request_error|` +
+			`credit balance is too low|please run /login|\b401 unauthorized|\b403 forbidden`)
+	})
+	transientOutput = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|\b429\b|overloaded|` +
+			`api error: 5\d\d|\bstatus(?: code)?:? 5\d\d\b|\b50[234] (?:bad gateway|service unavailable|gateway timeout)|` +
+			`service unavailable|temporarily unavailable|` +
+			`\betimedout\b|\beconnreset\b|\beconnrefused\b|\beai_again\b|\benotfound\b|socket hang up|` +
+			`connection (?:reset|refused|error|timed out)|network error|request timed out|timed out waiting`)
+	})
 )
 
 // outputLines is how much of a failed run's output the patterns read.
@@ -86,10 +92,10 @@ func Classify(r Result) Class {
 		return Class{Transient, fmt.Sprintf("the agent was killed by signal %d (exit %d)", r.Exit-128, r.Exit)}
 	}
 	out := lastLines(r.Output, outputLines)
-	if loc := hardOutput.FindStringIndex(out); loc != nil {
+	if loc := hardOutput().FindStringIndex(out); loc != nil {
 		return Class{Hard, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, lineAt(out, loc[0]))}
 	}
-	if loc := transientOutput.FindStringIndex(out); loc != nil {
+	if loc := transientOutput().FindStringIndex(out); loc != nil {
 		return Class{Transient, fmt.Sprintf("the agent exited %d: %q in its output", r.Exit, lineAt(out, loc[0]))}
 	}
 	return Class{Failed, fmt.Sprintf("the agent exited %d", r.Exit)}
