@@ -76,6 +76,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=20s ./internal/audit/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/task/
 
 clean:
 	rm -rf $(BIN)

@@ -39,6 +39,10 @@ Loops:
   rollback --iteration N   restore the working tree of iteration N (0: the loop's start)
   restore --best           restore the working tree of the loop's best iteration
 
+Tasks:
+  run [DIR]                run every task file in DIR/Approved/ to Done/ or Rejected/ (--task, --agent, --parallel)
+  run --status             every task's state and progress (--json); run --stop asks a run to stop
+
 Guard:
   explain -- COMMAND       how a Bash command parses, which rules match, the decision
   explain --event FILE     the same for a saved hook event ("-" reads stdin)
@@ -96,6 +100,7 @@ var commands = map[string]command{
 	"install":   {installCmd},
 	"uninstall": {uninstall},
 	"doctor":    {doctorCmd},
+	"run":       {runCmd},
 }
 
 var coming = map[string]bool{"init": true}

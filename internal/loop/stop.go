@@ -438,7 +438,7 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 		st.Status, st.Reason = Failed, fmt.Sprintf("reached the maximum of %d iterations without %s passing", st.MaxIterations, st.Completion.Command)
 	case total > 0 && now.Sub(st.StartedAt) > total:
 		it.Decision = Fail
-		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeouts.total (%v) without %s passing", total, st.Completion.Command)
+		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeout.total (%v) without %s passing", total, st.Completion.Command)
 	default:
 		level, plateau := Level(it.N+1, st.Recent, cfg.AgentPersistence.Reinforcement)
 		if st.ForceLevel != "" {

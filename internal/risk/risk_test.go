@@ -287,6 +287,7 @@ func TestFileTools(t *testing.T) {
 		{"Edit", p(".aiwg/ralph/state.json"), answer.Deny, "tamper", false},
 		{"Write", p(".aiwg/ralph/new.json"), answer.Deny, "tamper", false},
 		{"Write", p("aiwg.yml"), answer.Deny, "tamper", false},
+		{"Edit", p(".specify/config/persistence.yaml"), answer.Deny, "tamper", false},
 		{"Edit", p(".claude/settings.json"), answer.Deny, "tamper", false},
 		{"Write", fakeHome + "/.claude/settings.json", answer.Deny, "tamper", false},
 		{"Write", fakeHome + "/.local/lib/ralph-hooks/bin/stop", answer.Deny, "tamper", false},
