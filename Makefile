@@ -35,7 +35,7 @@ lint:
 ## bench: Go benchmarks, then whole-process latency and memory of the hooks
 bench: build
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
-	$(GO) test -run='^$$' -bench=. -benchmem ./internal/...
+	RALPH_BIN=$(CURDIR)/$(BIN)/ralph RALPH_FLOOR=$(CURDIR)/$(BIN)/noop $(GO) test -run='^$$' -bench=. -benchmem ./internal/...
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000
 	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --files 5000
@@ -73,6 +73,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
+	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
 
 clean:
 	rm -rf $(BIN)

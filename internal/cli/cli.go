@@ -36,6 +36,7 @@ Loops:
   abort ID                 end a loop now, with its report
   report ID                a loop's markdown report (--json: analytics)
   gate ID approve|reject|abort   decide a loop that stopped at a human gate
+  statusline               the loop's line for Claude Code's status line (stdin: its JSON)
   rollback --iteration N   restore the working tree of iteration N (0: the loop's start)
   restore --best           restore the working tree of the loop's best iteration
 
@@ -98,6 +99,8 @@ var commands = map[string]command{
 	"install":   {installCmd},
 	"uninstall": {uninstall},
 	"doctor":    {doctorCmd},
+
+	"statusline": {statuslineCmd},
 }
 
 var coming = map[string]bool{"init": true}

@@ -72,6 +72,8 @@ type Options struct {
 	Config *config.Config
 	DryRun bool
 	Now    time.Time
+
+	StatusLine bool // register ralph statusline as the statusLine (statusline.go)
 }
 
 // Settings returns the settings file of a scope.
@@ -119,6 +121,8 @@ type Record struct {
 	Sum      string            `json:"command_sum,omitempty"` // of the command file it wrote
 	Time     time.Time         `json:"installed_at"`
 	Settings string            `json:"settings"`
+
+	StatusLine *StatusLineRecord `json:"status_line,omitempty"`
 }
 
 // EnvRecord is the env value an install set, and the one it replaced.
@@ -491,6 +495,10 @@ func Install(o Options) (*Result, error) {
 		r.Changes = append(r.Changes, fmt.Sprintf("env       %s=0 (ralph bounds the loop itself, not Claude Code's cap of 8 blocks)", CapKey))
 	}
 
+	if err := d.installStatusLine(o, old, rec, r); err != nil {
+		return nil, err
+	}
+
 	cmdFile, cmdText := commandFile(path), SlashCommand(quote(filepath.Join(o.Bin, "ralph")))
 	rec.Command, rec.Sum = cmdFile, sum(cmdText)
 	writeCmd := false
@@ -623,6 +631,9 @@ func Uninstall(o Options) (*Result, error) {
 			}
 			r.Changes = append(r.Changes, fmt.Sprintf("env       %s removed", e.Key))
 		}
+	}
+	if err := d.uninstallStatusLine(rec, r); err != nil {
+		return nil, err
 	}
 	if err := d.dropEmpty(rec.Created); err != nil {
 		return nil, err
