@@ -74,6 +74,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
 	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
+	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
 
 clean:
 	rm -rf $(BIN)

@@ -51,14 +51,13 @@ Guard:
   replay LOGLINE|EVENTFILE  re-run a logged or saved event through its hook (--dry-run)
 
 Setup:
+  init                     write aiwg.yml for the project, from what it is (--dry-run prints it)
   install                  register the hooks in Claude Code's settings (--scope, --dry-run)
   uninstall                remove exactly what install added
   doctor                   check binaries, settings, config, state and hook latency
   demo                     a scripted agent session on a sample project, narrated
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
-
-Coming next (not available yet): init.
 
 Run "ralph <command> --help" for a command's flags.
 `
@@ -101,9 +100,8 @@ var commands = map[string]command{
 	"doctor":    {doctorCmd},
 
 	"statusline": {statuslineCmd},
+	"init":       {initCmd},
 }
-
-var coming = map[string]bool{"init": true}
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.
@@ -128,9 +126,6 @@ func run(e *env, args []string) error {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		if coming[name] {
-			return exit.Usagef("ralph %s is not available yet (see ralph --help)", name)
-		}
 		var names []string
 		for n := range commands {
 			names = append(names, n)
