@@ -36,6 +36,7 @@ Loops:
   abort ID                 end a loop now, with its report
   report ID                a loop's markdown report (--json: analytics)
   gate ID approve|reject|abort   decide a loop that stopped at a human gate
+  ui                       a local dashboard of the loops, with the gate's buttons (127.0.0.1, a token)
   statusline               the loop's line for Claude Code's status line (stdin: its JSON)
   rollback --iteration N   restore the working tree of iteration N (0: the loop's start)
   restore --best           restore the working tree of the loop's best iteration
@@ -101,6 +102,7 @@ var commands = map[string]command{
 
 	"statusline": {statuslineCmd},
 	"init":       {initCmd},
+	"ui":         {uiCmd},
 }
 
 // Main runs ralph with args (without the program name) and returns the
