@@ -4,7 +4,7 @@ GO          ?= go
 BIN         := bin
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test lint bench e2e demo fuzz install plugin clean
+.PHONY: all build test lint bench e2e ui-test demo fuzz install plugin clean
 
 all: build
 
@@ -44,6 +44,12 @@ bench: build
 ## e2e: the real Claude Code (npm) against a scripted local model server
 e2e:
 	bash e2e/run.sh
+
+## ui-test: ralph ui in headless Chromium (Debian's chromium package, or
+## CHROMIUM=path): a loop at its gate, Reject pressed; screenshots in
+## bin/ui-test; UI_TEST_ARGS=-screenshot rewrites docs/dashboard.png
+ui-test:
+	RALPH_ARTIFACTS=$(CURDIR)/$(BIN)/ui-test $(GO) test -tags browser -run TestBrowser -count=1 -timeout 5m -v ./internal/ui/ $(if $(UI_TEST_ARGS),-args $(UI_TEST_ARGS))
 
 ## demo: a scripted agent session through the guard, on a sample project
 demo: build

@@ -8,6 +8,7 @@ const REFRESH_MS = 2000;
 const SVGNS = "http://www.w3.org/2000/svg";
 
 const ui = {
+  root: "",
   loops: [],
   selected: new URLSearchParams(location.search).get("loop") || "",
   detail: null,
@@ -57,6 +58,8 @@ function banner(text) {
   b.textContent = text || "";
 }
 
+// rel shows a path inside the project relative to it.
+const rel = (p) => ui.root && p.startsWith(ui.root + "/") ? p.slice(ui.root.length + 1) : p;
 const fmtTime = (t) => t ? new Date(t).toLocaleString() : "—";
 const fmtQ = (q) => (Math.round(q * 10) / 10).toFixed(1);
 const badge = (status) => h("span", { class: "badge " + status }, status);
@@ -79,8 +82,8 @@ function renderLoops() {
   h("span", { class: "meta" }, badge(l.status), " ", "iteration " + l.iteration + "/" + l.max_iterations,
     l.iteration > 0 ? " · quality " + fmtQ(l.quality) : "", l.gate && l.status === "waiting" ? " · ⚑ " + l.gate.id : ""),
   h("span", { class: "meta mono" }, l.id));
-  if (active.length) nav.append(h("h2", {}, "Active"), active.map(item));
-  if (ended.length) nav.append(h("h2", {}, "Finished"), ended.map(item));
+  if (active.length) nav.append(h("h2", {}, "Active"), ...active.map(item));
+  if (ended.length) nav.append(h("h2", {}, "Finished"), ...ended.map(item));
 }
 
 function select(id) {
@@ -239,11 +242,11 @@ function chart(d) {
     if (it.iteration === d.best_iteration) s.append(svg("circle", { class: "best", cx: x(i + 1), cy: y(it.quality), r: 8 }));
   });
   card.append(s, h("div", { class: "legend" },
-    h("span", {}, h("i", { style: "background:#2f6fde" }), "iteration"),
-    h("span", {}, h("i", { style: "background:#1a7f37" }), "completion passed"),
-    h("span", {}, h("i", { style: "background:#c62828" }), "regression"),
-    h("span", {}, h("i", { style: "background:#8a2be2" }), "stopped at the gate"),
-    h("span", {}, h("i", { style: "border:2px solid #e2a400;background:transparent" }), "best")));
+    h("span", {}, h("i", { class: "sw-it" }), "iteration"),
+    h("span", {}, h("i", { class: "sw-ok" }), "completion passed"),
+    h("span", {}, h("i", { class: "sw-bad" }), "regression"),
+    h("span", {}, h("i", { class: "sw-gate" }), "stopped at the gate"),
+    h("span", {}, h("i", { class: "sw-best" }), "best")));
   return card;
 }
 
@@ -332,7 +335,7 @@ function logCard(d) {
   const rows = ui.log.entries.slice().reverse().map((e) => h("tr", {},
     h("td", {}, new Date(e.time).toLocaleTimeString()), h("td", {}, e.hook), h("td", {}, e.tool || ""),
     h("td", { class: "decision-" + e.decision }, e.decision), h("td", {}, e.rule || ""),
-    h("td", { class: "mono reason" }, e.target || ""), h("td", { class: "reason" }, e.reason || e.error || "")));
+    h("td", { class: "mono reason" }, rel(e.target || "")), h("td", { class: "reason" }, e.reason || e.error || "")));
   return h("section", { class: "card", id: "log" }, h("h2", {}, "Audit log"),
     h("div", { class: "filters" }, pick("hook", ["pre-tool-call", "post-tool-call", "stop", "post-iteration-reflect"]),
       pick("decision", ["allow", "warn", "ask", "deny", "block", "error"]),
@@ -384,6 +387,7 @@ async function refresh() {
     const res = await api("/api/loops");
     if (!res.ok) { banner(res.body.error); return; }
     ui.loops = res.body.loops;
+    ui.root = res.body.root;
     if (!ui.selected && ui.loops.length) {
       const first = ui.loops.find((l) => l.status === "waiting") || ui.loops[0];
       ui.selected = first.id;
