@@ -44,7 +44,8 @@ Flags:
   --iteration N    the working tree at the end of iteration N of the loop (the
                    project's only active loop, or the newest ended one,
                    unless --loop is given)
-  --loop ID        look only at this loop's checkpoints
+  --loop ID        look only at this loop's checkpoints (its id, or a unique
+                   prefix of it)
   --dry-run        list what would change, change nothing
 `
 
@@ -75,6 +76,12 @@ func rollback(e *env, args []string) error {
 		return rollbackIteration(e, *iter, *loop, *dry)
 	}
 	root := e.root()
+	if *loop != "" {
+		var err error
+		if *loop, err = resolveLoop(root, "rollback", *loop, true); err != nil {
+			return err
+		}
+	}
 	scopes, err := scopesOf(root, *loop)
 	if err != nil {
 		return err

@@ -261,7 +261,7 @@ func Entry(c *Call, res Result, err error) audit.Entry {
 		Rule:       res.Rule,
 		Level:      res.Level,
 		Decision:   string(res.Answer.Decision),
-		Reason:     clip.String(res.Answer.Reason, 1000),
+		Reason:     clip.String(reason(res.Answer), 1000),
 		Checkpoint: res.Checkpoint,
 		Cwd:        ev.Cwd,
 	}
@@ -276,6 +276,18 @@ func Entry(c *Call, res Result, err error) audit.Entry {
 		e.Error = clip.String(err.Error(), 1000)
 	}
 	return e
+}
+
+// reason is what the agent or the human was told of a decision: the
+// reason of a deny or block, else a warning's context, else the message
+// for the human.
+func reason(a answer.Answer) string {
+	for _, s := range []string{a.Reason, a.Context, a.System} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // Target names what a tool call acts on, for the audit log: the command of a

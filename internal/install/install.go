@@ -72,6 +72,8 @@ type Options struct {
 	Config *config.Config
 	DryRun bool
 	Now    time.Time
+
+	StatusLine bool // register ralph statusline as the statusLine (statusline.go)
 }
 
 // Settings returns the settings file of a scope.
@@ -119,6 +121,8 @@ type Record struct {
 	Sum      string            `json:"command_sum,omitempty"` // of the command file it wrote
 	Time     time.Time         `json:"installed_at"`
 	Settings string            `json:"settings"`
+
+	StatusLine *StatusLineRecord `json:"status_line,omitempty"`
 }
 
 // EnvRecord is the env value an install set, and the one it replaced.
@@ -389,6 +393,9 @@ func Install(o Options) (*Result, error) {
 	if err := j.setEnv(); err != nil {
 		return nil, err
 	}
+	if err := j.d.installStatusLine(o, j.old, j.rec, j.r); err != nil {
+		return nil, err
+	}
 	writeCmd, err := j.slashCommand()
 	if err != nil {
 		return nil, err
@@ -639,6 +646,9 @@ func Uninstall(o Options) (*Result, error) {
 		return nil, err
 	}
 	if err := j.restoreEnv(); err != nil {
+		return nil, err
+	}
+	if err := j.d.uninstallStatusLine(j.rec, j.r); err != nil {
 		return nil, err
 	}
 	if err := j.d.dropEmpty(j.rec.Created); err != nil {

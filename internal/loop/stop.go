@@ -240,7 +240,7 @@ func (s *Stop) decide(sc project.Scope, after *State, it *Iteration, refl *refle
 		res.Answer = answer.Answer{
 			Decision: answer.Block,
 			Reason:   reason(after, it, refl, s.pitfalls(it), s.Config),
-			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work (%s)", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), after.Reinforcement),
+			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work: iteration %d, with %s reinforcement", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), it.N+1, after.Reinforcement),
 		}
 	case Gated:
 		res.Answer = answer.Answer{System: gateMessage(after)}
