@@ -57,6 +57,19 @@ func BenchmarkCreateOneFile(b *testing.B) {
 	}
 }
 
+// writeText writes size bytes of Go-like text, made unique by n, to name.
+func writeText(b *testing.B, name string, n, size int) {
+	b.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("func TestX(t *testing.T) {}\n"), size/28+1)[:size]
+	binary.BigEndian.PutUint64(data, uint64(n))
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // writeSynced writes 4 KiB of Go-like text, made unique by n, to name.
 func writeSynced(b *testing.B, name string, n int) {
 	b.Helper()
@@ -112,7 +125,10 @@ func BenchmarkTree(b *testing.B) {
 	const n = 10000
 	root := b.TempDir()
 	for i := range n {
-		writeSynced(b, filepath.Join(root, "data", fmt.Sprintf("d%03d", i/100), fmt.Sprintf("f%04d.go", i)), i)
+		writeText(b, filepath.Join(root, "data", fmt.Sprintf("d%03d", i/100), fmt.Sprintf("f%04d.go", i)), i, 1024+i%3072)
+	}
+	if err := syncRoot(root); err != nil {
+		b.Fatal(err)
 	}
 	dir := filepath.Join(root, "data")
 	b.Run("checkpoint", func(b *testing.B) {
