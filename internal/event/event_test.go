@@ -137,8 +137,11 @@ func TestDecodeCaptured(t *testing.T) {
 				if got := compact(ev.Response); got != tt.response {
 					t.Errorf("Decode(%s, %q).Response = %s, want %s", tt.file, agent, got, tt.response)
 				}
+				if ev.Native != ev.Name || ev.NativeTool != ev.Tool {
+					t.Errorf("Decode(%s, %q): Native %q, NativeTool %q; want Claude Code's own names, %q and %q", tt.file, agent, ev.Native, ev.NativeTool, ev.Name, ev.Tool)
+				}
 				got := *ev
-				got.Raw, got.Input, got.Response = nil, nil, nil
+				got.Raw, got.Input, got.Response, got.Native, got.NativeTool = nil, nil, nil, "", ""
 				if !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("Decode(%s, %q) = %+v, want %+v", tt.file, agent, got, tt.want)
 				}
@@ -367,16 +370,16 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestDecodeUnknownAgent(t *testing.T) {
-	_, err := Decode([]byte(`{}`), "gemini")
+	_, err := Decode([]byte(`{}`), "windsurf")
 	if err == nil {
-		t.Fatal(`Decode({}, "gemini") = nil error, want unknown agent`)
+		t.Fatal(`Decode({}, "windsurf") = nil error, want unknown agent`)
 	}
-	for _, w := range []string{`"gemini"`, "claude"} {
+	for _, w := range []string{`"windsurf"`, "claude, codex, copilot, cursor, gemini"} {
 		if !strings.Contains(err.Error(), w) {
-			t.Errorf(`Decode({}, "gemini") error = %q, want it to contain %s`, err, w)
+			t.Errorf(`Decode({}, "windsurf") error = %q, want it to contain %s`, err, w)
 		}
 	}
-	if got, want := Agents(), []string{"claude"}; !reflect.DeepEqual(got, want) {
+	if got, want := Agents(), []string{"claude", "codex", "copilot", "cursor", "gemini"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Agents() = %v, want %v", got, want)
 	}
 }
@@ -590,8 +593,8 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if ev.Agent != "claude" || !bytes.Equal(ev.Raw, data) {
-			t.Fatalf("Decode(%q): Agent %q, Raw %q; want claude and the input", data, ev.Agent, ev.Raw)
+		if _, ok := dialects[ev.Agent]; !ok || !bytes.Equal(ev.Raw, data) {
+			t.Fatalf("Decode(%q): Agent %q, Raw %q; want a known agent and the input", data, ev.Agent, ev.Raw)
 		}
 		if ev.Input != nil && (ev.Input[0] != '{' || !json.Valid(ev.Input)) {
 			t.Fatalf("Decode(%q).Input = %q, want nil or a JSON object", data, ev.Input)

@@ -115,7 +115,7 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 
 	res, herr := h.Handle(c)
 	if herr == nil {
-		if err := answer.Write(stdout, ev.Agent, ev.Name, res.Answer); err != nil {
+		if err := answer.For(stdout, ev, res.Answer); err != nil {
 			herr = fmt.Errorf("writing answer: %w", err)
 		}
 	}

@@ -288,7 +288,7 @@ func output(w io.Writer, format string, ev *event.Event, in Input, res Result) e
 		if res.Stuck {
 			msg += "; STUCK: " + res.StuckReason
 		}
-		return answer.Write(w, ev.Agent, ev.Name, answer.Answer{System: oneLine(msg, 2000)})
+		return answer.For(w, ev, answer.Answer{System: oneLine(msg, 2000)})
 	}
 	if format == "json" {
 		data, err := json.Marshal(struct {
