@@ -72,6 +72,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
+	$(GO) test -run='^$$' -fuzz=FuzzAgentRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
 
 clean:
