@@ -447,3 +447,26 @@ func (m manifest) writeAt(p string) error {
 	}
 	return state.WriteFile(p, data, 0o644)
 }
+
+// Find lists the hook commands of an agent's settings data that run a
+// ralph-hooks binary, whoever registered them; Timeout is in seconds.
+func (a *Agent) Find(data []byte) []Registered {
+	d := &doc{json: string(data)}
+	var rs []Registered
+	gjson.GetBytes(data, "hooks").ForEach(func(ev, _ gjson.Result) bool {
+		for _, e := range a.entries(d, ev.Str) {
+			for _, b := range []string{"pre-tool-call", "post-tool-call", "stop", "post-iteration-reflect"} {
+				if !isOurs(e.command, b) {
+					continue
+				}
+				t := int(gjson.Get(d.json, e.path+"."+a.Timeout).Int())
+				if a.Millis {
+					t /= 1000
+				}
+				rs = append(rs, Registered{Event: ev.Str, Command: e.command, Binary: b, Timeout: t})
+			}
+		}
+		return true
+	})
+	return rs
+}
