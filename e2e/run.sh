@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the end-to-end test: the real Claude Code CLI (pinned in
+# Runs the end-to-end tests: the real Claude Code and Copilot CLIs (pinned in
 # e2e/package-lock.json) against a scripted local model server.
 #
 #   bash e2e/run.sh                  # run it
@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 # (without its postinstall step, bin/claude is only a placeholder).
 current() {
 	[ -x e2e/node_modules/.bin/claude ] || return 1
+	[ -x e2e/node_modules/.bin/copilot ] || return 1
 	node -e '
 		const fs = require("fs");
 		const lock = JSON.parse(fs.readFileSync("e2e/package-lock.json", "utf8"));
@@ -31,7 +32,8 @@ current() {
 			if (v !== m.version) process.exit(1);
 		}
 	' || return 1
-	e2e/node_modules/.bin/claude --version >/dev/null 2>&1
+	e2e/node_modules/.bin/claude --version >/dev/null 2>&1 &&
+		e2e/node_modules/.bin/copilot --version >/dev/null 2>&1
 }
 
 if ! current; then

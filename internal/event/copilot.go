@@ -107,6 +107,8 @@ func copilotEvent(root gjson.Result, ev *Event) string {
 		return "subagentStop"
 	case root.Get("stopReason").Exists() || root.Get("stop_hook_active").Exists():
 		return "agentStop"
+	case root.Get("initialPrompt").Exists() || root.Get("source").Exists():
+		return "sessionStart"
 	}
 	return ""
 }

@@ -175,15 +175,19 @@ func TestDecodeRecorded(t *testing.T) {
 				t.Fatalf("Decode(%s) error: %v", name, err)
 			}
 			event, _, _ := strings.Cut(strings.TrimSuffix(filepath.Base(name), ".json"), "-")
-			if strings.ToLower(ev.Name) != event {
-				t.Errorf("Decode(%s).Name = %q, want the event of the file name, %q", name, ev.Name, event)
+			if strings.ToLower(ev.Native) != event {
+				t.Errorf("Decode(%s).Native = %q, want the event of the file name, %q", name, ev.Native, event)
+			}
+			if agent, _, _ := strings.Cut(filepath.Base(filepath.Dir(name)), "-"); agent != ev.Agent {
+				t.Errorf("Decode(%s).Agent = %q, want it told from the event: %q", name, ev.Agent, agent)
 			}
 			if ev.SessionID == "" {
 				t.Errorf("Decode(%s).SessionID is empty", name)
 			}
 			switch ev.Name {
 			case PreToolUse, PostToolUse, PostToolUseFailure:
-				if ev.Tool == "" || ev.ToolUseID == "" || ev.Input == nil || ev.Cwd != "/PROJECT" {
+				// Copilot CLI sends no tool call id.
+				if ev.Tool == "" || (ev.ToolUseID == "" && ev.Agent != "copilot") || ev.Input == nil || ev.Cwd != "/PROJECT" {
 					t.Errorf("Decode(%s): Tool %q, ToolUseID %q, Input %s, Cwd %q", name, ev.Tool, ev.ToolUseID, ev.Input, ev.Cwd)
 				}
 				if _, err := ev.Str("command"); err != nil {
@@ -198,8 +202,8 @@ func TestDecodeRecorded(t *testing.T) {
 			}
 		})
 	}
-	// What the guards read from the recorded run, pinned.
-	dir := filepath.Dir(files[0])
+	// What the guards read from the recorded Claude Code run, pinned.
+	dir := "../../testdata/events/claude-code-2.1.197"
 	checks := []struct {
 		file  string
 		check func(ev *Event) (got, want any)
