@@ -1,0 +1,106 @@
+package event
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDialects decodes each agent's events (from its documented schema and,
+// for Copilot CLI, as captured) into Claude Code's names and input shapes.
+func TestDialects(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: tests/test_calc.py\n@@ def test_add():\n-    assert add(2, 2) == 4\n+    pass\n*** End Patch\n"
+	multi := "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** Delete File: tests/test_calc.py\n*** Update File: a.py\n*** Move to: b.py\n*** End Patch"
+	tests := []struct {
+		name, in, agent string // agent "": detected
+		want                [6]string // Agent, Name, Native, Tool, NativeTool, Cwd
+		input               string    // compact tool input, "-" to skip
+		parts               []string  // the parts' tools and inputs
+	}{
+		{"gemini shell", `{"session_id":"g","cwd":"/p","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf tests","dir_path":"sub"}}`, "",
+			[6]string{"gemini", PreToolUse, "BeforeTool", "Bash", "run_shell_command", "/p/sub"}, `{"command":"rm -rf tests"}`, nil},
+		{"gemini replace", `{"hook_event_name":"BeforeTool","tool_name":"replace","tool_input":{"file_path":"a.py","old_string":"x","new_string":"y","expected_replacements":3}}`, "",
+			[6]string{"gemini", PreToolUse, "BeforeTool", "Edit", "replace", ""}, `{"file_path":"a.py","old_string":"x","new_string":"y","replace_all":true}`, nil},
+		{"gemini write", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"a.py","content":""}}`, "",
+			[6]string{"gemini", PreToolUse, "BeforeTool", "Write", "write_file", ""}, `{"file_path":"a.py","content":""}`, nil},
+		{"gemini after tool failed", `{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"false"},"tool_response":{"llmContent":"","error":"Exit code 1"}}`, "",
+			[6]string{"gemini", PostToolUseFailure, "AfterTool", "Bash", "run_shell_command", ""}, `{"command":"false"}`, nil},
+		{"gemini after agent", `{"session_id":"g","hook_event_name":"AfterAgent","prompt":"p","prompt_response":"done","stop_hook_active":true}`, "gemini",
+			[6]string{"gemini", Stop, "AfterAgent", "", "", ""}, "-", nil},
+		{"codex bash", `{"session_id":"c","turn_id":"t","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "",
+			[6]string{"codex", PreToolUse, "PreToolUse", "Bash", "Bash", "/p"}, `{"command":"ls"}`, nil},
+		{"codex argv", `{"turn_id":"t","hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["bash","-lc","rm -rf tests"],"workdir":"/w"}}`, "",
+			[6]string{"codex", PreToolUse, "PreToolUse", "Bash", "shell", "/w"}, `{"command":"rm -rf tests"}`, nil},
+		{"codex patch", `{"turn_id":"t","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":` + quote(patch) + `}}`, "",
+			[6]string{"codex", PreToolUse, "PreToolUse", "MultiEdit", "apply_patch", ""},
+			`{"file_path":"tests/test_calc.py","edits":[{"old_string":"    assert add(2, 2) == 4","new_string":"    pass"}]}`, nil},
+		{"codex patch of several files", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"input":` + quote(multi) + `}}`, "codex",
+			[6]string{"codex", PreToolUse, "PreToolUse", "apply_patch", "apply_patch", ""}, `{"files":["notes.txt","tests/test_calc.py","a.py","b.py"]}`,
+			[]string{`Write {"file_path":"notes.txt","content":"hello\n"}`, `Bash {"command":"rm -f -- tests/test_calc.py"}`, `Bash {"command":"mv -- a.py b.py"}`}},
+		{"copilot bash", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":{"command":"rm -rf tests","description":"x"}}`, "",
+			[6]string{"copilot", PreToolUse, "preToolUse", "Bash", "bash", "/p"}, `{"command":"rm -rf tests","description":"x"}`, nil},
+		{"copilot args as a string", `{"sessionId":"s","toolName":"create","toolArgs":"{\"path\":\"t.py\",\"file_text\":\"x\"}"}`, "",
+			[6]string{"copilot", PreToolUse, "preToolUse", "Write", "create", ""}, `{"file_path":"t.py","content":"x"}`, nil},
+		{"copilot edit result", `{"sessionId":"s","toolName":"edit","toolArgs":{"path":"a","old_str":"x","new_str":"y"},"toolResult":{"resultType":"success","textResultForLlm":"ok"}}`, "",
+			[6]string{"copilot", PostToolUse, "postToolUse", "Edit", "edit", ""}, `{"file_path":"a","old_string":"x","new_string":"y"}`, nil},
+		{"copilot failure", `{"sessionId":"s","toolName":"bash","toolArgs":{"command":"false"},"toolResult":{"resultType":"failure","textResultForLlm":"exit 1"}}`, "",
+			[6]string{"copilot", PostToolUseFailure, "postToolUseFailure", "Bash", "bash", ""}, `{"command":"false"}`, nil},
+		{"copilot typed into a shell", `{"sessionId":"s","toolName":"write_bash","toolArgs":{"shellId":"1","input":"rm -rf tests\n"}}`, "",
+			[6]string{"copilot", PreToolUse, "preToolUse", "Bash", "write_bash", ""}, `{"command":"rm -rf tests\n"}`, nil},
+		{"copilot stop", `{"sessionId":"s","stopReason":"end_turn","stop_hook_active":true}`, "",
+			[6]string{"copilot", Stop, "agentStop", "", "", ""}, "-", nil},
+		{"cursor shell", `{"conversation_id":"u","hook_event_name":"beforeShellExecution","command":"rm -rf tests","cwd":"/p","workspace_roots":["/p"]}`, "",
+			[6]string{"cursor", PreToolUse, "beforeShellExecution", "Bash", "Shell", "/p"}, `{"command":"rm -rf tests"}`, nil},
+		{"cursor delete", `{"conversation_id":"u","hook_event_name":"preToolUse","tool_name":"Delete","tool_input":{"file_path":"tests/it's.py"},"workspace_roots":["/p"]}`, "",
+			[6]string{"cursor", PreToolUse, "preToolUse", "Bash", "Delete", "/p"}, `{"command":"rm -f -- 'tests/it'\\''s.py'"}`, nil},
+		{"cursor write without content", `{"cursor_version":"2","hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"file_path":"a.py"}}`, "",
+			[6]string{"cursor", PreToolUse, "preToolUse", "WriteFile", "Write", ""}, `{"file_path":"a.py"}`, nil},
+		{"cursor file edit", `{"conversation_id":"u","hook_event_name":"afterFileEdit","file_path":"/p/a.py","edits":[{"old_string":"a","new_string":"b"}]}`, "",
+			[6]string{"cursor", PostToolUse, "afterFileEdit", "Edit", "Edit", ""}, `{"file_path":"/p/a.py","edits":[{"old_string":"a","new_string":"b"}]}`, nil},
+		{"cursor stop", `{"conversation_id":"u","hook_event_name":"stop","status":"completed","loop_count":2}`, "",
+			[6]string{"cursor", Stop, "stop", "", "", ""}, "-", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := Decode([]byte(tt.in), tt.agent)
+			if err != nil {
+				t.Fatalf("Decode error: %v", err)
+			}
+			got := [6]string{ev.Agent, ev.Name, ev.Native, ev.Tool, ev.NativeTool, ev.Cwd}
+			if got != tt.want {
+				t.Errorf("Decode = %q, want %q", got, tt.want)
+			}
+			if tt.input != "-" {
+				if g := compact(ev.Input); g != tt.input {
+					t.Errorf("Input = %s, want %s", g, tt.input)
+				}
+			}
+			var parts []string
+			for _, p := range ev.Parts {
+				parts = append(parts, p.Tool+" "+compact(p.Input))
+			}
+			if strings.Join(parts, "\n") != strings.Join(tt.parts, "\n") {
+				t.Errorf("Parts =\n%s\nwant\n%s", strings.Join(parts, "\n"), strings.Join(tt.parts, "\n"))
+			}
+		})
+	}
+}
+
+// TestDialectErrors: a field of the wrong type is an error naming it, in
+// every dialect.
+func TestDialectErrors(t *testing.T) {
+	for _, tt := range []struct{ agent, in, want string }{
+		{"gemini", `{"hook_event_name":"BeforeTool","tool_name":5}`, "tool_name"},
+		{"gemini", `{"hook_event_name":"BeforeTool","tool_input":[1]}`, "tool_input"},
+		{"copilot", `{"sessionId":"s","toolName":"bash","toolArgs":"not json"}`, "toolArgs"},
+		{"copilot", `{"sessionId":"s","toolName":"bash","toolResult":"x"}`, "toolResult"},
+		{"cursor", `{"hook_event_name":"stop","loop_count":"2"}`, "loop_count"},
+		{"codex", `{"turn_id":"t","tool_input":"x"}`, "tool_input"},
+	} {
+		_, err := Decode([]byte(tt.in), tt.agent)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Decode(%s, %s) error = %v, want one line naming %s", tt.in, tt.agent, err, tt.want)
+		}
+	}
+}
+
+func quote(s string) string { return string(jsonString(s)) }
