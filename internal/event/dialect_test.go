@@ -11,10 +11,10 @@ func TestDialects(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: tests/test_calc.py\n@@ def test_add():\n-    assert add(2, 2) == 4\n+    pass\n*** End Patch\n"
 	multi := "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** Delete File: tests/test_calc.py\n*** Update File: a.py\n*** Move to: b.py\n*** End Patch"
 	tests := []struct {
-		name, in, agent string // agent "": detected
-		want                [6]string // Agent, Name, Native, Tool, NativeTool, Cwd
-		input               string    // compact tool input, "-" to skip
-		parts               []string  // the parts' tools and inputs
+		name, in, agent string    // agent "": detected
+		want            [6]string // Agent, Name, Native, Tool, NativeTool, Cwd
+		input           string    // compact tool input, "-" to skip
+		parts           []string  // the parts' tools and inputs
 	}{
 		{"gemini shell", `{"session_id":"g","cwd":"/p","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf tests","dir_path":"sub"}}`, "",
 			[6]string{"gemini", PreToolUse, "BeforeTool", "Bash", "run_shell_command", "/p/sub"}, `{"command":"rm -rf tests"}`, nil},
