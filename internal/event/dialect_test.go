@@ -1,6 +1,8 @@
 package event
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -104,3 +106,49 @@ func TestDialectErrors(t *testing.T) {
 }
 
 func quote(s string) string { return string(jsonString(s)) }
+
+// TestGeminiLastMessage: AfterAgent's last message is the transcript's
+// last model message, as long as prompt_response holds it.
+func TestGeminiLastMessage(t *testing.T) {
+	dir := t.TempDir()
+	last := "Fixed Add.\n<reflection>\nAttempted: a fix\n</reflection>"
+	transcript := strings.Join([]string{
+		`{"sessionId":"g","kind":"main"}`,
+		`{"id":"1","type":"user","content":[{"text":"Fix Add"}]}`,
+		`{"id":"2","type":"gemini","content":"Looking.","model":"m"}`,
+		`{"$set":{"lastUpdated":"x"}}`,
+		`{"id":"3","type":"gemini","content":` + quote(last) + `,"model":"m"}`,
+		`{"id":"3","type":"gemini","content":"","toolCalls":[]}`,
+		`{"$set":{"lastUpdated":"y"}}`,
+	}, "\n") + "\n"
+	path := filepath.Join(dir, "session.jsonl")
+	if err := os.WriteFile(path, []byte(transcript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// As Gemini CLI 0.61 sends it: every reply so far, the last streamed
+	// piece of each repeated.
+	cumulative := "Looking.  ing.\n" + last + " flection>"
+	for _, tt := range []struct{ name, transcript, response, want string }{
+		{"from the transcript", path, cumulative, last},
+		{"not in prompt_response", path, "Something else entirely.", "Something else entirely."},
+		{"no transcript", filepath.Join(dir, "missing.jsonl"), cumulative, cumulative},
+		{"a directory", dir, cumulative, cumulative},
+	} {
+		in := `{"session_id":"g","hook_event_name":"AfterAgent","transcript_path":` + quote(tt.transcript) + `,"prompt_response":` + quote(tt.response) + `}`
+		ev, err := Decode([]byte(in), "gemini")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if ev.LastAssistantMessage != tt.want {
+			t.Errorf("%s: LastAssistantMessage = %q, want %q", tt.name, ev.LastAssistantMessage, tt.want)
+		}
+	}
+	// Only the end of a large transcript is read, a cut line skipped.
+	big := strings.Repeat(`{"id":"0","type":"gemini","content":"old"}`+"\n", transcriptTail/40) + transcript
+	if err := os.WriteFile(path, []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := geminiLast(path); got != last {
+		t.Errorf("geminiLast of a large transcript = %q, want %q", got, last)
+	}
+}

@@ -139,8 +139,8 @@ var geminiEvents = map[string]bool{
 
 // detect names the dialect data is in, from the fields only one agent
 // sends: Cursor's cursor_version and conversation_id, Copilot CLI's
-// camelCase sessionId and toolName, Gemini CLI's own event names, Codex's
-// turn_id. Anything else is Claude Code's (whose shape Copilot CLI and VS
+// camelCase sessionId and toolName, Gemini CLI's own event names and
+// string timestamp, Codex's turn_id. Anything else is Claude Code's (whose shape Copilot CLI and VS
 // Code also send for PascalCase event names). Where the shape cannot tell,
 // the registration says --agent NAME.
 func detect(data []byte) string {
@@ -161,6 +161,10 @@ func detect(data []byte) string {
 			if geminiEvents[v.Str] {
 				agent = "gemini"
 				return false
+			}
+		case "timestamp":
+			if v.Type == gjson.String {
+				agent = "gemini" // an ISO time; Copilot CLI's is a number
 			}
 		case "turn_id":
 			agent = "codex" // no return: a Cursor or Copilot field still wins

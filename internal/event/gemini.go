@@ -1,11 +1,27 @@
 package event
 
-import "path/filepath"
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
 
 // Gemini decodes Gemini CLI's hook JSON: BeforeTool, AfterTool and
 // AfterAgent (its Stop), with Gemini's tool names and input shapes
-// (run_shell_command, write_file, replace, …). See
-// ../../testdata/events/README.md for where its samples come from.
+// (run_shell_command, write_file, replace, …). Its samples are recorded
+// from the real client (../../testdata/events/gemini-*).
+//
+// AfterAgent's prompt_response is not the last message: Gemini CLI sends
+// every reply of the prompt so far, continuations included, each with the
+// last streamed piece repeated. The last message is read from the
+// transcript instead (its last "gemini" record), and taken only when
+// prompt_response holds it, so that the file can never say more than the
+// event; else prompt_response stands.
 type Gemini struct{}
 
 // Name returns "gemini".
@@ -51,6 +67,11 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
+	if ev.Name == Stop && ev.TranscriptPath != "" {
+		if last := geminiLast(ev.TranscriptPath); last != "" && strings.Contains(ev.LastAssistantMessage, last) {
+			ev.LastAssistantMessage = last
+		}
+	}
 	if ev.Name == PostToolUse {
 		// A tool that failed says so in tool_response.error.
 		r := &fields{root: root.Get("tool_response"), prefix: "tool_response."}
@@ -91,4 +112,40 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 		ev.Tool, ev.Input = "", in
 	}
 	return ev, nil
+}
+
+// transcriptTail is how much of the end of a transcript is read for its
+// last message.
+const transcriptTail = 1 << 20
+
+// geminiLast returns the text of the last model message of a Gemini CLI
+// transcript (JSON lines; a model message is {"type":"gemini","content":
+// TEXT}), or "" when there is none or the file cannot be read.
+func geminiLast(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	} else if fi.Size() > transcriptTail {
+		if _, err := f.Seek(fi.Size()-transcriptTail, io.SeekStart); err != nil {
+			return ""
+		}
+	}
+	last := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, transcriptTail)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"gemini"`)) || !gjson.ValidBytes(line) {
+			continue // a line cut by the seek, or no model message
+		}
+		r := gjson.ParseBytes(line)
+		if c := r.Get("content"); r.Get("type").Str == "gemini" && c.Type == gjson.String && c.Str != "" {
+			last = c.Str
+		}
+	}
+	return last
 }
