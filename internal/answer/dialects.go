@@ -13,9 +13,9 @@ import (
 // to say.
 //
 // Where an agent cannot do what a decision asks, the nearest it can do is
-// said instead: Codex, Gemini CLI and Cursor's preToolUse have no "ask", so
-// a call that needs a human's confirmation is refused, with the reason
-// saying so (as Claude Code itself does in a headless run); Copilot CLI's
+// said instead: Codex, Gemini CLI, OpenCode and Cursor's preToolUse have
+// no "ask", so a call that needs a human's confirmation is refused, with
+// the reason saying so (as Claude Code itself does in a headless run); Copilot CLI's
 // and Cursor's post-call events cannot block, so the reason reaches the
 // agent as added context.
 func For(w io.Writer, ev *event.Event, a Answer) error {
@@ -31,6 +31,8 @@ func For(w io.Writer, ev *event.Event, a Answer) error {
 		data = copilot(ev, a)
 	case "cursor":
 		data = cursor(ev, a)
+	case "opencode":
+		data = opencode(ev, a)
 	default:
 		return Write(w, ev.Agent, ev.Name, a)
 	}
@@ -144,6 +146,33 @@ func cursor(ev *event.Event, a Answer) []byte {
 		// afterFileEdit, afterShellExecution, postToolUseFailure: Cursor
 		// reads no answer.
 	}
+	return o.bytes()
+}
+
+// opencode renders a for the ralph-hooks OpenCode plugin
+// (install/opencode), which acts on it: "decision" deny (tool.execute.before:
+// the plugin throws, so OpenCode refuses the call with the reason) or block
+// (tool.execute.after: the reason is added to the tool's output;
+// session.idle: the reason is sent as the session's next prompt),
+// "context" (added to the tool's output), "systemMessage" (shown to the
+// human as a toast).
+func opencode(ev *event.Event, a Answer) []byte {
+	var o obj
+	if ev.Name == event.PreToolUse {
+		a = noAsk(a, "OpenCode")
+	}
+	if blocks(a) {
+		d := "block"
+		if ev.Name == event.PreToolUse {
+			d = "deny"
+		}
+		o.str("decision", d)
+		o.str("reason", a.Reason)
+	}
+	if !(blocks(a) && (ev.Name == event.Stop || ev.Name == event.SubagentStop)) {
+		o.str("context", a.Context)
+	}
+	o.str("systemMessage", a.System)
 	return o.bytes()
 }
 

@@ -3,10 +3,11 @@
 //
 // Each agent speaks its own dialect of the hook protocol. A Dialect turns its
 // wire format into an Event: Claude Code (claude.go), OpenAI Codex CLI
-// (codex.go), Gemini CLI (gemini.go), GitHub Copilot CLI (copilot.go) and
-// Cursor (cursor.go). An Event always speaks Claude Code's names: a Gemini
-// BeforeTool of run_shell_command is a PreToolUse of Bash with a command, a
-// Cursor stop is a Stop. The agent's own names stay in Native and
+// (codex.go), Gemini CLI (gemini.go), GitHub Copilot CLI (copilot.go),
+// Cursor (cursor.go) and OpenCode, through ralph's plugin (opencode.go).
+// An Event always speaks Claude Code's names: a Gemini BeforeTool of
+// run_shell_command is a PreToolUse of Bash with a command, a Cursor stop
+// is a Stop. The agent's own names stay in Native and
 // NativeTool, for the answer. Decoding is lenient where the agents are
 // (unknown fields are ignored, missing ones are tolerated) and strict where
 // a wrong value would mislead a guard (a field of the wrong type is an error
@@ -77,11 +78,12 @@ type Dialect interface {
 }
 
 var dialects = map[string]Dialect{
-	"claude":  Claude{},
-	"codex":   Codex{},
-	"gemini":  Gemini{},
-	"copilot": Copilot{},
-	"cursor":  Cursor{},
+	"claude":   Claude{},
+	"codex":    Codex{},
+	"gemini":   Gemini{},
+	"copilot":  Copilot{},
+	"cursor":   Cursor{},
+	"opencode": OpenCode{},
 }
 
 // Agents lists the dialect names, sorted.
@@ -140,7 +142,8 @@ var geminiEvents = map[string]bool{
 // detect names the dialect data is in, from the fields only one agent
 // sends: Cursor's cursor_version and conversation_id, Copilot CLI's
 // camelCase sessionId and toolName, Gemini CLI's own event names and
-// string timestamp, Codex's turn_id. Anything else is Claude Code's (whose shape Copilot CLI and VS
+// string timestamp, the OpenCode plugin's dotted event names, Codex's
+// turn_id. Anything else is Claude Code's (whose shape Copilot CLI and VS
 // Code also send for PascalCase event names). Where the shape cannot tell,
 // the registration says --agent NAME.
 func detect(data []byte) string {
@@ -160,6 +163,10 @@ func detect(data []byte) string {
 		case "hook_event_name":
 			if geminiEvents[v.Str] {
 				agent = "gemini"
+				return false
+			}
+			if _, ok := opencodeNames[v.Str]; ok {
+				agent = "opencode"
 				return false
 			}
 		case "timestamp":

@@ -266,6 +266,23 @@ func TestDecodeRecorded(t *testing.T) {
 			// Its transcript is not here: prompt_response stands.
 			return []any{ev.Name, strings.Contains(ev.LastAssistantMessage, "<reflection>")}, []any{Stop, true}
 		}},
+		// OpenCode, through ralph's plugin: bash and edit in Claude Code's
+		// terms, session.idle as Stop.
+		{"opencode-1.18.33/tool.execute.before-1.json", func(ev *Event) (any, any) {
+			cmd, err := ev.Str("command")
+			return []any{ev.Name, ev.Tool, ev.NativeTool, cmd, err, ev.ToolUseID}, []any{PreToolUse, "Bash", "bash", "rm -rf tests", nil, "toolu_e2e_01"}
+		}},
+		{"opencode-1.18.33/tool.execute.before-2.json", func(ev *Event) (any, any) {
+			eds, err := ev.Edits()
+			path, _ := ev.Str("file_path")
+			return []any{ev.Tool, path, eds, err}, []any{"Edit", "/PROJECT/calc.go", []Edit{{Old: "return a - b", New: "return a + b"}}, nil}
+		}},
+		{"opencode-1.18.33/tool.execute.after-1.json", func(ev *Event) (any, any) {
+			return []any{ev.Name, ev.Tool, string(ev.Response)}, []any{PostToolUse, "Edit", `"Edit applied successfully."`}
+		}},
+		{"opencode-1.18.33/session.idle-2.json", func(ev *Event) (any, any) {
+			return []any{ev.Name, ev.StopHookActive, strings.HasPrefix(ev.LastAssistantMessage, "Fixed Add and Mul.\n<reflection>")}, []any{Stop, true, true}
+		}},
 	}
 	for _, c := range checks {
 		path := filepath.Join("../../testdata/events", c.file)
@@ -422,12 +439,12 @@ func TestDecodeUnknownAgent(t *testing.T) {
 	if err == nil {
 		t.Fatal(`Decode({}, "windsurf") = nil error, want unknown agent`)
 	}
-	for _, w := range []string{`"windsurf"`, "claude, codex, copilot, cursor, gemini"} {
+	for _, w := range []string{`"windsurf"`, "claude, codex, copilot, cursor, gemini, opencode"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf(`Decode({}, "windsurf") error = %q, want it to contain %s`, err, w)
 		}
 	}
-	if got, want := Agents(), []string{"claude", "codex", "copilot", "cursor", "gemini"}; !reflect.DeepEqual(got, want) {
+	if got, want := Agents(), []string{"claude", "codex", "copilot", "cursor", "gemini", "opencode"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Agents() = %v, want %v", got, want)
 	}
 }

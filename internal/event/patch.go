@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// A patch is the text of an apply_patch call (Codex CLI, Copilot CLI):
+// A patch is the text of an apply_patch call (Codex CLI, Copilot CLI,
+// OpenCode):
 //
 //	*** Begin Patch
 //	*** Add File: PATH        +lines follow
@@ -110,10 +111,10 @@ func jsonString(s string) json.RawMessage {
 	return b
 }
 
-// patchText returns the patch an apply_patch input carries: the input
-// itself when it is a string, else its input, patch or command field.
+// patchText returns the patch an apply_patch input carries, in its input,
+// patch, command (Codex CLI) or patchText (OpenCode) field.
 func patchText(in json.RawMessage) string {
-	for _, k := range []string{"input", "patch", "command"} {
+	for _, k := range []string{"input", "patch", "command", "patchText"} {
 		if s := inStr(in, k); strings.Contains(s, "*** Begin Patch") {
 			return s
 		}

@@ -51,7 +51,8 @@ ask|deny with the reason. Exit 0; 1 on bad input or an internal error
 (never a block, unless fail_closed is set in aiwg.yml).
 
 Flags:
-  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini)
+  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
+                 opencode)
   --dry-run      decide and answer, but write no audit line or checkpoint
   --help         show this help
 `
