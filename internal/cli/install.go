@@ -13,7 +13,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
-const installUsage = `Usage: ralph install [--agent claude|codex|gemini|copilot|cursor] [--scope S] [--bin DIR] [--dry-run]
+const installUsage = `Usage: ralph install [--agent claude|codex|gemini|copilot|cursor|opencode] [--scope S] [--bin DIR] [--dry-run]
 
 install registers the hooks in the agent's settings, with absolute paths:
 pre-tool-call on PreToolUse, post-tool-call on PostToolUse and
@@ -41,8 +41,11 @@ Other agents (--agent), scopes project (the default) and user:
             postToolUse, postToolUseFailure, agentStop
   cursor    .cursor/hooks.json, ~/.cursor/hooks.json: preToolUse, postToolUse,
             postToolUseFailure, stop (loop_limit null: ralph bounds the loop)
+  opencode  .opencode/plugins/ralph-hooks.ts, ~/.config/opencode/plugins/
+            ralph-hooks.ts: ralph's plugin, written whole, which runs the
+            hooks on tool.execute.before, tool.execute.after, session.idle
 Each hook runs with --agent NAME. The record is ralph-hooks.json beside the
-file (for copilot, one directory up).
+file (for copilot and opencode, one directory up).
 
 Flags:
   --agent NAME   the agent (default claude)
@@ -51,7 +54,7 @@ Flags:
   --dry-run      say what would change, change nothing
 `
 
-const uninstallUsage = `Usage: ralph uninstall [--agent claude|codex|gemini|copilot|cursor] [--scope S] [--dry-run]
+const uninstallUsage = `Usage: ralph uninstall [--agent claude|codex|gemini|copilot|cursor|opencode] [--scope S] [--dry-run]
 
 uninstall removes exactly what ralph install added to the scope's settings
 (recorded in ralph-hooks.json beside them): its hook registrations, the

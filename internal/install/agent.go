@@ -21,7 +21,8 @@ import (
 // Agent is what ralph install knows of one agent's hook settings other
 // than Claude Code's (install.go): where they live, their layout, the
 // events ralph registers on, and the unit of their timeouts. Each agent is
-// described in its own file (codex.go, gemini.go, copilot.go, cursor.go).
+// described in its own file (codex.go, gemini.go, copilot.go, cursor.go,
+// opencode.go).
 //
 // The guarantees are Claude Code's: a second install changes nothing,
 // uninstall puts a file nobody else edited back byte for byte and else
@@ -48,6 +49,10 @@ type Agent struct {
 	// counts milliseconds.
 	Timeout string
 	Millis  bool
+	// Plugin: the hooks are not entries of a settings file but one plugin
+	// file that ralph writes whole (OpenCode, opencode.go); Settings
+	// returns its path.
+	Plugin bool
 	// Lost says what ralph cannot do with this agent, for ralph doctor and
 	// the README.
 	Lost []string
@@ -168,6 +173,9 @@ func (a *Agent) check(d *doc) error {
 func InstallAgent(a *Agent, o Options) (*Result, error) {
 	if err := a.scope(o.Scope); err != nil {
 		return nil, err
+	}
+	if a.Plugin {
+		return installPlugin(a, o)
 	}
 	path, err := a.Settings(o.Scope, o.Root, o.Home)
 	if err != nil {
@@ -314,6 +322,9 @@ func UninstallAgent(a *Agent, o Options) (*Result, error) {
 	if err := a.scope(o.Scope); err != nil {
 		return nil, err
 	}
+	if a.Plugin {
+		return uninstallPlugin(a, o)
+	}
 	path, err := a.Settings(o.Scope, o.Root, o.Home)
 	if err != nil {
 		return nil, err
@@ -451,6 +462,9 @@ func (m manifest) writeAt(p string) error {
 // Find lists the hook commands of an agent's settings data that run a
 // ralph-hooks binary, whoever registered them; Timeout is in seconds.
 func (a *Agent) Find(data []byte) []Registered {
+	if a.Plugin {
+		return findPlugin(a, data)
+	}
 	d := &doc{json: string(data)}
 	var rs []Registered
 	gjson.GetBytes(data, "hooks").ForEach(func(ev, _ gjson.Result) bool {
