@@ -42,8 +42,9 @@ func TestReadmeAgents(t *testing.T) {
 		}
 	}
 	titles := map[string]string{"claude": "Claude Code"}
-	recorded := map[string]string{"claude": "claude-code-", "copilot": "copilot-"}
-	tests := map[string]string{"claude": "e2e/e2e_test.go", "copilot": "e2e/copilot_test.go"}
+	recorded := map[string]string{"claude": "claude-code-", "copilot": "copilot-", "codex": "codex-", "gemini": "gemini-", "opencode": "opencode-"}
+	tests := map[string]string{"claude": "e2e/e2e_test.go", "copilot": "e2e/copilot_test.go", "codex": "e2e/codex_test.go",
+		"gemini": "e2e/gemini_test.go", "opencode": "e2e/opencode_test.go"}
 	for n, a := range install.Agents {
 		titles[n] = a.Title
 	}

@@ -37,6 +37,7 @@ var codexAgent = &Agent{
 	Lost: []string{
 		"no ask: a call a rule wants the human to confirm is refused, saying so",
 		"no event for a failed tool call: failures are not recorded for the loop's error patterns",
+		"Codex runs the hooks only once it trusts them (review them in interactive codex, or run codex exec --dangerously-bypass-hook-trust) and, for the project's file, only in a trusted project: until then none runs, and nothing says so",
 	},
 }
 

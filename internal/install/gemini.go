@@ -35,6 +35,7 @@ var geminiAgent = &Agent{
 	Command: "command", Timeout: "timeout", Millis: true,
 	Lost: []string{
 		"no ask: a call a rule wants the human to confirm is refused, saying so",
+		"Gemini CLI runs hooks only in a trusted folder (trust it in interactive gemini, or list it in ~/.gemini/trustedFolders.json; --skip-trust is not enough for the project's hooks): elsewhere none runs, and nothing says so",
 	},
 }
 
