@@ -13,7 +13,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
-const installUsage = `Usage: ralph install [--agent claude|codex|gemini|copilot|cursor|opencode] [--scope S] [--bin DIR] [--dry-run]
+const installUsage = `Usage: ralph install [--agent claude|codex|gemini|copilot|cursor|opencode] [--scope S] [--bin DIR] [--statusline] [--dry-run]
 
 install registers the hooks in the agent's settings, with absolute paths:
 pre-tool-call on PreToolUse, post-tool-call on PostToolUse and
@@ -51,6 +51,10 @@ Flags:
   --agent NAME   the agent (default claude)
   --scope S      which settings file (default project)
   --bin DIR      directory of the hook binaries (default: ralph's own)
+  --statusline   also set Claude Code's statusLine to ralph statusline (the
+                 loop's iteration, level, quality and gate under the prompt);
+                 a status line you have is kept and shown first (--chain);
+                 Claude Code only
   --dry-run      say what would change, change nothing
 `
 
@@ -58,8 +62,9 @@ const uninstallUsage = `Usage: ralph uninstall [--agent claude|codex|gemini|copi
 
 uninstall removes exactly what ralph install added to the scope's settings
 (recorded in ralph-hooks.json beside them): its hook registrations, the
-containers it created, the env value (or the value it replaced), and the
-/ralph command file unless it was edited. Everything else stays.
+containers it created, the env value (or the value it replaced), the
+statusLine it set (your own comes back), and the /ralph command file
+unless it was edited. Everything else stays.
 
 Flags:
   --agent NAME   the agent (default claude)
@@ -74,9 +79,10 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 	agent := fs.String("agent", "claude", "")
 	scope := fs.String("scope", "project", "")
 	dry := fs.Bool("dry-run", false, "")
-	bin := new(string)
+	bin, statusLine := new(string), new(bool)
 	if withBin {
 		fs.StringVar(bin, "bin", "", "")
+		fs.BoolVar(statusLine, "statusline", false, "")
 	}
 	if help, err := parse(e, fs, usage, args); help || err != nil {
 		return nil, nil, help, err
@@ -90,6 +96,9 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 	}
 	if _, err := install.SettingsOf(*agent, *scope, "", "-"); err != nil {
 		return nil, nil, false, exit.Usagef("%s: %v", name, err)
+	}
+	if *statusLine && a != nil {
+		return nil, nil, false, exit.Usagef("%s: --statusline: Claude Code's status line only; %s has none", name, a.Title)
 	}
 	root := e.root()
 	var cfg *config.Config
@@ -107,7 +116,7 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 			return nil, nil, false, err
 		}
 	}
-	return &install.Options{Scope: *scope, Root: root, Home: e.getenv("HOME"), Bin: *bin, Config: cfg, DryRun: *dry, Now: time.Now()}, a, false, nil
+	return &install.Options{Scope: *scope, Root: root, Home: e.getenv("HOME"), Bin: *bin, Config: cfg, DryRun: *dry, Now: time.Now(), StatusLine: *statusLine}, a, false, nil
 }
 
 // ownDir returns the directory of the running ralph, links resolved: the

@@ -185,7 +185,7 @@ func prefix(parts []syntax.WordPart) string {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(x.Value))
+			b.WriteString(Unescape(x.Value))
 		case *syntax.SglQuoted:
 			if x.Dollar {
 				return b.String()
@@ -267,8 +267,10 @@ func literal(x *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
-// unescape removes the backslashes of an unquoted literal.
-func unescape(s string) string {
+// Unescape removes the backslashes of an unquoted literal, as the shell
+// does: an escaped character stands for itself, an escaped newline (a
+// line continuation) for nothing.
+func Unescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -305,7 +307,7 @@ func echoed(cs *syntax.CmdSubst) (string, bool) {
 		if !ok || strings.HasPrefix(v, "-") {
 			return "", false
 		}
-		parts = append(parts, unescape(v))
+		parts = append(parts, Unescape(v))
 	}
 	return strings.Join(parts, " "), true
 }
@@ -319,7 +321,7 @@ func unescaped(x *syntax.Word) *syntax.Word {
 		parts[i] = p
 		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
 			n := *l
-			n.Value = unescape(l.Value)
+			n.Value = Unescape(l.Value)
 			parts[i] = &n
 			changed = true
 		}
