@@ -42,7 +42,8 @@ bench: build
 	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --files 5000
 	bash internal/bench/setup.sh $(BIN)
 
-## e2e: the real Claude Code (npm) against a scripted local model server
+## e2e: the real agents (npm: Claude Code, Copilot CLI, Codex CLI, Gemini CLI,
+## OpenCode) against a scripted local model server
 e2e:
 	bash e2e/run.sh
 
