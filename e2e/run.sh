@@ -50,4 +50,6 @@ if ! current; then
 	npm ci --prefix e2e --no-audit --no-fund
 fi
 
-exec go test -tags e2e -count=1 -v ./e2e/ "$@"
+# Five agents' runs take 15 to 25 minutes on a busy 2-core machine, past go
+# test's default 10: a hang fails by this timeout instead.
+exec go test -tags e2e -count=1 -timeout 60m -v ./e2e/ "$@"
