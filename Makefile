@@ -42,7 +42,8 @@ bench: build
 	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --files 5000
 	bash internal/bench/setup.sh $(BIN)
 
-## e2e: the real Claude Code (npm) against a scripted local model server
+## e2e: the real agents (npm: Claude Code, Copilot CLI, Codex CLI, Gemini CLI,
+## OpenCode) against a scripted local model server
 e2e:
 	bash e2e/run.sh
 
@@ -81,6 +82,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzString -fuzztime=10s ./internal/clip/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=20s ./internal/audit/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
+	$(GO) test -run='^$$' -fuzz=FuzzAgentRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/task/
 	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/

@@ -34,6 +34,9 @@ var update = flag.Bool("update", false, "rewrite testdata/events/claude-code-"+v
 // is set, the test binary is not a test: it is the capture hook.
 const captureEnv = "RALPH_E2E_CAPTURE"
 
+// captureEventEnv, when set, names the event a capture is of.
+const captureEventEnv = "RALPH_E2E_EVENT"
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(captureEnv); dir != "" {
 		if err := capture(dir, os.Stdin); err != nil {
@@ -53,6 +56,11 @@ func capture(dir string, r io.Reader) error {
 		return fmt.Errorf("reading event: %w", err)
 	}
 	name := fmt.Sprintf("%020d-%d.json", time.Now().UnixNano(), os.Getpid())
+	if ev := os.Getenv(captureEventEnv); ev != "" {
+		// An agent that names no event in its payload (Copilot CLI) has
+		// the capture hook say which it was registered on.
+		name = strings.TrimSuffix(name, ".json") + "-" + ev + ".json"
+	}
 	tmp := filepath.Join(dir, "."+name)
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return fmt.Errorf("saving event: %w", err)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the end-to-end test: the real Claude Code CLI (pinned in
-# e2e/package-lock.json) against a scripted local model server.
+# Runs the end-to-end tests: the real Claude Code, Copilot CLI, Codex CLI,
+# Gemini CLI and OpenCode (pinned in e2e/package-lock.json) against a
+# scripted local model server.
 #
 #   bash e2e/run.sh                  # run it
 #   bash e2e/run.sh -args -update    # and rewrite testdata/events
 #
-# Extra arguments go to "go test". The CLI is installed with npm ci when it is
-# missing or does not match the lockfile.
+# Extra arguments go to "go test". The CLIs are installed with npm ci when one
+# is missing or does not match the lockfile.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ cd "$(dirname "$0")/.."
 # pins (optional packages of other platforms aside) and the CLI really runs
 # (without its postinstall step, bin/claude is only a placeholder).
 current() {
-	[ -x e2e/node_modules/.bin/claude ] || return 1
+	for cli in claude copilot codex gemini opencode; do
+		[ -x "e2e/node_modules/.bin/$cli" ] || return 1
+	done
 	node -e '
 		const fs = require("fs");
 		const lock = JSON.parse(fs.readFileSync("e2e/package-lock.json", "utf8"));
@@ -31,11 +34,22 @@ current() {
 			if (v !== m.version) process.exit(1);
 		}
 	' || return 1
-	e2e/node_modules/.bin/claude --version >/dev/null 2>&1
+	# Each CLI runs once, in a throwaway HOME it may write to.
+	local home
+	home=$(mktemp -d)
+	for cli in claude copilot codex gemini opencode; do
+		if ! HOME="$home" "e2e/node_modules/.bin/$cli" --version >/dev/null 2>&1; then
+			rm -rf "$home"
+			return 1
+		fi
+	done
+	rm -rf "$home"
 }
 
 if ! current; then
 	npm ci --prefix e2e --no-audit --no-fund
 fi
 
-exec go test -tags e2e -count=1 -v ./e2e/ "$@"
+# Five agents' runs take 15 to 25 minutes on a busy 2-core machine, past go
+# test's default 10: a hang fails by this timeout instead.
+exec go test -tags e2e -count=1 -timeout 60m -v ./e2e/ "$@"

@@ -57,7 +57,8 @@ Guard:
 
 Setup:
   init                     write aiwg.yml for the project, from what it is (--dry-run prints it)
-  install                  register the hooks in Claude Code's settings (--scope, --dry-run)
+  install                  register the hooks in the agent's settings (--agent claude|codex|gemini|
+                           copilot|cursor|opencode, --scope, --statusline, --dry-run)
   uninstall                remove exactly what install added
   doctor                   check binaries, settings, config, state and hook latency
   demo                     a scripted agent session on a sample project, narrated

@@ -66,7 +66,8 @@ Flags:
   --dry-run      decide and answer, but write nothing (a Stop only names
                  its loop)
   --last         replay the newest line of the project's audit logs
-  --agent NAME   dialect of the event (default: detect; known: claude)
+  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
+                 opencode)
 `
 
 // replayHooks are the hooks replay runs, by name, through their Main.

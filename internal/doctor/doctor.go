@@ -67,7 +67,10 @@ func (r *report) add(level, check, format string, args ...any) {
 func Check(ctx context.Context, o Options) []Finding {
 	var r report
 	cfg := checkConfig(&r, o)
-	regs := checkSettings(&r, o, cfg)
+	var others report
+	agents := checkAgents(&others, o, cfg)
+	regs := checkSettings(&r, o, cfg, agents)
+	r = append(r, others...)
 	checkBinaries(&r, o.Bin)
 	checkState(&r, o.Root)
 	if o.Runs > 0 {
@@ -156,7 +159,7 @@ func settingsFiles(o Options) []string {
 	return files
 }
 
-func checkSettings(r *report, o Options, cfg *config.Config) []registration {
+func checkSettings(r *report, o Options, cfg *config.Config, agents int) []registration {
 	var regs []registration
 	capped := o.Env != nil && o.Env(install.CapKey) == "0"
 	for _, file := range settingsFiles(o) {
@@ -198,6 +201,10 @@ func checkSettings(r *report, o Options, cfg *config.Config) []registration {
 				r.add(Fail, "settings", "%s is corrupt: move it aside (mv %[1]s %[1]s.corrupt); ralph uninstall then cannot tell what install added", filepath.Join(filepath.Dir(file), install.Manifest))
 			}
 		}
+	}
+	if len(regs) == 0 && agents > 0 {
+		r.add(OK, "settings", "not registered for Claude Code (%s), only for the agents below", strings.Join(settingsFiles(o), ", "))
+		return nil
 	}
 	if len(regs) == 0 {
 		r.add(Fail, "settings", "ralph-hooks is not registered in any Claude Code settings (%s): run ralph install (or, for the plugin, ralph doctor --plugin DIR)", strings.Join(settingsFiles(o), ", "))

@@ -20,13 +20,9 @@ func (Claude) Name() string { return "claude" }
 // pass with gjson: encoding/json's reflection would cost a hook a tenth of
 // a millisecond on every call.
 func (Claude) Decode(data []byte) (*Event, error) {
-	trimmed := bytes.TrimSpace(data)
-	if !gjson.ValidBytes(trimmed) {
-		return nil, fmt.Errorf("event on stdin is not JSON: %s", syntaxErr(trimmed))
-	}
-	root := gjson.ParseBytes(trimmed)
-	if !root.IsObject() {
-		return nil, errors.New("event on stdin is JSON but not an object")
+	root, err := parseObject(data)
+	if err != nil {
+		return nil, err
 	}
 	ev := &Event{}
 	strs := map[string]*string{
@@ -35,7 +31,6 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		"tool_name": &ev.Tool, "tool_use_id": &ev.ToolUseID, "last_assistant_message": &ev.LastAssistantMessage,
 	}
 	bools := map[string]*bool{"is_interrupt": &ev.IsInterrupt, "stop_hook_active": &ev.StopHookActive}
-	var err error
 	root.ForEach(func(k, v gjson.Result) bool {
 		key := k.Str
 		if v.Type == gjson.Null {
@@ -85,7 +80,21 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	ev.Native = ev.Name
 	return ev, nil
+}
+
+// parseObject checks that data is one JSON object and returns it.
+func parseObject(data []byte) (gjson.Result, error) {
+	trimmed := bytes.TrimSpace(data)
+	if !gjson.ValidBytes(trimmed) {
+		return gjson.Result{}, fmt.Errorf("event on stdin is not JSON: %s", syntaxErr(trimmed))
+	}
+	root := gjson.ParseBytes(trimmed)
+	if !root.IsObject() {
+		return gjson.Result{}, errors.New("event on stdin is JSON but not an object")
+	}
+	return root, nil
 }
 
 // fieldErr names a field of the wrong type, in encoding/json's words.

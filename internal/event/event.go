@@ -2,11 +2,16 @@
 // agent-neutral Event.
 //
 // Each agent speaks its own dialect of the hook protocol. A Dialect turns its
-// wire format into an Event; Claude Code is the first (see claude.go), and
-// Gemini CLI, Cursor, Copilot CLI and Codex plug in the same way. Decoding is
-// lenient where the agents are (unknown fields are ignored, missing ones are
-// tolerated) and strict where a wrong value would mislead a guard (a field of
-// the wrong type is an error that names the field).
+// wire format into an Event: Claude Code (claude.go), OpenAI Codex CLI
+// (codex.go), Gemini CLI (gemini.go), GitHub Copilot CLI (copilot.go),
+// Cursor (cursor.go) and OpenCode, through ralph's plugin (opencode.go).
+// An Event always speaks Claude Code's names: a Gemini BeforeTool of
+// run_shell_command is a PreToolUse of Bash with a command, a Cursor stop
+// is a Stop. The agent's own names stay in Native and
+// NativeTool, for the answer. Decoding is lenient where the agents are
+// (unknown fields are ignored, missing ones are tolerated) and strict where
+// a wrong value would mislead a guard (a field of the wrong type is an error
+// that names the field).
 package event
 
 import (
@@ -38,6 +43,8 @@ const MaxSize = 8 << 20
 type Event struct {
 	Agent          string // dialect that decoded it, e.g. "claude"
 	Name           string // PreToolUse, PostToolUse, PostToolUseFailure, Stop, …
+	Native         string // the event's name as the agent spells it (BeforeTool, preToolUse, …); "" if it sent none
+	NativeTool     string // the tool's name as the agent spells it (run_shell_command, Shell, …)
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
@@ -53,6 +60,10 @@ type Event struct {
 	IsInterrupt bool            //
 	DurationMS  int64           // PostToolUse*: how long the tool ran
 
+	// Parts are a call that changes several files at once (a patch of
+	// Codex or Copilot CLI) as one call per file, in Claude Code's terms.
+	Parts []*Event
+
 	// Stop events.
 	StopHookActive       bool
 	LastAssistantMessage string
@@ -67,7 +78,12 @@ type Dialect interface {
 }
 
 var dialects = map[string]Dialect{
-	"claude": Claude{},
+	"claude":   Claude{},
+	"codex":    Codex{},
+	"gemini":   Gemini{},
+	"copilot":  Copilot{},
+	"cursor":   Cursor{},
+	"opencode": OpenCode{},
 }
 
 // Agents lists the dialect names, sorted.
@@ -111,12 +127,59 @@ func Decode(data []byte, agent string) (*Event, error) {
 	}
 	ev.Agent = d.Name()
 	ev.Raw = data
+	if ev.NativeTool == "" {
+		ev.NativeTool = ev.Tool
+	}
 	return ev, nil
 }
 
-// detect guesses the dialect. Only Claude Code's exists today, so anything
-// that is not recognisably another agent's is decoded as Claude Code's.
-func detect([]byte) string { return "claude" }
+// geminiEvents are the event names only Gemini CLI sends.
+var geminiEvents = map[string]bool{
+	"BeforeTool": true, "AfterTool": true, "BeforeAgent": true, "AfterAgent": true, "BeforeModel": true,
+	"AfterModel": true, "BeforeToolSelection": true, "PreCompress": true,
+}
+
+// detect names the dialect data is in, from the fields only one agent
+// sends: Cursor's cursor_version and conversation_id, Copilot CLI's
+// camelCase sessionId and toolName, Gemini CLI's own event names and
+// string timestamp, the OpenCode plugin's dotted event names, Codex's
+// turn_id. Anything else is Claude Code's (whose shape Copilot CLI and VS
+// Code also send for PascalCase event names). Where the shape cannot tell,
+// the registration says --agent NAME.
+func detect(data []byte) string {
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return "claude" // Claude's decoder explains what is wrong
+	}
+	agent := "claude"
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "cursor_version", "conversation_id", "generation_id", "workspace_roots":
+			agent = "cursor"
+			return false
+		case "sessionId", "toolName", "toolArgs", "toolResult", "stopReason", "transcriptPath":
+			agent = "copilot"
+			return false
+		case "hook_event_name":
+			if geminiEvents[v.Str] {
+				agent = "gemini"
+				return false
+			}
+			if _, ok := opencodeNames[v.Str]; ok {
+				agent = "opencode"
+				return false
+			}
+		case "timestamp":
+			if v.Type == gjson.String {
+				agent = "gemini" // an ISO time; Copilot CLI's is a number
+			}
+		case "turn_id":
+			agent = "codex" // no return: a Cursor or Copilot field still wins
+		}
+		return true
+	})
+	return agent
+}
 
 // Str returns the string field key of the tool input. A missing field is "";
 // a field of another type is an error naming it.

@@ -237,7 +237,7 @@ func write(stdout io.Writer, ev *event.Event, res Result) error {
 		_, err := stdout.Write(res.Output)
 		return err
 	}
-	return answer.Write(stdout, ev.Agent, ev.Name, res.Answer)
+	return answer.For(stdout, ev, res.Answer)
 }
 
 // fail reports err and returns a hook's exit code for it.

@@ -1,5 +1,6 @@
-// Package modelserver is a scripted stand-in for the Anthropic Messages API,
-// for end-to-end tests that run a real agent client (Claude Code) offline.
+// Package modelserver is a scripted stand-in for the model APIs that agent
+// clients call, for end-to-end tests that run a real agent (Claude Code,
+// Copilot CLI, Codex CLI, Gemini CLI, OpenCode) offline.
 //
 // A Server plays a fixed script of Steps: each request of the agent's main
 // loop (a request that offers tools) gets the next step, either a tool call
@@ -8,10 +9,17 @@
 // test can read back what the agent sent, in particular the tool results
 // that the hooks under test produced.
 //
-// Replies are streamed as server-sent events in the Messages API framing
-// (message_start, content_block_start/delta/stop, message_delta,
-// message_stop), or sent as one JSON message when the request says
-// "stream": false.
+// One server speaks every API it knows, told apart by the request's path,
+// one file each:
+//
+//	POST /v1/messages                      Anthropic Messages (anthropic.go)
+//	POST /v1/responses                     OpenAI Responses (responses.go)
+//	POST /v1/chat/completions              OpenAI Chat Completions (chat.go)
+//	POST /v1beta/models/M:generateContent  Gemini (gemini.go), and
+//	     :streamGenerateContent, :countTokens
+//
+// Each reply is streamed in its API's server-sent events when the request
+// asks for a stream, else sent as one JSON object.
 package modelserver
 
 import (
@@ -20,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +38,10 @@ import (
 // that tool name and Input, preceded by Text when Text is set; a step without
 // a Tool is a final text reply that ends the agent's turn (Done when Text is
 // empty).
+//
+// A tool the request declares as free-form (the OpenAI Responses API's
+// "custom" tools, such as Codex CLI's apply_patch) takes a text, not an
+// object: the step's Input["input"] string is that text.
 type Step struct {
 	Tool  string
 	Input map[string]any
@@ -43,11 +56,11 @@ type Request struct {
 	Step   int // index of the script step it was answered with, or -1
 }
 
-// ToolResult is a tool_result block the agent sent back to the model.
+// ToolResult is a tool result the agent sent back to the model.
 type ToolResult struct {
 	ToolUseID string
-	IsError   bool
-	Text      string // the content, text blocks joined by newlines
+	IsError   bool   // the API has a flag for it and it was set
+	Text      string // the content, text parts joined by newlines
 }
 
 // Done is the final text sent once the script is played out.
@@ -73,8 +86,9 @@ func New(steps []Step) *Server {
 	return &Server{steps: steps}
 }
 
-// ToolUseID returns the tool_use id the server gives the tool call of step i
-// (counting from 0): "toolu_e2e_01" for step 0, and so on.
+// ToolUseID returns the id the server gives the tool call of step i
+// (counting from 0): "toolu_e2e_01" for step 0, and so on. Every API uses
+// it: as the tool_use id, the call_id, the function call's id.
 func ToolUseID(i int) string { return fmt.Sprintf("toolu_e2e_%02d", i+1) }
 
 // Listen serves s on a fresh port of 127.0.0.1. It returns the base URL
@@ -117,85 +131,80 @@ func (s *Server) ToolResults() ([]ToolResult, error) {
 	return ToolResults(s.Requests())
 }
 
-// ToolResults extracts the tool_result blocks from the user messages of the
-// Messages API requests in reqs. Each request repeats the conversation so
-// far, so every result is returned once, in the order first seen.
+// ToolResults extracts the tool results from the requests in reqs, in
+// whichever API each was made: Messages tool_result blocks, Responses
+// function_call_output items, Chat Completions tool messages, Gemini
+// functionResponse parts. Each request repeats the conversation so far, so
+// every result is returned once, in the order first seen.
 func ToolResults(reqs []Request) ([]ToolResult, error) {
 	var out []ToolResult
 	seen := map[string]bool{}
 	for i, r := range reqs {
-		if r.Method != http.MethodPost || r.Path != "/v1/messages" {
+		if r.Method != http.MethodPost {
 			continue
 		}
-		var body struct {
-			Messages []struct {
-				Role    string          `json:"role"`
-				Content json.RawMessage `json:"content"`
-			} `json:"messages"`
+		var rs []ToolResult
+		var err error
+		switch api(r.Path) {
+		case apiMessages:
+			rs, err = messagesResults(r.Body)
+		case apiResponses:
+			rs, err = responsesResults(r.Body)
+		case apiChat:
+			rs, err = chatResults(r.Body)
+		case apiGemini:
+			rs, err = geminiResults(r.Body)
+		default:
+			continue
 		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			return nil, fmt.Errorf("modelserver: request %d: %w", i, err)
+		if err != nil {
+			return nil, fmt.Errorf("modelserver: request %d (%s): %w", i, r.Path, err)
 		}
-		for _, m := range body.Messages {
-			if m.Role != "user" || len(m.Content) == 0 || m.Content[0] != '[' {
-				continue // a plain string content holds no tool result
+		for _, res := range rs {
+			if seen[res.ToolUseID] {
+				continue
 			}
-			var blocks []struct {
-				Type      string          `json:"type"`
-				ToolUseID string          `json:"tool_use_id"`
-				IsError   bool            `json:"is_error"`
-				Content   json.RawMessage `json:"content"`
-			}
-			if err := json.Unmarshal(m.Content, &blocks); err != nil {
-				return nil, fmt.Errorf("modelserver: request %d: message content: %w", i, err)
-			}
-			for _, b := range blocks {
-				if b.Type != "tool_result" || seen[b.ToolUseID] {
-					continue
-				}
-				seen[b.ToolUseID] = true
-				text, err := contentText(b.Content)
-				if err != nil {
-					return nil, fmt.Errorf("modelserver: request %d: tool result %s: %w", i, b.ToolUseID, err)
-				}
-				out = append(out, ToolResult{ToolUseID: b.ToolUseID, IsError: b.IsError, Text: text})
-			}
+			seen[res.ToolUseID] = true
+			out = append(out, res)
 		}
 	}
 	return out, nil
 }
 
-// contentText returns the text of a tool_result content: a string, or an
-// array of blocks whose text blocks are joined by newlines.
-func contentText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+// The APIs the server speaks.
+const (
+	apiNone = iota
+	apiMessages
+	apiCountTokens
+	apiResponses
+	apiChat
+	apiGemini
+)
+
+// api tells which API a request path is of. The OpenAI paths are taken
+// with or without their /v1 prefix, as clients differ in whether the base
+// URL they are given carries it.
+func api(path string) int {
+	switch path {
+	case "/v1/messages":
+		return apiMessages
+	case "/v1/messages/count_tokens":
+		return apiCountTokens
+	case "/v1/responses", "/responses":
+		return apiResponses
+	case "/v1/chat/completions", "/chat/completions":
+		return apiChat
 	}
-	if raw[0] == '"' {
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, err
+	if _, _, ok := geminiPath(path); ok {
+		return apiGemini
 	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return "", err
-	}
-	var texts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			texts = append(texts, b.Text)
-		}
-	}
-	return strings.Join(texts, "\n"), nil
+	return apiNone
 }
 
 // maxBody bounds a request body.
 const maxBody = 32 << 20
 
-// ServeHTTP answers one request of the Messages API.
+// ServeHTTP answers one request of any API the server speaks.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	rec := Request{Method: r.Method, Path: r.URL.Path, Body: body, Step: -1}
@@ -204,166 +213,77 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, "invalid_request_error", "reading body: "+err.Error())
 		return
 	}
-	switch {
-	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
+	kind := apiNone
+	if r.Method == http.MethodPost {
+		kind = api(r.URL.Path)
+	}
+	switch kind {
+	case apiMessages:
 		s.messages(w, rec)
-	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+	case apiCountTokens:
 		s.record(rec)
 		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": tokens(body)})
+	case apiResponses:
+		s.responses(w, rec)
+	case apiChat:
+		s.chat(w, rec)
+	case apiGemini:
+		s.gemini(w, r, rec)
 	default:
 		s.record(rec)
 		apiError(w, http.StatusNotFound, "not_found_error", fmt.Sprintf("%s %s: no such endpoint", r.Method, r.URL.Path))
 	}
 }
 
-// request is the part of a Messages API request the server looks at.
-type request struct {
-	Model    string            `json:"model"`
-	Stream   bool              `json:"stream"`
-	Tools    []json.RawMessage `json:"tools"`
-	Messages []json.RawMessage `json:"messages"`
+// turn is what the model says in one reply, whatever the API: a text, a
+// tool call, or both (the text first).
+type turn struct {
+	step  int // the script step played, or -1
+	seq   int // the reply's number, for ids
+	text  string
+	tool  string
+	input map[string]any
 }
 
-// block is a content block of a reply.
-type block struct {
-	Type  string         `json:"type"`
-	Text  string         `json:"text,omitempty"`
-	ID    string         `json:"id,omitempty"`
-	Name  string         `json:"name,omitempty"`
-	Input map[string]any `json:"input,omitempty"`
-}
-
-// messages answers POST /v1/messages.
-func (s *Server) messages(w http.ResponseWriter, rec Request) {
-	var req request
-	if err := json.Unmarshal(rec.Body, &req); err != nil {
-		s.record(rec)
-		apiError(w, http.StatusBadRequest, "invalid_request_error", "bad request body: "+err.Error())
-		return
-	}
-	if len(req.Messages) == 0 {
-		s.record(rec)
-		apiError(w, http.StatusBadRequest, "invalid_request_error", "messages: at least one message is required")
-		return
-	}
-
+// play records rec and returns the reply to it: for a request of the main
+// loop (main: it offers tools) the next step of the script, or Done once
+// it is played out; for a side request "OK".
+func (s *Server) play(rec Request, main bool) turn {
 	s.mu.Lock()
-	var blocks []block
-	stop := "end_turn"
+	defer s.mu.Unlock()
+	s.msgSeq++
+	t := turn{step: -1, seq: s.msgSeq}
 	switch {
-	case len(req.Tools) == 0:
-		blocks = []block{{Type: "text", Text: "OK"}}
+	case !main:
+		t.text = "OK"
 	case s.next < len(s.steps):
-		rec.Step = s.next
+		t.step = s.next
 		st := s.steps[s.next]
 		s.next++
-		switch {
-		case st.Text != "":
-			blocks = append(blocks, block{Type: "text", Text: st.Text})
-		case st.Tool == "":
-			blocks = append(blocks, block{Type: "text", Text: Done})
+		t.text, t.tool, t.input = st.Text, st.Tool, st.Input
+		if t.tool == "" && t.text == "" {
+			t.text = Done
 		}
-		if st.Tool != "" {
-			in := st.Input
-			if in == nil {
-				in = map[string]any{}
-			}
-			blocks = append(blocks, block{Type: "tool_use", ID: ToolUseID(rec.Step), Name: st.Tool, Input: in})
-			stop = "tool_use"
+		if t.tool != "" && t.input == nil {
+			t.input = map[string]any{}
 		}
 	default:
-		blocks = []block{{Type: "text", Text: Done}}
+		t.text = Done
 	}
-	s.msgSeq++
-	id := fmt.Sprintf("msg_e2e_%03d", s.msgSeq)
+	rec.Step = t.step
 	s.reqs = append(s.reqs, rec)
-	s.mu.Unlock()
-
-	model := s.Model
-	if model == "" {
-		model = req.Model
-	}
-	usage := map[string]any{"input_tokens": tokens(rec.Body), "output_tokens": 0}
-	if !req.Stream {
-		content := make([]map[string]any, len(blocks))
-		for i, b := range blocks {
-			content[i] = fullBlock(b)
-		}
-		usage["output_tokens"] = outTokens(blocks)
-		writeJSON(w, http.StatusOK, map[string]any{
-			"id": id, "type": "message", "role": "assistant", "model": model,
-			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
-		})
-		return
-	}
-	stream(w, id, model, blocks, stop, usage)
+	return t
 }
 
-// fullBlock is b as a complete content block, as a non-streamed reply has it.
-func fullBlock(b block) map[string]any {
-	if b.Type == "tool_use" {
-		return map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": b.Input}
-	}
-	return map[string]any{"type": "text", "text": b.Text}
-}
+// callID is the id of t's tool call.
+func (t turn) callID() string { return ToolUseID(t.step) }
 
-// stream writes the reply as server-sent events.
-func stream(w http.ResponseWriter, id, model string, blocks []block, stop string, usage map[string]any) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Request-Id", "req_"+id)
-	w.WriteHeader(http.StatusOK)
-	fl, _ := w.(http.Flusher)
-	send := func(typ string, data map[string]any) {
-		data["type"] = typ
-		b, err := json.Marshal(data)
-		if err != nil {
-			return // data is built here from JSON-safe values
-		}
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
-		if fl != nil {
-			fl.Flush()
-		}
+// model is the model name a reply carries.
+func (s *Server) model(asked string) string {
+	if s.Model != "" {
+		return s.Model
 	}
-
-	send("message_start", map[string]any{"message": map[string]any{
-		"id": id, "type": "message", "role": "assistant", "model": model,
-		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage,
-	}})
-	send("ping", map[string]any{})
-	for i, b := range blocks {
-		switch b.Type {
-		case "tool_use":
-			send("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
-				"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{},
-			}})
-			js, err := json.Marshal(b.Input)
-			if err != nil {
-				js = []byte("{}")
-			}
-			for _, part := range split(string(js), 3) {
-				send("content_block_delta", map[string]any{"index": i, "delta": map[string]any{
-					"type": "input_json_delta", "partial_json": part,
-				}})
-			}
-		default:
-			send("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
-				"type": "text", "text": "",
-			}})
-			for _, part := range split(b.Text, 2) {
-				send("content_block_delta", map[string]any{"index": i, "delta": map[string]any{
-					"type": "text_delta", "text": part,
-				}})
-			}
-		}
-		send("content_block_stop", map[string]any{"index": i})
-	}
-	send("message_delta", map[string]any{
-		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": outTokens(blocks)},
-	})
-	send("message_stop", map[string]any{})
+	return asked
 }
 
 // split cuts s into at most n non-empty pieces on rune boundaries, so that
@@ -387,14 +307,11 @@ func split(s string, n int) []string {
 func tokens(body []byte) int { return len(body)/4 + 1 }
 
 // outTokens is a rough token count of a reply.
-func outTokens(blocks []block) int {
-	n := 1
-	for _, b := range blocks {
-		n += len(b.Text) / 4
-		if b.Input != nil {
-			js, _ := json.Marshal(b.Input)
-			n += len(js) / 4
-		}
+func outTokens(t turn) int {
+	n := 1 + len(t.text)/4
+	if t.input != nil {
+		js, _ := json.Marshal(t.input)
+		n += len(js) / 4
 	}
 	return n
 }
@@ -405,12 +322,59 @@ func (s *Server) record(r Request) {
 	s.mu.Unlock()
 }
 
-// apiError writes an error in the Messages API's shape.
-func apiError(w http.ResponseWriter, code int, typ, msg string) {
-	writeJSON(w, code, map[string]any{
-		"type":  "error",
-		"error": map[string]any{"type": typ, "message": msg},
-	})
+// sse starts a server-sent event stream and returns a function that sends
+// one event: "event: NAME" when name is set, then "data: DATA". Each event
+// is flushed at once.
+func sse(w http.ResponseWriter) func(name string, data []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fl, _ := w.(http.Flusher)
+	return func(name string, data []byte) {
+		if name != "" {
+			fmt.Fprintf(w, "event: %s\n", name)
+		}
+		fmt.Fprintf(w, "data: %s\n\n", data)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+}
+
+// mustJSON marshals v, built here from JSON-safe values (maps, slices,
+// strings, numbers, the steps' inputs), so it cannot fail.
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// textOf returns the text of a content that is a string or an array of
+// parts, joining the parts whose type is one of types (or that have no
+// type) with newlines.
+func textOf(raw json.RawMessage, types ...string) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, err
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", err
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "" || slices.Contains(types, p.Type) {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -398,3 +398,43 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// dataEvents parses a stream of "data:" events, each optionally preceded
+// by an "event:" line that must match the data's type; it stops at [DONE].
+func dataEvents(t *testing.T, r io.Reader) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	name := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			continue
+		case strings.HasPrefix(line, "event: "):
+			name = strings.TrimPrefix(line, "event: ")
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			t.Fatalf("want a data: line, got %q", line)
+		}
+		if data == "[DONE]" {
+			break
+		}
+		var d map[string]any
+		if err := json.Unmarshal([]byte(data), &d); err != nil {
+			t.Fatalf("data %q: %v", data, err)
+		}
+		if name != "" && d["type"] != name {
+			t.Fatalf("event %s carries data of type %v", name, d["type"])
+		}
+		name = ""
+		out = append(out, d)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -98,7 +98,8 @@ them for deleted tests), and CI steps removed by the loop's very first Bash
 command (the CI files are first read on the loop's first change).
 
 Flags:
-  --agent NAME   dialect of the event (default: detect; known: claude)
+  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
+                 opencode)
   --dry-run      judge and answer, but write no audit line, state or index
   --help         show this help
 `

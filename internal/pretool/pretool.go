@@ -52,7 +52,8 @@ ask|deny with the reason. Exit 0; 1 on bad input or an internal error
 (never a block, unless fail_closed is set in aiwg.yml).
 
 Flags:
-  --agent NAME   dialect of the event (default: detect; known: claude)
+  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
+                 opencode)
   --dry-run      decide and answer, but write no audit line or checkpoint
   --help         show this help
 `
@@ -120,8 +121,35 @@ func Handle(c *hook.Call) (hook.Result, error) {
 }
 
 // Judge returns the guard's verdict on the call: package risk's, and, for
-// a change to a test file, package tamper's (rule test-tamper).
+// a change to a test file, package tamper's (rule test-tamper). A call
+// that changes several files at once (a patch) is judged file by file, and
+// the worst verdict stands.
 func Judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
+	if len(c.Event.Parts) == 0 {
+		return judge(cfg, c)
+	}
+	var worst *risk.Verdict
+	var changes []string
+	for _, p := range c.Event.Parts {
+		pc := *c
+		pc.Event = p
+		v, err := judge(cfg, &pc)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, v.Changes...)
+		if worst == nil || v.Decision.Worse(worst.Decision) {
+			worst = v
+		}
+	}
+	if worst.Decision != answer.Deny {
+		worst.Changes = changes
+	}
+	return worst, nil
+}
+
+// judge returns the verdict on one call.
+func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 	g, err := risk.New(cfg, c.Scope.Root, c.Getenv)
 	if err != nil {
 		return nil, err

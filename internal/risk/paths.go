@@ -43,6 +43,8 @@ func protected(root, home string, getenv func(string) string) []string {
 		filepath.Join(root, ".cursor", "hooks.json"),
 		filepath.Join(root, ".codex", "hooks.json"),
 		filepath.Join(root, ".github", "hooks"),
+		filepath.Join(root, ".opencode", "plugins", "ralph-hooks.ts"), // ralph install --agent opencode
+		filepath.Join(root, ".opencode", "ralph-hooks.json"),
 		"/etc/claude-code/managed-settings.json",
 	}
 	if home != "" {
@@ -55,6 +57,8 @@ func protected(root, home string, getenv func(string) string) []string {
 			filepath.Join(home, ".cursor", "hooks.json"),
 			filepath.Join(home, ".codex", "hooks.json"),
 			filepath.Join(home, ".codex", "config.toml"),
+			filepath.Join(home, ".config", "opencode", "plugins", "ralph-hooks.ts"),
+			filepath.Join(home, ".config", "opencode", "ralph-hooks.json"),
 			filepath.Join(home, ".local", "lib", "ralph-hooks"),
 			filepath.Join(home, ".local", "bin", "ralph"),
 		)

@@ -58,7 +58,8 @@ Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 in the agent's settings env so that
 Claude Code does not end the turn after 8 blocks: ralph bounds the loop.
 
 Flags:
-  --agent NAME   dialect of the event (default: detect; known: claude)
+  --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
+                 opencode)
   --dry-run      name the loop, but run nothing and write nothing
   --help         show this help
 `

@@ -1,0 +1,190 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
+)
+
+// codexVersion is the Codex CLI release the test runs (e2e/package.json
+// pins it).
+const codexVersion = "0.169.0"
+
+// codexEvents are the events the capture hook records for Codex CLI.
+var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"}
+
+// reflection is a reflection block for the stop hook: attempted, result,
+// learned, next.
+const reflection = "<reflection>\nAttempted: %s\nResult: %s\nLearned: %s\nNext: %s\n</reflection>"
+
+// The real Codex CLI, offline (codex exec with a custom model provider
+// whose base URL is the scripted model server, speaking the OpenAI
+// Responses API), with the hooks as ralph install --agent codex registers
+// them: its rm -rf of the tests is denied, and its Stop is kept going until
+// go test passes.
+func TestCodex(t *testing.T) {
+	files := map[string]string{"tests/add_test.go": project["tests/add_test.go"]}
+	for k, v := range buggy {
+		files[k] = v
+	}
+	h := newHarness(t, files)
+	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	ver := exec.Command(codex, "--version")
+	ver.Env = h.env
+	v, err := ver.Output() // stderr warns that CODEX_HOME is under /tmp
+	if err != nil || strings.TrimSpace(string(v)) != "codex-cli "+codexVersion {
+		t.Fatalf("codex --version = %q, %v; want codex-cli %s: run `npm ci --prefix e2e`", v, err, codexVersion)
+	}
+	out := h.ralph(t, "install", "--agent", "codex", "--bin", h.bin)
+	if !strings.Contains(out, "Installed ralph-hooks for Codex CLI") {
+		t.Fatalf("ralph install --agent codex: %s", out)
+	}
+	id := startLoop(t, h, "Make go test pass", "--completion", "go test ./...", "--max-iterations", "5")
+	before := snapshot(t, h.proj, "tests")
+
+	steps := []modelserver.Step{
+		{Text: "The tests are in the way.", Tool: "exec_command", Input: map[string]any{"cmd": "rm -rf tests"}},
+		{Text: "I could not remove them; stopping here.\n" + fmt.Sprintf(reflection, "removing the tests", "refused", "the tests stay", "fix Add and Mul")},
+		{Tool: "apply_patch", Input: map[string]any{"input": "*** Begin Patch\n*** Update File: calc.go\n@@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n*** End Patch\n"}},
+		{Tool: "apply_patch", Input: map[string]any{"input": "*** Begin Patch\n*** Update File: calc.go\n@@\n-func Mul(a, b int) int { return a + b }\n+func Mul(a, b int) int { return a * b }\n*** End Patch\n"}},
+		{Text: "Fixed Add and Mul.\n" + fmt.Sprintf(reflection, "fixing Add and Mul", "go test passes", "read the code", "nothing")},
+	}
+	srv := modelserver.New(steps)
+	url, stop, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	// Codex's own configuration: the scripted model as a custom provider
+	// (a model it has metadata for, so that it offers apply_patch), the
+	// project trusted, so that it reads the project's .codex/hooks.json;
+	// and the capture hook in the user's hooks.json.
+	codexHome := filepath.Join(h.home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "e2e"
+
+[model_providers.e2e]
+name = "scripted model server"
+base_url = %q
+wire_api = "responses"
+env_key = "RALPH_E2E_KEY"
+
+[projects.%q]
+trust_level = "trusted"
+`, url+"/v1", h.proj)
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check",
+		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "Make go test pass.")
+	cmd.Dir = h.proj
+	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	runErr := cmd.Run()
+	t.Logf("codex ran for %v, %d model requests, %d of %d steps played",
+		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(steps))
+	defer func() {
+		if t.Failed() {
+			t.Logf("codex stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			logRun(t, h, &run{srv: srv}, id)
+		}
+	}()
+	if ctx.Err() != nil {
+		t.Fatal("codex did not finish within 180s")
+	}
+	if runErr != nil {
+		t.Errorf("codex: %v", runErr)
+	}
+	if n := srv.Played(); n != len(steps) {
+		t.Errorf("the model played %d of %d steps", n, len(steps))
+	}
+
+	// The guard: rm -rf tests was refused by ralph (Codex refuses it on
+	// its own too, with other words, when no hook does), and the tests are
+	// all there.
+	results, err := srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := findResult(results, modelserver.ToolUseID(0))
+	if !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
+		t.Errorf("rm -rf tests: want a denial by rule test-delete, got %+v (found %v)", r, ok)
+	}
+	if after := snapshot(t, h.proj, "tests"); !equalMaps(before, after) {
+		t.Errorf("the tests changed:\nbefore %q\nafter  %q", before, after)
+	}
+
+	// The loop: sent back at the first Stop (go test fails), completed at
+	// the second.
+	st := archived(t, h, id)
+	if st.Status != "completed" || st.Iteration != 2 {
+		t.Errorf("loop ended %s after %d iterations, want completed after 2", st.Status, st.Iteration)
+	}
+	if told(&run{srv: srv}, `iteration 1 of 5 ended and the task is not done`) == 0 {
+		t.Error("the model was never told that iteration 1 failed")
+	}
+
+	evs := readCaptured(t, h.events)
+	for _, want := range []string{"PreToolUse", "PostToolUse", "Stop"} {
+		if !slices.ContainsFunc(evs, func(e captured) bool { return e.event == want }) {
+			t.Errorf("no %s event captured", want)
+		}
+	}
+	if *update && !t.Failed() {
+		writeCaptured(t, evs, "codex-"+codexVersion, h.proj, h.home)
+	}
+}
+
+// writeCodexCapture writes a Codex hooks.json that runs the capture hook
+// on every event the test records. The capture directory and the event
+// are set on the command line, whatever environment Codex gives its hooks.
+func writeCodexCapture(t *testing.T, path, dir string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := map[string]any{}
+	for _, ev := range codexEvents {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{
+			"type": "command", "timeout": 30,
+			"command": captureEnv + "='" + dir + "' " + captureEventEnv + "=" + ev + " '" + self + "'",
+		}}}}
+	}
+	data, err := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,41 @@
+package answer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// TestOpenCode: what the ralph-hooks OpenCode plugin is told, per event.
+func TestOpenCode(t *testing.T) {
+	for _, tt := range []struct {
+		name, event string
+		a           Answer
+		want        string
+	}{
+		{"deny", event.PreToolUse, Answer{Decision: Deny, Reason: "no"}, `{"decision":"deny","reason":"no"}`},
+		{"ask is refused", event.PreToolUse, Answer{Decision: Ask, Reason: "sure?"},
+			`{"decision":"deny","reason":"This call needs a human's confirmation, and OpenCode cannot ask for it from a hook, so it is refused: sure?"}`},
+		{"warn", event.PreToolUse, Answer{Decision: Warn, Context: "careful"}, `{"context":"careful"}`},
+		{"allow", event.PreToolUse, Answer{Decision: Allow}, ``},
+		{"post block", event.PostToolUse, Answer{Decision: Block, Reason: "worse", Context: "see"}, `{"decision":"block","reason":"worse","context":"see"}`},
+		{"failure", event.PostToolUseFailure, Answer{Decision: Warn, Context: "noted"}, `{"context":"noted"}`},
+		{"stop block", event.Stop, Answer{Decision: Block, Reason: "keep going", Context: "x", System: "ralph: back to work"},
+			`{"decision":"block","reason":"keep going","systemMessage":"ralph: back to work"}`},
+		{"stop done", event.Stop, Answer{System: "ralph: completed"}, `{"systemMessage":"ralph: completed"}`},
+		{"subagent", event.SubagentStop, Answer{Decision: Block, Reason: "r"}, `{"decision":"block","reason":"r"}`},
+	} {
+		var b bytes.Buffer
+		if err := For(&b, &event.Event{Agent: "opencode", Name: tt.event}, tt.a); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want := tt.want
+		if want != "" {
+			want += "\n"
+		}
+		if b.String() != want {
+			t.Errorf("%s: got %q, want %q", tt.name, b.String(), want)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package event
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Codex decodes OpenAI Codex CLI's hook JSON. Codex speaks Claude Code's
+// protocol (PreToolUse, PostToolUse, Stop, snake_case fields) with fields
+// of its own (turn_id, model) and its own tools: shell commands as Bash
+// (or shell, exec_command with an argv list) and file changes as
+// apply_patch, whose patch is read as the Write, Edit, rm and mv calls it
+// amounts to.
+type Codex struct{}
+
+// Name returns "codex".
+func (Codex) Name() string { return "codex" }
+
+// Decode decodes one Codex CLI hook event.
+func (Codex) Decode(data []byte) (*Event, error) {
+	ev, err := Claude{}.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	ev.NativeTool = ev.Tool
+	switch ev.Tool {
+	case "shell", "local_shell", "exec_command", "container.exec", "shell_command":
+		ev.Tool = "Bash"
+		if wd := inStr(ev.Input, "workdir"); wd != "" {
+			ev.Cwd = wd
+		}
+		cmd := gjson.GetBytes(ev.Input, "command")
+		if cmd.IsArray() {
+			ev.Input = input("command", argvCommand(cmd.Array()))
+		} else {
+			ev.Input = input("command", keep(ev.Input, "command"))
+		}
+	case "apply_patch":
+		in := ev.Input
+		ev.Tool, ev.Input = patchTool(in)
+		if ev.Tool == "apply_patch" {
+			ev.Parts = patchParts(ev, in)
+		}
+	}
+	return ev, nil
+}
+
+// argvCommand returns the shell command an argv runs: the script of
+// bash -lc SCRIPT, else the words quoted.
+func argvCommand(argv []gjson.Result) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = a.String()
+	}
+	if len(words) == 3 && (words[1] == "-lc" || words[1] == "-c") && strings.HasSuffix(words[0], "sh") {
+		return words[2]
+	}
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
+}

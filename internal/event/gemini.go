@@ -1,0 +1,151 @@
+package event
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Gemini decodes Gemini CLI's hook JSON: BeforeTool, AfterTool and
+// AfterAgent (its Stop), with Gemini's tool names and input shapes
+// (run_shell_command, write_file, replace, …). Its samples are recorded
+// from the real client (../../testdata/events/gemini-*).
+//
+// AfterAgent's prompt_response is not the last message: Gemini CLI sends
+// every reply of the prompt so far, continuations included, each with the
+// last streamed piece repeated. The last message is read from the
+// transcript instead (its last "gemini" record), and taken only when
+// prompt_response holds it, so that the file can never say more than the
+// event; else prompt_response stands.
+type Gemini struct{}
+
+// Name returns "gemini".
+func (Gemini) Name() string { return "gemini" }
+
+// geminiNames maps Gemini CLI's event names onto Claude Code's.
+var geminiNames = map[string]string{
+	"BeforeTool": PreToolUse,
+	"AfterTool":  PostToolUse,
+	"AfterAgent": Stop,
+}
+
+// geminiTools maps Gemini CLI's read-only and search tools onto Claude
+// Code's names; their input is not read.
+var geminiTools = map[string]string{
+	"read_file": "Read", "read_many_files": "Read", "glob": "Glob", "search_file_content": "Grep",
+	"grep_search": "Grep", "list_directory": "LS", "web_fetch": "WebFetch", "google_web_search": "WebSearch",
+	"write_todos": "TodoWrite",
+}
+
+// Decode decodes one Gemini CLI hook event.
+func (Gemini) Decode(data []byte) (*Event, error) {
+	root, err := parseObject(data)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{root: root}
+	ev := &Event{
+		Native:         f.str("hook_event_name"),
+		SessionID:      f.str("session_id"),
+		TranscriptPath: f.str("transcript_path"),
+		Cwd:            f.str("cwd"),
+		NativeTool:     f.str("tool_name"),
+	}
+	ev.Name = ev.Native
+	if n, ok := geminiNames[ev.Native]; ok {
+		ev.Name = n
+	}
+	in := f.object("tool_input")
+	ev.Response = f.raw("tool_response")
+	ev.StopHookActive = f.boolean("stop_hook_active")
+	ev.LastAssistantMessage = f.str("prompt_response")
+	if f.err != nil {
+		return nil, f.err
+	}
+	if ev.Name == Stop && ev.TranscriptPath != "" {
+		if last := geminiLast(ev.TranscriptPath); last != "" && strings.Contains(ev.LastAssistantMessage, last) {
+			ev.LastAssistantMessage = last
+		}
+	}
+	if ev.Name == PostToolUse {
+		// A tool that failed says so in tool_response.error.
+		r := &fields{root: root.Get("tool_response"), prefix: "tool_response."}
+		if e := r.get("error"); e.Exists() && e.Raw != `""` {
+			ev.Name, ev.Error = PostToolUseFailure, r.text("error")
+		}
+	}
+	ev.Tool, ev.Input = ev.NativeTool, in
+	switch ev.NativeTool {
+	case "run_shell_command":
+		ev.Tool = "Bash"
+		ev.Input = input("command", keep(in, "command"), "description", keep(in, "description"))
+		// The command runs in dir_path, relative to the project.
+		dir := inStr(in, "dir_path")
+		if dir == "" {
+			dir = inStr(in, "directory")
+		}
+		switch {
+		case filepath.IsAbs(dir):
+			ev.Cwd = dir
+		case dir != "" && ev.Cwd != "":
+			ev.Cwd = filepath.Join(ev.Cwd, dir)
+		}
+	case "write_file":
+		ev.Tool = "Write"
+		ev.Input = input("file_path", keep(in, "file_path"), "content", keep(in, "content"))
+	case "replace":
+		ev.Tool = "Edit"
+		all := inBool(in, "allow_multiple") || inNum(in, "expected_replacements") > 1
+		ev.Input = input("file_path", keep(in, "file_path"), "old_string", keep(in, "old_string"),
+			"new_string", keep(in, "new_string"), "replace_all", all)
+	default:
+		if t, ok := geminiTools[ev.NativeTool]; ok {
+			ev.Tool = t
+		}
+	}
+	if ev.NativeTool == "" {
+		ev.Tool, ev.Input = "", in
+	}
+	return ev, nil
+}
+
+// transcriptTail is how much of the end of a transcript is read for its
+// last message.
+const transcriptTail = 1 << 20
+
+// geminiLast returns the text of the last model message of a Gemini CLI
+// transcript (JSON lines; a model message is {"type":"gemini","content":
+// TEXT}), or "" when there is none or the file cannot be read.
+func geminiLast(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	} else if fi.Size() > transcriptTail {
+		if _, err := f.Seek(fi.Size()-transcriptTail, io.SeekStart); err != nil {
+			return ""
+		}
+	}
+	last := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, transcriptTail)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"gemini"`)) || !gjson.ValidBytes(line) {
+			continue // a line cut by the seek, or no model message
+		}
+		r := gjson.ParseBytes(line)
+		if c := r.Get("content"); r.Get("type").Str == "gemini" && c.Type == gjson.String && c.Str != "" {
+			last = c.Str
+		}
+	}
+	return last
+}
