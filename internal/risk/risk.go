@@ -56,6 +56,10 @@ type Verdict struct {
 	// Changes are the existing files (absolute) the call changes or
 	// deletes, to checkpoint before it runs.
 	Changes []string
+	// Writes are the test files a Bash command rewrites with text ralph
+	// knows (cat > x_test.go <<EOF), absolute path to full new text: the
+	// caller checks them as it checks a Write (rule test-tamper).
+	Writes map[string]string
 	// Analysis is how a Bash command was read.
 	Analysis *shell.Analysis
 	Target   string // the command or path judged
@@ -110,10 +114,11 @@ type Guard struct {
 	Root string
 	Home string
 	Temp []string // temp directories; anything strictly inside is scratch
+	// Caches are package managers' caches: they and anything inside are
+	// scratch.
+	Caches []string
 	// Protected are the files and directories the agent may not change.
 	Protected []string
-	// Tracked reports which of paths git tracks; nil means ask git.
-	Tracked func(root string, paths []string) map[string]bool
 
 	cfg      *config.Config
 	rules    []*rule
@@ -134,6 +139,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Home = filepath.Clean(h)
 	}
 	g.Temp = tempDirs(getenv)
+	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}

@@ -99,19 +99,6 @@ func newGuard(t testing.TB, root string, cfg *config.Config) *Guard {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		// Without git, say what a repository would: everything but the
-		// ignored files is tracked.
-		g.Tracked = func(root string, paths []string) map[string]bool {
-			set := map[string]bool{}
-			for _, p := range paths {
-				if !strings.HasSuffix(p, ".log") {
-					set[p] = true
-				}
-			}
-			return set
-		}
-	}
 	return g
 }
 
