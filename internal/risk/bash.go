@@ -153,6 +153,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.commandRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.packRules(c) {
+		g.add(v, f)
+	}
 	if c.Name != "" {
 		for _, f := range g.matchRules("Bash", normalized(c), nil) {
 			g.add(v, f)

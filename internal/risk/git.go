@@ -48,7 +48,7 @@ func parseGit(c *shell.Cmd) *gitCall {
 // gitOps lists the files a git command deletes, moves or overwrites.
 func (g *Guard) gitOps(c *shell.Cmd) []op {
 	gc := parseGit(c)
-	if gc == nil {
+	if gc == nil || helpOnly(gc.args) {
 		return nil
 	}
 	switch gc.sub {
@@ -339,6 +339,13 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 		}
 	case "push":
 		force := opt("f", "force", "mirror")
+		for l := range fl.long {
+			// --force-with-lease and --force-if-includes keep the check;
+			// any other --force… git refuses, or forces.
+			if strings.HasPrefix(l, "force") && l != "force-with-lease" && l != "force-if-includes" {
+				force = true
+			}
+		}
 		del := opt("d", "delete", "prune")
 		for _, o := range operands {
 			s := o.Lit()
@@ -414,6 +421,8 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		if onDevice(c) {
 			return one("mkfs", "formats or wipes a disk or partition.")
 		}
+	case wipesDisk(c) != "":
+		return one("mkfs", wipesDisk(c))
 	case name == "shred" || name == "srm" || name == "wipe":
 		if _, files := splitFlags(c.Args, "ns"); len(files) > 0 {
 			return one("shred", "destroys file contents beyond recovery. Use rm if the file must go.")
@@ -452,6 +461,9 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		if hasOpt(c, "-r") {
 			return one("system-power", "deletes every cron job of the user.")
 		}
+	}
+	if why := dataResets(c); why != "" {
+		return one("data-reset", why)
 	}
 	if why := infraDestroys(c); why != "" {
 		return one("infra-destroy", why)
@@ -522,9 +534,13 @@ func infraDestroys(c *shell.Cmd) string {
 		if has("system", "prune") || has("volume", "rm") || has("volume", "prune") || has("image", "prune", "-a") {
 			return "deletes containers, images or volumes with their data."
 		}
+		if (has("rm") || has("container", "rm") || has("kill")) && everyContainer(c) {
+			return "removes every container, whatever it runs."
+		}
 	case "aws":
 		if has("s3", "rm", "--recursive") || has("s3", "rb") || has("s3api", "delete-bucket") ||
-			has("rds", "delete-db-instance") || has("dynamodb", "delete-table") || has("ec2", "terminate-instances") {
+			has("rds", "delete-db-instance") || has("dynamodb", "delete-table") || has("ec2", "terminate-instances") ||
+			has("cloudformation", "delete-stack") || has("rds", "delete-db-cluster") || has("eks", "delete-cluster") {
 			return "deletes cloud resources or data."
 		}
 	case "gsutil":
@@ -545,6 +561,17 @@ func infraDestroys(c *shell.Cmd) string {
 		}
 	}
 	return ""
+}
+
+// everyContainer reports whether a docker rm or kill acts on the list of
+// all containers: $(docker ps -aq) or -a given to rm.
+func everyContainer(c *shell.Cmd) bool {
+	for _, a := range c.Args {
+		if a.Dynamic && a.Many && strings.Contains(a.Raw, "ps") && strings.Contains(a.Raw, "-") && strings.Contains(a.Raw, "q") {
+			return true
+		}
+	}
+	return false
 }
 
 // onDevice reports whether a formatting command targets a device (or

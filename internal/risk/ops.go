@@ -29,6 +29,11 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		fl, paths := splitFlags(args, "")
 		rec := fl.has("r", "R", "recursive") || c.Name == "rimraf"
 		force := fl.has("f", "force") || c.Name == "rimraf"
+		if len(paths) == 0 && c.Name == "rm" && rec {
+			// rm -rf with nothing to delete: an operand went missing
+			// ($EMPTY), and what the command was meant to take is unknown.
+			out = append(out, op{kind: opDelete, cmd: c, word: shell.Word{Raw: "(no operand)", Dynamic: true, Many: true}, unknown: true, recursive: true, force: force})
+		}
 		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = rec, force })...)
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")
@@ -108,7 +113,7 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		rec, paths := permArgs(c)
 		out = append(out, g.targets(c, opMeta, paths, func(o *op) { o.recursive = rec })...)
 	case "find":
-		if spec := g.findSpec(c); spec.deletes {
+		if spec := g.findSpec(c); spec.deletes || spec.injected {
 			out = append(out, op{kind: opDelete, cmd: c, find: spec, recursive: true, force: true, unknown: true})
 		}
 	case "rsync":
@@ -182,7 +187,7 @@ func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
 	var rest []shell.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		s := a.Lit()
+		s := dashes(a.Lit())
 		switch {
 		case a.Dynamic || a.FromInput || a.Glob || len(s) < 2 || s[0] != '-':
 			rest = append(rest, a)
@@ -191,7 +196,7 @@ func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
 		case strings.HasPrefix(s, "--"):
 			name, val, ok := strings.Cut(s[2:], "=")
 			f.set[name] = true
-			f.long[name] = true
+			f.long[strings.ToLower(name)] = true // --HARD: git refuses it, no need to let it by
 			if ok {
 				f.values[name] = val
 			}
@@ -212,6 +217,16 @@ func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
 		}
 	}
 	return f, rest
+}
+
+// dashes turns the Unicode dashes a command line may carry (‐‐hard, copied
+// from a document) into ASCII hyphens, so an option spelled with them is
+// read as the option it looks like.
+func dashes(s string) string {
+	if s == "" || s[0] < 0x80 {
+		return s
+	}
+	return strings.NewReplacer("‐", "-", "‑", "-", "‒", "-", "–", "-", "—", "-", "−", "-").Replace(s)
 }
 
 // empty reports whether w is the zero Word (an absent option value).

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,6 +124,7 @@ type Guard struct {
 	cfg      *config.Config
 	rules    []*rule
 	builtins map[string]*rule
+	packs    []*Pack // the opt-in packs switched on
 	analyzer *shell.Analyzer
 }
 
@@ -143,6 +145,18 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.Protected = protected(g.Root, g.Home, getenv)
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+	}
+	for i, p := range Packs {
+		b := p.Rule
+		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+		if slices.Contains(cfg.RiskPacks, p.Name) {
+			g.packs = append(g.packs, &Packs[i])
+		}
+	}
+	for _, name := range cfg.RiskPacks {
+		if !slices.Contains(PackNames(), name) {
+			return nil, &config.Error{File: cfg.File, Key: "risk_packs", Msg: fmt.Sprintf("unknown rule pack %q (known: %s)", name, strings.Join(PackNames(), ", "))}
+		}
 	}
 	for _, r := range cfg.RiskRules {
 		if b, ok := g.builtins[r.Name]; ok {

@@ -398,13 +398,14 @@ func codeWords(list []codeArg) []Word {
 type codeArg struct {
 	val  string
 	lit  bool
+	glob bool // a pattern: glob("/etc/*")
 	list []codeArg
 	raw  string
 }
 
 func (a codeArg) word() Word {
 	if a.lit {
-		return Word{Raw: a.val, Values: []string{a.val}}
+		return Word{Raw: a.val, Values: []string{a.val}, Glob: a.glob}
 	}
 	return Word{Raw: a.raw, Dynamic: true}
 }
@@ -685,6 +686,8 @@ func evalArg(a codeArg, vars map[string]codeArg) (codeArg, bool) {
 		return codeArg{val: joined, lit: true, raw: e}, true
 	case slices.Contains(pathCalls, fn) && len(inner) == 1:
 		return codeArg{val: inner[0].val, lit: true, raw: e}, true
+	case (fn == "glob" || fn == "glob.glob" || fn == "Dir.glob" || fn == "glob.sync") && len(inner) == 1:
+		return codeArg{val: inner[0].val, lit: true, glob: true, raw: e}, true
 	}
 	return a, false
 }

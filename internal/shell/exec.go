@@ -899,10 +899,11 @@ loop:
 		}
 		items := strings.FieldsFunc(in.Stdout, sep)
 		w.withItems(cc, rest, replace, items, sc)
-		if asCode(rest) || replace != "" && slices.ContainsFunc(rest, func(a Word) bool { return a.Raw == replace }) && asCode(rest[:slices.IndexFunc(rest, func(a Word) bool { return a.Raw == replace })]) {
+		if inputAsCode(rest, replace) {
 			// The input becomes code: judge it whole too, as it would run
-			// with -0 or -d '\n'.
+			// with -0 or -d '\n', and ask, as other input runs anything.
 			w.scriptAt(in.Stdout, sc.child(), cc.via, cc.depth+1, cc.line)
+			w.opaque("xargs running its input as code: " + strings.TrimSpace(in.Text()))
 		}
 		return nil
 	}
@@ -958,6 +959,19 @@ func (w *walker) withItems(c *ctx, argv []Word, replace string, items []string, 
 		}
 		w.exec(c, run, sc, nil, nil)
 	}
+}
+
+// inputAsCode reports whether the items xargs or parallel reads become
+// code or a program: appended to a shell -c, an interpreter, eval or a
+// wrapper with no command yet, or put by the replacement string where
+// those take their code.
+func inputAsCode(argv []Word, replace string) bool {
+	if replace != "" {
+		if k := slices.IndexFunc(argv, func(a Word) bool { return a.Raw == replace }); k >= 0 {
+			return asCode(argv[:k])
+		}
+	}
+	return asCode(argv)
 }
 
 // asCode reports whether argv runs its next argument as code: a shell's
@@ -1068,6 +1082,9 @@ func (w *walker) parallel(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cm
 		}
 	case len(argv) == 0:
 		w.opaque("parallel running command lines read from its input")
+	case known && inputAsCode(argv, replace):
+		w.opaque("parallel running its input as code")
+		fallthrough
 	case known:
 		var vals []string
 		for _, it := range items {
