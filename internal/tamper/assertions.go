@@ -138,30 +138,51 @@ func coverage(gone, added string) float64 {
 }
 
 // loosened says how a change to a test (segment bseg before, aseg after)
-// that keeps its count of assertions replaced exact checks by checks that
-// a value merely exists ("an exact check by toBeDefined()"): more lines
-// with a loose assertion, fewer with an exact one. "" when it did not.
-func loosened(lang, bseg, aseg string) string {
+// that keeps its count of assertions checks less: an exact check replaced
+// by one that a value merely exists ("an exact check by toBeDefined()"),
+// by a bound, a type check or a non-empty check; a mock's argument
+// matcher or an error's message check dropped; the expected exception
+// made broader. "" when it does none of these.
+//
+// The checks of matchers (deep) read the two sources whole again; the
+// caller says whether its budget allows it.
+func loosened(lang, bseg, aseg string, deep bool) string {
 	gone, added := lineDiff(bseg, aseg)
-	exact, loose := 0, ""
+	if len(gone) == 0 {
+		return ""
+	}
+	exact, weaker := 0, ""
 	for _, l := range gone {
-		if e, _ := assertKind(lang, l); e {
+		if exactCheck(lang, l) {
 			exact++
 		}
 	}
 	for _, l := range added {
-		e, lo := assertKind(lang, l)
-		if e {
+		if exactCheck(lang, l) {
 			exact--
 		}
-		if lo != "" && loose == "" {
-			loose = lo
+		if weaker != "" {
+			continue
+		}
+		if _, lo := assertKind(lang, l); lo != "" {
+			weaker = lo
+		} else if w := weakCheck(lang, l); w != "" {
+			weaker = w + " (`" + clip(l, 60) + "`)"
 		}
 	}
-	if exact <= 0 || loose == "" {
+	if exact > 0 && weaker != "" {
+		return "replaces an exact check by " + weaker
+	}
+	if !deep {
 		return ""
 	}
-	return "replaces an exact check by " + loose
+	if how := droppedArgs(bseg, aseg); how != "" {
+		return how
+	}
+	if how := droppedMessage(bseg, aseg); how != "" {
+		return how
+	}
+	return broadened(bseg, aseg)
 }
 
 // onlyLooseGone reports whether every line a change removed from a test
@@ -225,6 +246,12 @@ func assertKind(lang, l string) (exact bool, loose string) {
 			return false, s
 		}
 		return has("assertEquals(", "assertThrows(", "assertArrayEquals(", "isEqualTo(", "isEqualByComparingTo(", "containsExactly(", "hasSize(", "assertSame(", "verify(") != "", ""
+	case "go":
+		if s := has(".NotNil(", ".True(", ".NoError(", ".Error("); s != "" && (strings.HasPrefix(l, "assert.") || strings.HasPrefix(l, "require.") || strings.HasPrefix(l, "s.")) {
+			return false, strings.TrimPrefix(s, ".") + "…)"
+		}
+		return has(".Equal(", ".EqualValues(", ".Exactly(", ".ErrorIs(", ".ErrorAs(", ".JSONEq(", ".Len(", ".ElementsMatch(", ".EqualError(", ".ErrorContains(") != "" ||
+			strings.HasPrefix(l, "if ") && has(" != ", "!reflect.DeepEqual", "cmp.Diff(", "!errors.Is(") != "", ""
 	case "rust":
 		if s := has(".is_ok())", ".is_some())", ".is_err())", ".is_none())"); s != "" && strings.HasPrefix(l, "assert!(") {
 			return false, "assert!(" + strings.TrimPrefix(s, ".")

@@ -8,7 +8,7 @@ import (
 
 // compare lists what the change from b to a does to the tests.
 func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options) []Problem {
-	b := &side{name: name, f: bf, src: bsrc, deep: maxDeep}
+	b := &side{name: name, f: bf, src: bsrc, deep: maxDeep, budget: maxReread}
 	a := &side{name: name, f: af, src: asrc}
 
 	// Match tests by name, those sharing a name in order.
@@ -59,6 +59,19 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 			continue
 		}
 		rb, ra := b.real(p[0]), a.real(p[1])
+		// A test's attributes (#[should_panic], a parametrize) are in the
+		// lines above it.
+		if pb, pa := b.prelude(p[0]), a.prelude(p[1]); (pb != pa || b.seg(p[0]) != a.seg(p[1])) && b.spend(len(pb)+len(pa)+len(b.seg(p[0]))+len(a.seg(p[1]))) {
+			tb, ta := b.own(p[0]), a.own(p[1])
+			if m := expectsFailure(bf.Lang, ta); m != "" && expectsFailure(bf.Lang, tb) == "" {
+				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: "expects the code to fail (`" + m + "` added)"})
+				continue
+			}
+			if how := casesDropped(tb, ta); how != "" {
+				probs = append(probs, Problem{Kind: Weakened, Test: at.Name, Line: at.Line, Before: rb, After: ra, How: how})
+				continue
+			}
+		}
 		gained += max(0, ra-rb)
 		if ra == rb && at.Trivial == bt.Trivial && b.seg(p[0]) == a.seg(p[1]) {
 			continue // the test's text did not change
@@ -67,14 +80,14 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 			probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: how})
 			continue
 		}
-		if ra == rb && at.Trivial == bt.Trivial {
-			if how := loosened(bf.Lang, b.seg(p[0]), a.seg(p[1])); how != "" {
+		if ra >= rb {
+			// As many checks or more: the same things checked less?
+			if how := loosened(bf.Lang, b.seg(p[0]), a.seg(p[1]), b.spend(len(b.seg(p[0]))+len(a.seg(p[1])))); how != "" {
 				probs = append(probs, Problem{Kind: Weakened, Test: at.Name, Line: at.Line, Before: rb, After: ra, How: how})
 			}
 			continue
 		}
 		switch {
-		case ra >= rb:
 		case at.Trivial > bt.Trivial:
 			probs = append(probs, Problem{Kind: Trivialized, Test: at.Name, Line: at.Line, Before: rb, After: ra})
 		case ha > hb:

@@ -12,13 +12,30 @@ import (
 // side is one version of the file: its scan and source, with each test's
 // source text worked out when first needed.
 type side struct {
-	name  string // the file name, which says how to read it
-	f     *testscan.File
-	src   string
-	segs  []string
-	bags  []map[string]int // each test's body tokens, counted
-	lines map[string]int   // lineCounts of the whole file
-	deep  int              // rescans of the file left (see folded)
+	name   string // the file name, which says how to read it
+	f      *testscan.File
+	src    string
+	segs   []string
+	bags   []map[string]int // each test's body tokens, counted
+	lines  map[string]int   // lineCounts of the whole file
+	deep   int              // rescans of the file left (see folded)
+	starts []int            // offset of each line, for prelude
+	budget int              // bytes left to read again (see spend)
+}
+
+// maxReread bounds the bytes of test source the checks beyond the scan
+// (attributes, tables, matchers) read for one change, so that a file of
+// many tests that all change (a Write) is judged in linear time.
+const maxReread = 4 << 20
+
+// spend takes n bytes from the side's budget, and reports whether there
+// were enough.
+func (s *side) spend(n int) bool {
+	if s.budget < n {
+		return false
+	}
+	s.budget -= n
+	return true
 }
 
 // Bounds on the work beyond the two scans, for files of many tests that
