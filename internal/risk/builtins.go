@@ -121,3 +121,72 @@ func BuiltinNames() []string {
 	}
 	return names
 }
+
+// classes group the rules by the danger they guard against, for `ralph
+// explain`.
+var classes = map[string]string{
+	"tamper": "ralph's own files", "ralph-self": "ralph's own files",
+	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
+	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",
+	"test-delete": "deleting or weakening tests", "redirect-clobber": "deleting or weakening tests",
+	"rm-unknown": "what runs is computed at run time", "dynamic-command": "what runs is computed at run time",
+	"opaque": "what runs is computed at run time", "opaque-code": "what runs is computed at run time",
+	"unparsed":       "what runs is computed at run time",
+	"git-reset-hard": "uncommitted work and git history", "git-clean-force": "uncommitted work and git history",
+	"git-push-force": "uncommitted work and git history", "git-push-delete": "uncommitted work and git history",
+	"git-branch-force-delete": "uncommitted work and git history", "git-stash-drop": "uncommitted work and git history",
+	"git-checkout-discard": "uncommitted work and git history", "git-restore-worktree": "uncommitted work and git history",
+	"git-history-destroy": "uncommitted work and git history",
+	"dd-device":           "data no checkpoint brings back", "mkfs": "data no checkpoint brings back", "shred": "data no checkpoint brings back",
+	"sql-drop": "data no checkpoint brings back", "data-reset": "data no checkpoint brings back",
+	"infra-destroy": "data no checkpoint brings back",
+	"system-write":  "the machine itself", "system-power": "the machine itself", "chmod-recursive": "the machine itself",
+	"fork-bomb": "the machine itself",
+}
+
+// Class is the class of danger a rule guards against: a built-in rule's,
+// a pack's ("data no checkpoint brings back"), or "a rule of aiwg.yml".
+func Class(rule string) string {
+	if c, ok := classes[rule]; ok {
+		return c
+	}
+	for _, p := range Packs {
+		if p.Rule.Name == rule {
+			return "data no checkpoint brings back (pack " + p.Name + ")"
+		}
+	}
+	switch rule {
+	case "test-tamper", "test-files":
+		return "deleting or weakening tests"
+	case "gate-pending":
+		return "the human gate"
+	}
+	return "a rule of aiwg.yml"
+}
+
+// RuleInfo is a rule as it applies in a project: a built-in rule with the
+// level, action and message aiwg.yml gives it, a pack's rule, or a rule of
+// aiwg.yml (or of the defaults).
+type RuleInfo struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"` // built-in, pack, aiwg.yml, default
+	Level   string `json:"level"`
+	Action  string `json:"action"`
+	Class   string `json:"class"`
+	Summary string `json:"catches,omitempty"`
+	Example string `json:"example,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Changed lists what aiwg.yml changed of a built-in or default rule
+	// (level, action, message).
+	Changed []string `json:"changed,omitempty"`
+	// Pack and On say which pack a pack's rule belongs to and whether
+	// risk_packs switches it on.
+	Pack string `json:"pack,omitempty"`
+	On   bool   `json:"on,omitempty"`
+	// Where a rule of aiwg.yml is (file:line), and what it matches.
+	Source    string   `json:"source,omitempty"`
+	Tools     []string `json:"tools,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	TestFiles bool     `json:"test_files,omitempty"`
+	Commands  []string `json:"commands,omitempty"`
+}

@@ -491,3 +491,62 @@ func within(p, dir string) bool {
 	}
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
+
+// Rules returns every rule as it applies in the guard's project: the
+// built-in rules, the packs' rules, then the rules of the configuration.
+func (g *Guard) Rules() []RuleInfo {
+	var out []RuleInfo
+	info := func(b Builtin, kind string) RuleInfo {
+		r := g.builtins[b.Name]
+		ri := RuleInfo{Name: b.Name, Kind: kind, Level: r.Level, Action: r.Action, Class: Class(b.Name), Summary: b.Summary, Example: b.Example, Message: r.Message}
+		if r.Level != b.Level {
+			ri.Changed = append(ri.Changed, "level")
+		}
+		if r.Action != string(b.Action) {
+			ri.Changed = append(ri.Changed, "action")
+		}
+		if r.Message != "" {
+			ri.Changed = append(ri.Changed, "message")
+		}
+		return ri
+	}
+	for _, b := range Builtins {
+		out = append(out, info(b, "built-in"))
+	}
+	for _, p := range Packs {
+		ri := info(p.Rule, "pack")
+		ri.Pack, ri.On = p.Name, slices.Contains(g.cfg.RiskPacks, p.Name)
+		out = append(out, ri)
+	}
+	for _, r := range g.rules {
+		ri := RuleInfo{Name: r.Name, Kind: "default", Level: r.Level, Action: r.Action, Class: Class(r.Name), Message: r.Message,
+			Tools: r.Tools, Paths: r.Paths, TestFiles: r.TestFiles, Commands: r.Commands}
+		if r.Line > 0 {
+			ri.Kind, ri.Source = "aiwg.yml", fmt.Sprintf("%s:%d", g.cfg.File, r.Line)
+			if def := defaultRule(r.Name); def != nil {
+				ri.Kind = "default"
+				for _, k := range []string{"level", "action", "message", "tools", "paths", "test_files", "commands"} {
+					if r.Set[k] {
+						ri.Changed = append(ri.Changed, k)
+					}
+				}
+			}
+		}
+		out = append(out, ri)
+	}
+	return out
+}
+
+// defaultRule returns the risk rule of the embedded defaults named name.
+func defaultRule(name string) *config.RiskRule {
+	def, err := config.Default()
+	if err != nil {
+		return nil
+	}
+	for i := range def.RiskRules {
+		if def.RiskRules[i].Name == name {
+			return &def.RiskRules[i]
+		}
+	}
+	return nil
+}

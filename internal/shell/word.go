@@ -87,6 +87,7 @@ func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
 	parts := strings.FieldsFunc(wd.Values[0], func(r rune) bool { return strings.ContainsRune(ifs, r) })
 	out := make([]Word, 0, len(parts))
 	for _, p := range parts {
+		raw := p
 		if p == "~" || strings.HasPrefix(p, "~/") {
 			// Not expanded by Bash here, but whoever splits a word to
 			// hide rm -rf ~ means the home directory.
@@ -94,7 +95,7 @@ func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
 				p = h.vals[0] + p[1:]
 			}
 		}
-		out = append(out, Word{Raw: wd.Raw, Values: []string{p}, Glob: wd.Glob && globChars(p)})
+		out = append(out, Word{Raw: raw, Values: []string{p}, Glob: wd.Glob && globChars(p)})
 	}
 	return out
 }
