@@ -14,6 +14,7 @@ package risk
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -177,8 +178,31 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: os.ReadFile}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript}
 	return g, nil
+}
+
+// maxScript is the largest script file the guard reads to judge it.
+const maxScript = 256 << 10
+
+// readScript reads a script file that a command runs, for the shell
+// analysis: only a regular file, and no more than maxScript bytes and one
+// more (so the analysis sees it is too long), whatever the path names (a
+// device, a pipe).
+func readScript(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxScript+1))
 }
 
 // override applies a risk_rules entry to a built-in rule.

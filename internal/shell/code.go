@@ -285,8 +285,11 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 				continue
 			}
 			if o.getline {
+				// "COMMAND" | getline: the command is the string before the pipe.
 				q := code[m[0]:m[1]]
-				w.shellString(c, q[1:strings.LastIndexByte(q[:strings.IndexByte(q, '|')], '"')], sc)
+				if k := strings.IndexByte(q[1:], '"'); k >= 0 {
+					w.shellString(c, q[1:k+1], sc)
+				}
 				continue
 			}
 			args := evalArgs(parseArgs(rest), vars)

@@ -316,6 +316,28 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 	if err != nil || len(data) > maxWritten || !bytes.HasPrefix(data, []byte("#!")) {
 		return "", "", false
 	}
+	// A shell script, as bash x.sh reads: not other languages' programs
+	// (./node_modules/.bin/jest), which are the project's tools.
+	first, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(f) == 0 {
+		return "", "", false
+	}
+	prog := path.Base(f[0])
+	if prog == "env" {
+		// #!/usr/bin/env [-S] [VAR=x] bash -e: the first word that is
+		// neither an option nor a setting.
+		prog = ""
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+				prog = path.Base(a)
+				break
+			}
+		}
+	}
+	if !shells[prog] {
+		return "", "", false
+	}
 	return string(data), p, true
 }
 
@@ -1205,7 +1227,7 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 		if v, ok := sc.vars[k]; ok {
 			if v.dynamic || len(v.vals) != 1 {
 				w.opaque("git with " + k + " computed at run time")
-			} else {
+			} else if v.vals[0] != "" {
 				w.exec(c.with(k), []Word{{Raw: v.vals[0], Values: v.vals}}, sc, nil, nil)
 			}
 		}

@@ -440,6 +440,9 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 	case *syntax.TimeClause:
 		// time -- cmd, time -p -- ! cmd: Bash's time takes -- before
 		// the command.
+		if x.Stmt == nil {
+			return nil
+		}
 		if ce, ok := x.Stmt.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "--" {
 			n := *ce
 			n.Args = n.Args[1:]

@@ -696,6 +696,9 @@ func TestAnalyzeScripts(t *testing.T) {
 		"/proj/self.sh":         "bash /proj/self.sh\n",
 		"/proj/unreadable.sh":   "",
 		"/proj/dir/relative.sh": "rm x\n",
+		"/proj/run.sh":          "#!/usr/bin/env -S LC_ALL=C bash -e\nrm -rf build\n",
+		"/proj/tool":            "#!/usr/bin/env node\nrequire('fs').rmSync('dist', {recursive: true})\n",
+		"/proj/noshell":         "#!\nrm -rf build\n",
 	}
 	read := func(p string) ([]byte, error) {
 		if p == "/proj/unreadable.sh" {
@@ -724,6 +727,9 @@ func TestAnalyzeScripts(t *testing.T) {
 		{"bash big.sh", "/proj", []string{"bash big.sh"}, 1, 0},
 		{"bash clean.sh", "", []string{"bash clean.sh"}, 1, 0},
 		{"bash self.sh", "/proj", nil, 0, 1}, // recursion ends at MaxDepth, inside a file: a warning
+		{"./run.sh", "/proj", []string{"run.sh", "rm -rf build"}, 0, 0},
+		{"./tool", "/proj", []string{"tool"}, 0, 0},       // another language's program: the project's tool
+		{"./noshell", "/proj", []string{"noshell"}, 0, 0}, // #! names no interpreter
 	}
 	for _, tt := range tests {
 		t.Run(tt.src+"@"+tt.cwd, func(t *testing.T) {
