@@ -363,6 +363,9 @@ func FuzzCommand(f *testing.F) {
 	for _, c := range readCorpus(f, "testdata/commands.txt") {
 		f.Add(c.command)
 	}
+	for _, c := range readPeerCases(f) {
+		f.Add(c.command)
+	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		v := g.Command(cmd, root)
 		switch v.Decision {

@@ -970,6 +970,26 @@ func corpus(t testing.TB) []string {
 	return out
 }
 
+// peerCommands returns the commands of the peer guards' test cases
+// (../risk/testdata/peers), as more seeds.
+func peerCommands(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob("../risk/testdata/peers/*.txt")
+	var out []string
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if p := strings.SplitN(line, " | ", 5); len(p) == 5 && !strings.HasPrefix(line, "#") && filepath.Base(file) != "disagreements.txt" {
+				out = append(out, strings.ReplaceAll(p[4], "⏎", "\n"))
+			}
+		}
+	}
+	return out
+}
+
 // checkAnalysis checks the invariants every analysis keeps.
 func checkAnalysis(t *testing.T, src string, a *Analysis) {
 	t.Helper()
@@ -1056,6 +1076,9 @@ func TestAnalyzeCorpus(t *testing.T) {
 // runs in well under a second.
 func FuzzAnalyze(f *testing.F) {
 	for _, src := range corpus(f) {
+		f.Add(src)
+	}
+	for _, src := range peerCommands(f) {
 		f.Add(src)
 	}
 	for _, s := range []string{nest("rm -rf /", 4), heredocs("rm x", MaxDepth+1), "echo {a,b}{c,d}", "cat <<EOF | bash\nrm $X\nEOF",
