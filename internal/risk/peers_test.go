@@ -66,6 +66,7 @@ type justification struct {
 	line               int
 	peer, expect, ours string
 	command, why       string
+	key                string // the @key of a shared reason, or ""
 	used               bool
 }
 
@@ -99,6 +100,7 @@ func readJustifications(t testing.TB) map[string]*justification {
 		cmd := strings.TrimSuffix(p[3], line[k:])
 		j := &justification{line: n, peer: p[0], expect: p[1], ours: p[2], command: strings.ReplaceAll(cmd, "⏎", "\n"), why: line[k+3:]}
 		if strings.HasPrefix(j.why, "@") {
+			j.key = j.why
 			r, ok := reasons[j.why]
 			if !ok {
 				t.Fatalf("disagreements.txt:%d: unknown reason %s (define it as %s: …)", n, j.why, j.why)
@@ -214,6 +216,7 @@ func TestPeers(t *testing.T) {
 	pg := &peerGuards{t: t, root: root, byKey: map[string]*Guard{}}
 	just := readJustifications(t)
 	tally := map[string]map[string]*peerTally{} // peer → suite → counts
+	why := map[string]map[string]int{}          // reason → peer → differences on default suites
 	var report []string
 	for _, c := range readPeerCases(t) {
 		v := pg.get(c).Command(c.command, cwdOf(root, c))
@@ -254,6 +257,13 @@ func TestPeers(t *testing.T) {
 		}
 		if j != nil && j.ours == string(v.Decision) {
 			j.used = true
+			if c.suite == "default" {
+				r := summary(j.why)
+				if why[r] == nil {
+					why[r] = map[string]int{}
+				}
+				why[r][c.peer]++
+			}
 			continue
 		}
 		msg := fmt.Sprintf("%s %s (%s, %s): expects %s, ralph says %s (%s)\n\t%q", c.peer, c.source, c.suite, c.context, c.expect, v.Decision, rule, c.command)
@@ -273,8 +283,70 @@ func TestPeers(t *testing.T) {
 			t.Errorf("disagreements.txt:%d: %s expects %s and ralph says %s for %q: no such disagreement (any more); remove the line", j.line, j.peer, j.expect, j.ours, j.command)
 		}
 	}
-	table := agreementTable(tally)
-	checkReadmeTable(t, table)
+	checkReadmeTable(t, tableStart, tableEnd, agreementTable(tally))
+	checkReadmeTable(t, reasonsStart, reasonsEnd, reasonsTable(why))
+}
+
+// Targets of issue 19 on the peers' default suites: the share of what they
+// block that ralph blocks, and of what they allow that ralph allows.
+const targetBlock, targetAllow = 97.0, 95.0
+
+// reasonsTable renders, for the default suites, how many differences each
+// reason of disagreements.txt accounts for, most first.
+func reasonsTable(why map[string]map[string]int) string {
+	type row struct {
+		reason string
+		total  int
+	}
+	var rows []row
+	for r, by := range why {
+		n := 0
+		for _, c := range by {
+			n += c
+		}
+		rows = append(rows, row{r, n})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].total != rows[j].total {
+			return rows[i].total > rows[j].total
+		}
+		return rows[i].reason < rows[j].reason
+	})
+	var b strings.Builder
+	b.WriteString("| why ralph's verdict differs (default suites) |")
+	for _, pf := range peerFiles {
+		b.WriteString(" " + pf.name + " |")
+	}
+	b.WriteString("\n|---|")
+	for range peerFiles {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		b.WriteString("| " + strings.ReplaceAll(r.reason, "|", "\\|") + " |")
+		for _, pf := range peerFiles {
+			fmt.Fprintf(&b, " %d |", why[r.reason][pf.name])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// summary is a reason's first clause: up to the first colon, semicolon or
+// full stop (before a space) outside parentheses.
+func summary(why string) string {
+	depth := 0
+	for i, r := range why {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case depth == 0 && (r == ':' || r == ';' || r == '.') && (i+1 == len(why) || why[i+1] == ' '):
+			return why[:i]
+		}
+	}
+	return strings.TrimSuffix(why, ".")
 }
 
 // agreementTable renders the agreement of ralph with each peer's suites.
@@ -298,11 +370,24 @@ func agreementTable(tally map[string]map[string]*peerTally) string {
 			if s == "default" {
 				name = "**" + name + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s (%d/%d) | %s (%d/%d) | %d |\n", name, tl.block+tl.allow,
-				pct(tl.blocked, tl.block), tl.blocked, tl.block, pct(tl.allowed, tl.allow), tl.allowed, tl.allow, tl.differ)
+			fmt.Fprintf(&b, "| %s | %d | %s (%d/%d)%s | %s (%d/%d)%s | %d |\n", name, tl.block+tl.allow,
+				pct(tl.blocked, tl.block), tl.blocked, tl.block, target(s, tl.blocked, tl.block, targetBlock),
+				pct(tl.allowed, tl.allow), tl.allowed, tl.allow, target(s, tl.allowed, tl.allow, targetAllow), tl.differ)
 		}
 	}
 	return b.String()
+}
+
+// target marks a default suite's share against its target: ✓ when met,
+// ✗ (below N %) when not.
+func target(suite string, n, d int, want float64) string {
+	if suite != "default" || d == 0 {
+		return ""
+	}
+	if 100*float64(n) >= want*float64(d) {
+		return " ✓"
+	}
+	return fmt.Sprintf(" ✗ (below %.0f %%)", want)
 }
 
 func suiteName(s string) string {
@@ -320,9 +405,13 @@ func suiteName(s string) string {
 const (
 	tableStart = "<!-- peers table: go test ./internal/risk -run TestPeers -update -->\n"
 	tableEnd   = "<!-- end peers table -->"
+
+	reasonsStart = "<!-- peers reasons: go test ./internal/risk -run TestPeers -update -->\n"
+	reasonsEnd   = "<!-- end peers reasons -->"
 )
 
-func checkReadmeTable(t *testing.T, table string) {
+// checkReadmeTable checks the text between start and end in README.md.
+func checkReadmeTable(t *testing.T, tableStart, tableEnd, table string) {
 	path := filepath.Join("..", "..", "README.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -344,5 +433,5 @@ func checkReadmeTable(t *testing.T, table string) {
 		}
 		return
 	}
-	t.Errorf("README.md's peers table is out of date; run go test ./internal/risk -run TestPeers -update\nwant:\n%s", table)
+	t.Errorf("README.md's %s is out of date; run go test ./internal/risk -run TestPeers -update\nwant:\n%s", strings.TrimSpace(tableStart), table)
 }
