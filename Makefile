@@ -4,7 +4,7 @@ GO          ?= go
 BIN         := bin
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test lint bench e2e demo fuzz install plugin clean
+.PHONY: all build test lint bench e2e ui-test demo fuzz install plugin clean
 
 all: build
 
@@ -22,9 +22,10 @@ install:
 plugin:
 	bash install/install.sh --plugin
 
-## test: every test, with the race detector
+## test: every test, with the race detector (no outcome depends on the
+## machine's speed; a hang fails by the 30 min timeout)
 test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## lint: gofmt, go vet, staticcheck (pinned)
 lint:
@@ -35,7 +36,7 @@ lint:
 ## bench: Go benchmarks, then whole-process latency and memory of the hooks
 bench: build
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
-	$(GO) test -run='^$$' -bench=. -benchmem ./internal/...
+	RALPH_BIN=$(CURDIR)/$(BIN)/ralph RALPH_FLOOR=$(CURDIR)/$(BIN)/noop $(GO) test -run='^$$' -bench=. -benchmem ./internal/...
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000
 	$(BIN)/ralph bench --floor $(BIN)/noop --runs 300 --files 5000
@@ -44,6 +45,12 @@ bench: build
 ## e2e: the real Claude Code (npm) against a scripted local model server
 e2e:
 	bash e2e/run.sh
+
+## ui-test: ralph ui in headless Chromium (Debian's chromium package, or
+## CHROMIUM=path): a loop at its gate, Reject pressed; screenshots in
+## bin/ui-test; UI_TEST_ARGS=-screenshot rewrites docs/dashboard.png
+ui-test:
+	RALPH_ARTIFACTS=$(CURDIR)/$(BIN)/ui-test $(GO) test -tags browser -run TestBrowser -count=1 -timeout 5m -v ./internal/ui/ $(if $(UI_TEST_ARGS),-args $(UI_TEST_ARGS))
 
 ## demo: a scripted agent session through the guard, on a sample project
 demo: build
@@ -67,14 +74,19 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseError -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzReadCI -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeIndex -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/testindex/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzMatchers -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzString -fuzztime=10s ./internal/clip/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=20s ./internal/audit/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/
 	$(GO) test -run='^$$' -fuzz=FuzzReplayInput -fuzztime=20s ./internal/cli/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/task/
+	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
+	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
 
 clean:
 	rm -rf $(BIN)

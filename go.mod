@@ -10,6 +10,7 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/match v1.1.1
 	github.com/tidwall/sjson v1.2.5
+	golang.org/x/sys v0.47.0
 	golang.org/x/text v0.14.0
 	gopkg.in/yaml.v3 v3.0.1
 	mvdan.cc/sh/v3 v3.14.1
@@ -17,6 +18,5 @@ require (
 
 require (
 	github.com/tidwall/pretty v1.2.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/tools v0.38.0 // indirect
 )

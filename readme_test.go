@@ -72,7 +72,7 @@ func TestReadme(t *testing.T) {
 		}
 	}
 	cli := section("CLI reference")
-	for _, verb := range []string{"start", "status", "list", "pause", "resume", "abort", "report", "gate", "rollback", "restore", "explain", "log", "replay", "install", "uninstall", "doctor", "demo", "bench", "version"} {
+	for _, verb := range []string{"start", "run", "status", "list", "pause", "resume", "abort", "report", "gate", "rollback", "restore", "explain", "log", "replay", "install", "uninstall", "doctor", "demo", "bench", "version"} {
 		if !strings.Contains(cli, "`ralph "+verb) {
 			t.Errorf("the CLI reference lacks ralph %s", verb)
 		}

@@ -1,5 +1,9 @@
-// The ralph command manages ralph-hooks: explain decisions, read the audit
-// log, roll back checkpoints. Run it with --help.
+// The ralph command manages ralph-hooks: it starts, controls and reports
+// on Ralph loops (start, status, list, pause, resume, abort, report, gate,
+// rollback, restore), explains and replays the guard's decisions (explain,
+// log, replay), registers the hooks with the agent and checks the setup
+// (install, uninstall, doctor), and shows and measures them (demo, bench).
+// Run it with --help.
 package main
 
 import (

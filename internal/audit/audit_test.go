@@ -378,3 +378,84 @@ func TestLineIsMarshal(t *testing.T) {
 		}
 	}
 }
+
+func TestTailSmallChunks(t *testing.T) {
+	// Lines that straddle chunk boundaries come out whole.
+	log := filepath.Join(t.TempDir(), "log")
+	var want []string
+	var b bytes.Buffer
+	for i := range 5000 {
+		s := fmt.Sprintf("line %d %s", i, strings.Repeat("x", i%97))
+		want = append([]string{s}, want...)
+		b.WriteString(s + "\n")
+	}
+	os.WriteFile(log, b.Bytes(), 0o644)
+	var got []string
+	tail(log, 5000, 4<<20, func(line []byte, n int) bool { got = append(got, string(line)); return true })
+	if !reflect.DeepEqual(got, want[:len(got)]) || len(got) != 5000 {
+		t.Errorf("tail: %d lines, first %q", len(got), got[:1])
+	}
+}
+
+// TestParseIsUnmarshal: Parse reads a line as json.Unmarshal does, errors
+// included.
+func TestParseIsUnmarshal(t *testing.T) {
+	lines := []string{
+		string(sample(1).Line()),
+		`{"time":"2026-01-02T03:04:05.123456789+01:00","hook":"stop","event":"Stop","decision":"block","duration_ms":1.5}`,
+		`{"time":null,"hook":null,"tool_input":null,"duration_ms":null}`,
+		`{"hook":"h","extra":{"a":[1,2]},"tool_input":{"command":"ls"}}`,
+		`{"hook":"a","hook":"b"}`,
+		`{"time":"x"}`, `{"hook":5}`, `{"duration_ms":"5"}`, `{"time":5}`, `[1]`, `null`, `"s"`, `{"hook":"é\u00e9"}`,
+		`{"tool_input":[1, 2]}`,
+	}
+	for _, l := range lines {
+		got, gerr := Parse([]byte(l))
+		var want Entry
+		werr := json.Unmarshal([]byte(l), &want)
+		if l == "null" {
+			werr = errors.New("null") // json.Unmarshal accepts null as nothing; a log line must be an object
+		}
+		if (gerr != nil) != (werr != nil) {
+			t.Errorf("Parse(%s) error = %v, json.Unmarshal error = %v", l, gerr, werr)
+			continue
+		}
+		if gerr != nil {
+			continue
+		}
+		if !got.Time.Equal(want.Time) {
+			t.Errorf("Parse(%s).Time = %v, want %v", l, got.Time, want.Time)
+		}
+		got.Time, want.Time = time.Time{}, time.Time{}
+		if len(want.Input) > 0 {
+			var a, b bytes.Buffer
+			json.Compact(&a, got.Input)
+			json.Compact(&b, want.Input)
+			got.Input, want.Input = a.Bytes(), b.Bytes()
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Parse(%s) = %+v, want %+v", l, got, want)
+		}
+	}
+}
+
+// FuzzParse: any line parses without panicking, and what parses is
+// written back by Line and parsed again to the same entry.
+func FuzzParse(f *testing.F) {
+	f.Add(sample(1).Line())
+	f.Add([]byte(`{"time":"x"}`))
+	f.Add([]byte(`{"hook":"\xff","tool_input":{"a":1}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, err := Parse(line)
+		if err != nil {
+			return
+		}
+		again, err := Parse(e.Line())
+		if err != nil {
+			t.Fatalf("Parse(Line(%+v)) = %v", e, err)
+		}
+		if !again.Time.Equal(e.Time) || again.Hook != e.Hook || again.Target != e.Target || again.Decision != e.Decision || again.DurationMS != e.DurationMS {
+			t.Fatalf("round trip: %+v\n%+v", e, again)
+		}
+	})
+}

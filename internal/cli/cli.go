@@ -36,8 +36,14 @@ Loops:
   abort ID                 end a loop now, with its report
   report ID                a loop's markdown report (--json: analytics)
   gate ID approve|reject|abort   decide a loop that stopped at a human gate
+  ui                       a local dashboard of the loops, with the gate's buttons (127.0.0.1, a token)
+  statusline               the loop's line for Claude Code's status line (stdin: its JSON)
   rollback --iteration N   restore the working tree of iteration N (0: the loop's start)
   restore --best           restore the working tree of the loop's best iteration
+
+Tasks:
+  run [DIR]                run every task file in DIR/Approved/ to Done/ or Rejected/ (--task, --agent, --parallel)
+  run --status             every task's state and progress (--json); run --stop asks a run to stop
 
 Guard:
   explain -- COMMAND       how a Bash command parses, which rules match, the decision
@@ -50,14 +56,13 @@ Guard:
   replay LOGLINE|EVENTFILE  re-run a logged or saved event through its hook (--dry-run)
 
 Setup:
+  init                     write aiwg.yml for the project, from what it is (--dry-run prints it)
   install                  register the hooks in Claude Code's settings (--scope, --dry-run)
   uninstall                remove exactly what install added
   doctor                   check binaries, settings, config, state and hook latency
   demo                     a scripted agent session on a sample project, narrated
   bench                    measure the hooks' whole-process latency and memory
   version                  print the version
-
-Coming next (not available yet): init.
 
 Run "ralph <command> --help" for a command's flags.
 `
@@ -79,28 +84,30 @@ type env struct {
 func (e *env) root() string { return project.FindRoot(e.cwd, e.getenv) }
 
 var commands = map[string]command{
-	"explain":   {explain},
-	"log":       {logCmd},
-	"rollback":  {rollback},
-	"demo":      {demoCmd},
-	"bench":     {benchCmd},
-	"version":   {version},
-	"start":     {start},
-	"status":    {status},
-	"list":      {list},
-	"pause":     {control("pause")},
-	"resume":    {control("resume")},
-	"abort":     {control("abort")},
-	"report":    {report},
-	"gate":      {gate},
-	"restore":   {restore},
-	"replay":    {replay},
-	"install":   {installCmd},
-	"uninstall": {uninstall},
-	"doctor":    {doctorCmd},
+	"explain":    {explain},
+	"log":        {logCmd},
+	"rollback":   {rollback},
+	"demo":       {demoCmd},
+	"bench":      {benchCmd},
+	"version":    {version},
+	"start":      {start},
+	"status":     {status},
+	"list":       {list},
+	"pause":      {control("pause")},
+	"resume":     {control("resume")},
+	"abort":      {control("abort")},
+	"report":     {report},
+	"gate":       {gate},
+	"restore":    {restore},
+	"replay":     {replay},
+	"install":    {installCmd},
+	"uninstall":  {uninstall},
+	"doctor":     {doctorCmd},
+	"run":        {runCmd},
+	"statusline": {statuslineCmd},
+	"init":       {initCmd},
+	"ui":         {uiCmd},
 }
-
-var coming = map[string]bool{"init": true}
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.
@@ -125,9 +132,6 @@ func run(e *env, args []string) error {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		if coming[name] {
-			return exit.Usagef("ralph %s is not available yet (see ralph --help)", name)
-		}
 		var names []string
 		for n := range commands {
 			names = append(names, n)

@@ -6,20 +6,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
 )
 
-const gateUsage = `Usage: ralph gate ID approve|reject|abort
+const gateUsage = `Usage: ralph gate [ID] approve|reject|abort
 
 A loop stops at a human gate when an iteration deletes or skips tests,
 weakens assertions, or stays stuck after its recovery attempts. The stop
-hook then lets the session end and says why; "ralph status ID" shows the
-gate, its diagnosis and the regressions it is about. Until you decide,
-pre-tool-call refuses every file change in that loop.
+hook then lets the session end and says why; "ralph status ID" (or the
+dashboard, ralph ui) shows the gate, its diagnosis and the regressions it
+is about. Until you decide, pre-tool-call refuses every file change in
+that loop.
 
   approve   accept the iteration: its measurements become the loop's new
             baseline, and the loop goes on
@@ -28,7 +28,9 @@ pre-tool-call refuses every file change in that loop.
             reinforcement; the tree being replaced is snapshotted first
   abort     end the loop and archive it, with its report
 
-The decision is logged against the gate's regression events (state.json,
+ID is the loop's id or a unique prefix of it (its last 8 hex digits do);
+without it, the project's only loop waiting at its gate. The decision is
+logged against the gate's regression events (state.json,
 regressions.jsonl). The loop is released from its old session: start a new
 agent session in the project to go on.
 `
@@ -39,43 +41,31 @@ func gate(e *env, args []string) error {
 	if help || err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return exit.Usagef("gate: want a loop id and approve, reject or abort, got %d arguments", len(pos))
+	if len(pos) < 1 || len(pos) > 2 {
+		return exit.Usagef("gate: want [ID] and approve, reject or abort, got %d arguments", len(pos))
 	}
-	id, decision := pos[0], pos[1]
-	if err := project.CheckLoopID(id); err != nil {
-		return exit.Usagef("gate: %v", err)
-	}
+	decision := pos[len(pos)-1]
 	switch decision {
 	case loop.Approve, loop.Reject, loop.Abandon:
 	default:
 		return exit.Usagef("gate: unknown decision %q (want approve, reject or abort)", decision)
 	}
 	root := e.root()
-	cfg, err := config.Load(project.Layout{Root: root}.Config())
+	var id string
+	if len(pos) == 2 {
+		id, err = resolveLoop(root, "gate", pos[0], false)
+	} else {
+		id, err = onlyLoop(root, "gate", true)
+	}
 	if err != nil {
 		return err
 	}
-	d, err := loop.Decide(context.Background(), root, id, decision, cfg, time.Now())
+	d, err := loop.DecideGate(context.Background(), root, id, decision, time.Now())
 	if d == nil {
 		return fmt.Errorf("gate: %w", err)
 	}
-	g := d.Gate
-	switch decision {
-	case loop.Approve:
-		fmt.Fprintf(e.stdout, "%s: %s approved: the loop goes on from iteration %d, with the measurements of iteration %d as its new baseline\n", id, g.ID, g.Iteration+1, g.Iteration)
-	case loop.Reject:
-		fmt.Fprintf(e.stdout, "%s: %s rejected: the files are back as they were before iteration %d\n", id, g.ID, g.Iteration)
-		printChanges(e, d.Changes)
-		if d.Undo != "" {
-			fmt.Fprintf(e.stdout, "the replaced tree is snapshot %s\n", d.Undo)
-		}
-		fmt.Fprintf(e.stdout, "the loop goes on from iteration %d with AGGRESSIVE reinforcement\n", g.Iteration+1)
-	case loop.Abandon:
-		fmt.Fprintf(e.stdout, "%s: %s: the loop is aborted; report: ralph report %s\n", id, g.ID, id)
-	}
-	if decision != loop.Abandon {
-		fmt.Fprintln(e.stdout, "start a new agent session in the project to go on")
+	for _, l := range d.Lines(id, decision) {
+		fmt.Fprintln(e.stdout, l)
 	}
 	if err != nil {
 		return fmt.Errorf("gate: %w", err)
@@ -113,9 +103,9 @@ func restore(e *env, args []string) error {
 		return exit.Usagef("restore: give --best (ralph rollback --iteration N restores any iteration)")
 	}
 	root := e.root()
-	st, sc, err := pickLoop(root, *id)
+	st, sc, err := pickLoop(root, "restore", *id)
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return err
 	}
 	if st.BestIteration == 0 {
 		return fmt.Errorf("restore: loop %s has no judged iteration yet", st.LoopID)
@@ -125,9 +115,9 @@ func restore(e *env, args []string) error {
 
 // rollbackIteration is ralph rollback --iteration N.
 func rollbackIteration(e *env, n int, id string, dry bool) error {
-	st, sc, err := pickLoop(e.root(), id)
+	st, sc, err := pickLoop(e.root(), "rollback", id)
 	if err != nil {
-		return fmt.Errorf("rollback: %w", err)
+		return err
 	}
 	return restoreIteration(e, sc, st, n, dry)
 }
@@ -168,18 +158,24 @@ func printChanges(e *env, changes []snapshot.Change) {
 	fmt.Fprintf(e.stdout, "  %d path(s)\n", len(changes))
 }
 
-// pickLoop returns the loop named id, or with no id the project's only
-// active loop, or else its most recently ended one.
-func pickLoop(root, id string) (*loop.State, project.Scope, error) {
+// pickLoop returns the loop named id (or a unique prefix of it), or with
+// no id the project's only active loop, or else its most recently ended
+// one. Its errors start with verb.
+func pickLoop(root, verb, id string) (*loop.State, project.Scope, error) {
 	if id != "" {
-		if err := project.CheckLoopID(id); err != nil {
-			return nil, project.Scope{}, exit.Usagef("%v", err)
+		id, err := resolveLoop(root, verb, id, true)
+		if err != nil {
+			return nil, project.Scope{}, err
 		}
-		return loop.Read(root, id)
+		st, sc, err := loop.Read(root, id)
+		if err != nil {
+			return nil, sc, fmt.Errorf("%s: %w", verb, err)
+		}
+		return st, sc, nil
 	}
-	all, err := loops(root, true)
+	all, err := loop.List(root, true)
 	if err != nil {
-		return nil, project.Scope{}, err
+		return nil, project.Scope{}, fmt.Errorf("%s: %w", verb, err)
 	}
 	var ids []string
 	for _, st := range all {
@@ -189,9 +185,13 @@ func pickLoop(root, id string) (*loop.State, project.Scope, error) {
 	}
 	switch {
 	case len(all) == 0:
-		return nil, project.Scope{}, fmt.Errorf("no loop in this project (ralph start begins one)")
+		return nil, project.Scope{}, fmt.Errorf("%s: no loop in this project (ralph start begins one)", verb)
 	case len(ids) > 1:
-		return nil, project.Scope{}, exit.Usagef("%d active loops (%s): say which with --loop ID", len(ids), strings.Join(ids, ", "))
+		return nil, project.Scope{}, exit.Usagef("%s: %d active loops (%s): say which, by id or a unique prefix", verb, len(ids), strings.Join(ids, ", "))
 	}
-	return loop.Read(root, all[0].LoopID) // the active one, else the newest ended
+	st, sc, err := loop.Read(root, all[0].LoopID) // the active one, else the newest ended
+	if err != nil {
+		return nil, sc, fmt.Errorf("%s: %w", verb, err)
+	}
+	return st, sc, nil
 }

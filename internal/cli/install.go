@@ -12,7 +12,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
-const installUsage = `Usage: ralph install [--agent claude] [--scope project|local|user] [--bin DIR] [--dry-run]
+const installUsage = `Usage: ralph install [--agent claude] [--scope project|local|user] [--bin DIR] [--statusline] [--dry-run]
 
 install registers the hooks in the agent's settings, with absolute paths:
 pre-tool-call on PreToolUse, post-tool-call on PostToolUse and
@@ -36,6 +36,9 @@ Flags:
   --agent NAME   the agent (only claude today)
   --scope S      which settings file (default project)
   --bin DIR      directory of the hook binaries (default: ralph's own)
+  --statusline   also set Claude Code's statusLine to ralph statusline (the
+                 loop's iteration, level, quality and gate under the prompt);
+                 a status line you have is kept and shown first (--chain)
   --dry-run      say what would change, change nothing
 `
 
@@ -43,8 +46,9 @@ const uninstallUsage = `Usage: ralph uninstall [--agent claude] [--scope project
 
 uninstall removes exactly what ralph install added to the scope's settings
 (recorded in ralph-hooks.json beside them): its hook registrations, the
-containers it created, the env value (or the value it replaced), and the
-/ralph command file unless it was edited. Everything else stays.
+containers it created, the env value (or the value it replaced), the
+statusLine it set (your own comes back), and the /ralph command file
+unless it was edited. Everything else stays.
 
 Flags:
   --agent NAME   the agent (only claude today)
@@ -58,9 +62,10 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 	agent := fs.String("agent", "claude", "")
 	scope := fs.String("scope", "project", "")
 	dry := fs.Bool("dry-run", false, "")
-	bin := new(string)
+	bin, statusLine := new(string), new(bool)
 	if withBin {
 		fs.StringVar(bin, "bin", "", "")
+		fs.BoolVar(statusLine, "statusline", false, "")
 	}
 	if help, err := parse(e, fs, usage, args); help || err != nil {
 		return nil, help, err
@@ -90,7 +95,7 @@ func setup(e *env, name, usage string, args []string, withBin bool) (*install.Op
 			return nil, false, err
 		}
 	}
-	return &install.Options{Scope: *scope, Root: root, Home: e.getenv("HOME"), Bin: *bin, Config: cfg, DryRun: *dry, Now: time.Now()}, false, nil
+	return &install.Options{Scope: *scope, Root: root, Home: e.getenv("HOME"), Bin: *bin, Config: cfg, DryRun: *dry, Now: time.Now(), StatusLine: *statusLine}, false, nil
 }
 
 // ownDir returns the directory of the running ralph, links resolved: the

@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"sort"
@@ -14,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
@@ -58,8 +57,8 @@ assertions, and the metrics of aiwg.yml) is captured now.
 Flags:
   --completion CMD       the command that says the task is done (default:
                          completion.command in aiwg.yml)
-  --max-iterations N     iterations before the loop fails (default:
-                         persistence_loop.max_iterations, 100)
+  --max-iterations N     iterations before the loop fails, at least 1
+                         (default: persistence_loop.max_iterations, 100)
   --owner NAME           who owns the loop (default: $USER)
   --priority P           low, medium (default), high or critical
   --tag T                a tag; repeatable
@@ -84,8 +83,8 @@ func start(e *env, args []string) error {
 	if len(pos) != 1 {
 		return exit.Usagef("start: want one task in quotes, got %d arguments", len(pos))
 	}
-	if *max < 0 {
-		return exit.Usagef("start: --max-iterations %d: want at least 1", *max)
+	if given(fs, "max-iterations") && *max < 1 {
+		return exit.Usagef("start: --max-iterations %d: want at least 1 (leave it out for persistence_loop.max_iterations of aiwg.yml, 100 by default)", *max)
 	}
 	root := e.root()
 	cfg, err := config.Load(project.Layout{Root: root}.Config())
@@ -157,53 +156,6 @@ func printJSON(e *env, v any) error {
 	return err
 }
 
-// loops returns the states of the project's loops: the active ones, and the
-// archived ones too with all. Active loops come first, newest first.
-func loops(root string, all bool) ([]*loop.State, error) {
-	r, err := registry.Read(root)
-	if err != nil {
-		return nil, err
-	}
-	var out []*loop.State
-	seen := map[string]bool{}
-	for _, en := range r.ActiveLoops {
-		st, _, err := loop.Read(root, en.LoopID)
-		if err != nil {
-			return nil, fmt.Errorf("loop %s: %w", en.LoopID, err)
-		}
-		out = append(out, st)
-		seen[en.LoopID] = true
-	}
-	if all {
-		l := project.Layout{Root: root}
-		for _, dir := range []string{l.Loops(), l.Archive()} {
-			ents, err := os.ReadDir(dir)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-			for _, d := range ents {
-				if !d.IsDir() || !project.ValidLoopID(d.Name()) || seen[d.Name()] {
-					continue
-				}
-				st, _, err := loop.Read(root, d.Name())
-				if err != nil {
-					return nil, fmt.Errorf("loop %s: %w", d.Name(), err)
-				}
-				out = append(out, st)
-				seen[d.Name()] = true
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ai, aj := !loop.Ended(out[i].Status), !loop.Ended(out[j].Status)
-		if ai != aj {
-			return ai
-		}
-		return out[i].StartedAt.After(out[j].StartedAt)
-	})
-	return out, nil
-}
-
 const listUsage = `Usage: ralph list [--all] [--json]
 
 Lists the project's active loops; --all adds the finished ones.
@@ -219,7 +171,7 @@ func list(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return exit.Usagef("list: unexpected argument %q", fs.Arg(0))
 	}
-	sts, err := loops(e.root(), *all)
+	sts, err := loop.List(e.root(), *all)
 	if err != nil {
 		return err
 	}
@@ -237,7 +189,7 @@ func list(e *env, args []string) error {
 	fmt.Fprintln(tw, "LOOP\tSTATUS\tITERATION\tQUALITY\tBEST\tPRIORITY\tTASK")
 	for _, st := range sts {
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%.1f\t%s\t%s\t%s\n", st.LoopID, st.Status, st.Iteration, st.MaxIterations,
-			st.Quality, best(st), st.Priority, registry.Summary(clipRunes(st.Task, 60)))
+			st.Quality, best(st), st.Priority, registry.Summary(clip.Runes(st.Task, 60)))
 	}
 	return tw.Flush()
 }
@@ -249,20 +201,12 @@ func best(st *loop.State) string {
 	return fmt.Sprintf("#%d (%.1f)", st.BestIteration, st.BestQuality)
 }
 
-func clipRunes(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 const statusUsage = `Usage: ralph status [ID] [--all] [--persistence | --regressions | --quality] [--json]
 
 Shows a loop (or every active loop): baseline against current metrics,
 regressions, reinforcement level, recovery attempts, best against current
-iteration, and the quality trajectory with BEST and REGRESSION marks.
+iteration, and the quality trajectory with BEST and REGRESSION marks. ID
+is the loop's id or a unique prefix of it (its last 8 hex digits do).
 
 Flags:
   --all           every loop, finished ones too
@@ -298,15 +242,16 @@ func status(e *env, args []string) error {
 	root := e.root()
 	var sts []*loop.State
 	if len(pos) == 1 {
-		if err := project.CheckLoopID(pos[0]); err != nil {
-			return exit.Usagef("status: %v", err)
+		id, err := resolveLoop(root, "status", pos[0], true)
+		if err != nil {
+			return err
 		}
-		st, _, err := loop.Read(root, pos[0])
+		st, _, err := loop.Read(root, id)
 		if err != nil {
 			return err
 		}
 		sts = append(sts, st)
-	} else if sts, err = loops(root, *all); err != nil {
+	} else if sts, err = loop.List(root, *all); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -356,14 +301,14 @@ func status(e *env, args []string) error {
 
 func showHeader(e *env, st *loop.State) {
 	fmt.Fprintf(e.stdout, "%s  %s  iteration %d of %d\n", st.LoopID, strings.ToUpper(st.Status), st.Iteration, st.MaxIterations)
-	fmt.Fprintf(e.stdout, "  task:        %s\n", clipRunes(st.Task, 100))
+	fmt.Fprintf(e.stdout, "  task:        %s\n", clip.Runes(st.Task, 100))
 	fmt.Fprintf(e.stdout, "  completion:  %s\n", st.Completion.Command)
 	if st.Reason != "" {
 		fmt.Fprintf(e.stdout, "  why:         %s\n", st.Reason)
 	}
 	if g := st.Gate; g != nil {
-		fmt.Fprintf(e.stdout, "  GATE:        %s at iteration %d: %s\n", g.ID, g.Iteration, clipRunes(g.Reason, 300))
-		fmt.Fprintf(e.stdout, "               diagnosis %s (confidence %.2f): %s\n", g.Diagnosis.Cause, g.Diagnosis.Confidence, clipRunes(strings.Join(g.Diagnosis.Signals, "; "), 200))
+		fmt.Fprintf(e.stdout, "  GATE:        %s at iteration %d: %s\n", g.ID, g.Iteration, clip.Runes(g.Reason, 300))
+		fmt.Fprintf(e.stdout, "               diagnosis %s (confidence %.2f): %s\n", g.Diagnosis.Cause, g.Diagnosis.Confidence, clip.Runes(strings.Join(g.Diagnosis.Signals, "; "), 200))
 		fmt.Fprintf(e.stdout, "               decide: ralph gate %s approve|reject|abort\n", st.LoopID)
 	}
 }
@@ -451,25 +396,38 @@ func showQuality(e *env, st *loop.State, hist []loop.Iteration) {
 	}
 }
 
-// loopArg returns the one loop id of a verb's arguments.
-func loopArg(verb string, pos []string) (string, error) {
-	if len(pos) != 1 {
-		return "", exit.Usagef("%s: want one loop id (see ralph list), got %d arguments", verb, len(pos))
+// loopArg returns the loop of a verb's arguments: the one given, by id or
+// unique prefix, or else the project's only active loop.
+func loopArg(root, verb string, pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return onlyLoop(root, verb, false)
+	case 1:
+		return resolveLoop(root, verb, pos[0], false)
 	}
-	if err := project.CheckLoopID(pos[0]); err != nil {
-		return "", exit.Usagef("%s: %v", verb, err)
-	}
-	return pos[0], nil
+	return "", exit.Usagef("%s: want at most one loop id (see ralph list), got %d arguments", verb, len(pos))
 }
 
-const controlUsage = `Usage: ralph %[1]s ID
+// given reports whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+const controlUsage = `Usage: ralph %[1]s [ID]
 
 %[2]s
+
+ID is the loop's id or a unique prefix of it (its last 8 hex digits do);
+without it, the project's only active loop.
 `
 
-const abortUsage = `Usage: ralph abort ID [--force]
+const abortUsage = `Usage: ralph abort [ID] [--force]
 
-Aborts an active loop: it ends, with its report, and is archived.
+Aborts an active loop: it ends, with its report, and is archived. ID is
+the loop's id or a unique prefix of it (its last 8 hex digits do);
+without it, the project's only active loop.
 
 Flags:
   --force   also end a loop whose state.json cannot be read (ralph doctor
@@ -500,7 +458,8 @@ func control(verb string) func(e *env, args []string) error {
 		if help || err != nil {
 			return err
 		}
-		id, err := loopArg(verb, pos)
+		root := e.root()
+		id, err := loopArg(root, verb, pos)
 		if err != nil {
 			return err
 		}
@@ -508,7 +467,7 @@ func control(verb string) func(e *env, args []string) error {
 		if force != nil && *force {
 			fn = loop.ForceAbort
 		}
-		if _, err := fn(e.root(), id, time.Now()); err != nil {
+		if _, err := fn(root, id, time.Now()); err != nil {
 			if force != nil && !*force && strings.Contains(err.Error(), "is corrupt") {
 				return fmt.Errorf("%s: %w; ralph abort %s --force ends it anyway", verb, err, id)
 			}
@@ -519,11 +478,14 @@ func control(verb string) func(e *env, args []string) error {
 	}
 }
 
-const reportUsage = `Usage: ralph report ID [--json]
+const reportUsage = `Usage: ralph report [ID] [--json]
 
 Prints a loop's report as markdown: status, metrics against the baseline,
 the quality trajectory, every iteration and regression. --json prints the
 analytics instead. A finished loop's report is also in its analytics/.
+
+ID is the loop's id or a unique prefix of it (its last 8 hex digits do);
+without it, the project's only active loop, or else its newest finished one.
 `
 
 func report(e *env, args []string) error {
@@ -533,11 +495,14 @@ func report(e *env, args []string) error {
 	if help || err != nil {
 		return err
 	}
-	id, err := loopArg("report", pos)
-	if err != nil {
-		return err
+	if len(pos) > 1 {
+		return exit.Usagef("report: want at most one loop id (see ralph list --all), got %d arguments", len(pos))
 	}
-	st, sc, err := loop.Read(e.root(), id)
+	id := ""
+	if len(pos) == 1 {
+		id = pos[0]
+	}
+	st, sc, err := pickLoop(e.root(), "report", id)
 	if err != nil {
 		return err
 	}

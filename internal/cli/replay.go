@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
@@ -328,7 +329,7 @@ func fromEvent(raw []byte, agent string) (*replayIn, error) {
 }
 
 func unknownEvent(name string) error {
-	return exit.Usagef("event %q: no ralph hook handles it (PreToolUse, PostToolUse, PostToolUseFailure, Stop)", clipRunes(name, 60))
+	return exit.Usagef("event %q: no ralph hook handles it (PreToolUse, PostToolUse, PostToolUseFailure, Stop)", clip.Runes(name, 60))
 }
 
 // replayEvent is the event rebuilt from a log line, in Claude Code's
@@ -377,7 +378,7 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 		return nil, errors.New("a post-iteration-reflect call cannot be replayed: its log line keeps none of its input")
 	}
 	if _, ok := replayHooks[en.Hook]; !ok {
-		return nil, exit.Usagef("hook %q: not a hook ralph replay runs (pre-tool-call, post-tool-call, stop)", clipRunes(en.Hook, 60))
+		return nil, exit.Usagef("hook %q: not a hook ralph replay runs (pre-tool-call, post-tool-call, stop)", clip.Runes(en.Hook, 60))
 	}
 	name := en.Event
 	if name == "" {

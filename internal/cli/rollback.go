@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -43,7 +44,8 @@ Flags:
   --iteration N    the working tree at the end of iteration N of the loop (the
                    project's only active loop, or the newest ended one,
                    unless --loop is given)
-  --loop ID        look only at this loop's checkpoints
+  --loop ID        look only at this loop's checkpoints (its id, or a unique
+                   prefix of it)
   --dry-run        list what would change, change nothing
 `
 
@@ -74,6 +76,12 @@ func rollback(e *env, args []string) error {
 		return rollbackIteration(e, *iter, *loop, *dry)
 	}
 	root := e.root()
+	if *loop != "" {
+		var err error
+		if *loop, err = resolveLoop(root, "rollback", *loop, true); err != nil {
+			return err
+		}
+	}
 	scopes, err := scopesOf(root, *loop)
 	if err != nil {
 		return err
@@ -202,10 +210,7 @@ func listCheckpoints(e *env, scopes []project.Scope) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECKPOINT\tTAKEN\tTOOL\tRULE\tPATHS\tBEFORE")
 	for _, m := range all {
-		target := oneLine(m.Target)
-		if len(target) > 60 {
-			target = target[:57] + "…"
-		}
+		target := clip.String(oneLine(m.Target), 60)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", m.ID, m.Created.Local().Format("2006-01-02 15:04:05"), dash(m.Tool), dash(m.Rule), len(m.Entries), target)
 	}
 	return tw.Flush()

@@ -12,11 +12,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -40,9 +44,17 @@ type Config struct {
 	RiskRules        []RiskRule       `yaml:"risk_rules"`
 	RiskPacks        []string         `yaml:"risk_packs"`
 	TestIntegrity    TestIntegrity    `yaml:"test_integrity"`
+	Agent            Agent            `yaml:"agent"`
 
 	// File is the file the configuration came from ("" for defaults only).
 	File string `yaml:"-" json:"-"`
+	// SpecFile is the .specify/config/persistence.yaml read under it, if any.
+	SpecFile string `yaml:"-" json:"-"`
+}
+
+// Agent holds the agent keys: the agent `ralph run` starts.
+type Agent struct {
+	Command string `yaml:"command"`
 }
 
 // AgentPersistence holds the agent_persistence keys.
@@ -80,26 +92,33 @@ type BestOutput struct {
 	QualityThreshold float64 `yaml:"quality_threshold"`
 }
 
-// PersistenceLoop holds the persistence_loop keys.
+// PersistenceLoop holds the persistence_loop keys, as seed 003 names them
+// (.specify/config/persistence.yaml). A field tagged alias also reads an
+// older name of its key; one tagged unit:"s" takes a number of seconds as
+// well as a duration like 5m.
 type PersistenceLoop struct {
-	MaxIterations int      `yaml:"max_iterations"`
-	WarnThreshold float64  `yaml:"warn_threshold"`
-	Retry         Retry    `yaml:"retry"`
-	Timeouts      Timeouts `yaml:"timeouts"`
+	MaxIterations      int      `yaml:"max_iterations"`
+	WarnThreshold      float64  `yaml:"warn_threshold"`
+	CheckpointInterval int      `yaml:"checkpoint_interval"`
+	Retry              Retry    `yaml:"retry"`
+	Timeouts           Timeouts `yaml:"timeout" alias:"timeouts"`
 }
 
-// Retry holds persistence_loop.retry.
+// Retry holds persistence_loop.retry: how ralph run retries a step that
+// failed transiently.
 type Retry struct {
-	InitialDelay time.Duration `yaml:"initial_delay"`
-	MaxDelay     time.Duration `yaml:"max_delay"`
-	Multiplier   float64       `yaml:"multiplier"`
-	Jitter       float64       `yaml:"jitter"`
+	MaxAttempts     int           `yaml:"max_attempts"`
+	BackoffStrategy string        `yaml:"backoff_strategy"`
+	BaseDelay       time.Duration `yaml:"base_delay" alias:"initial_delay" unit:"s"`
+	MaxDelay        time.Duration `yaml:"max_delay" unit:"s"`
+	Multiplier      float64       `yaml:"multiplier"`
+	Jitter          float64       `yaml:"jitter"`
 }
 
-// Timeouts holds persistence_loop.timeouts.
+// Timeouts holds persistence_loop.timeout.
 type Timeouts struct {
-	Step  time.Duration `yaml:"step"`
-	Total time.Duration `yaml:"total"`
+	PerStep time.Duration `yaml:"per_step" alias:"step" unit:"s"`
+	Total   time.Duration `yaml:"total" unit:"s"`
 }
 
 // Completion holds the completion keys.
@@ -170,6 +189,7 @@ var (
 	Actions        = []string{"deny", "ask", "warn", "allow"}
 	Directions     = []string{"higher", "lower"}
 	Builtins       = []string{"test_count", "skip_count", "assertion_count"}
+	Backoffs       = []string{"exponential", "linear", "constant"}
 	// RiskPacks are the opt-in rule packs of risk_packs (package risk
 	// holds their rules).
 	RiskPacks = []string{"backups", "cicd", "messaging", "platform", "search", "secrets", "storage"}
@@ -211,17 +231,44 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Load reads the configuration at path over the defaults. A missing file
-// gives the defaults.
+// SpecFile is seed 003's persistence loop configuration, relative to the
+// directory of aiwg.yml. It may hold only persistence_loop.
+const SpecFile = ".specify/config/persistence.yaml"
+
+// Load reads the configuration at path over the defaults. The
+// persistence_loop of SpecFile beside it, when there is one, comes between:
+// defaults, then .specify/config/persistence.yaml, then aiwg.yml, key by
+// key, so aiwg.yml (ralph's own file, which the guard protects) wins. A
+// missing file is skipped.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	base, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	spec := filepath.Join(filepath.Dir(path), SpecFile)
+	data, err := os.ReadFile(spec)
+	switch {
+	case err == nil:
+		if base, err = decode(spec, data, base, "persistence_loop"); err != nil {
+			return nil, err
+		}
+		base.SpecFile = spec
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	data, err = os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Default()
+		return base, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return Parse(path, data)
+	cfg, err := decode(path, data, base, "")
+	if err != nil {
+		return nil, err
+	}
+	cfg.File = path
+	return cfg, nil
 }
 
 // Default returns the embedded defaults. They come from defaults_gen.go,
@@ -232,7 +279,7 @@ func Default() (*Config, error) { return defaults(), nil }
 
 // parseDefaults parses defaults.yml itself.
 func parseDefaults() (*Config, error) {
-	return decode("defaults.yml", Defaults, nil)
+	return decode("defaults.yml", Defaults, nil, "")
 }
 
 // Parse parses data (the contents of file) over the defaults.
@@ -241,7 +288,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := decode(file, data, base)
+	cfg, err := decode(file, data, base, "")
 	if err != nil {
 		return nil, err
 	}
@@ -249,8 +296,9 @@ func Parse(file string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
-// decode decodes data over base (nil: over the zero Config).
-func decode(file string, data []byte, base *Config) (*Config, error) {
+// decode decodes data over base (nil: over the zero Config). only, when
+// set, is the one top-level key the file may hold.
+func decode(file string, data []byte, base *Config, only string) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &Error{File: file, Msg: yamlMsg(err)}
@@ -270,7 +318,14 @@ func decode(file string, data []byte, base *Config) (*Config, error) {
 		}
 		return nil, &Error{File: file, Line: root.Line, Msg: "want a mapping of keys at the top level"}
 	}
-	c := &checker{file: file, lines: map[string]int{}}
+	if only != "" {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if k := root.Content[i]; k.Value != only {
+				return nil, &Error{File: file, Line: k.Line, Key: k.Value, Msg: "unknown key (this file holds only " + only + ")"}
+			}
+		}
+	}
+	c := &checker{file: file, lines: map[string]int{}, spelled: map[string]string{}}
 	if err := c.check(root, reflect.TypeOf(Config{}), ""); err != nil {
 		return nil, err
 	}
@@ -352,13 +407,36 @@ func indexRule(rules []RiskRule, name string) int {
 // checker checks a YAML tree against the Config struct before decoding,
 // so errors name the key instead of a Go type.
 type checker struct {
-	file  string
-	lines map[string]int // key path → line, for value errors
+	file    string
+	lines   map[string]int    // key path → line, for value errors
+	spelled map[string]string // key path → the old name the file gave it (an alias)
+}
+
+// spell returns key as the file spells it: with the old name of a key
+// where the file used one.
+func (c *checker) spell(key string) string {
+	for k := key; k != ""; {
+		if old, ok := c.spelled[k]; ok {
+			return old + key[len(k):]
+		}
+		i := strings.LastIndexAny(k, ".[")
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return key
 }
 
 var durationType = reflect.TypeOf(time.Duration(0))
 
 func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
+	return c.checkField(n, t, path, "")
+}
+
+// checkField checks node n against type t at path; unit "s" lets a
+// duration be given as a number of seconds.
+func (c *checker) checkField(n *yaml.Node, t reflect.Type, path, unit string) error {
 	c.lines[path] = n.Line
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
@@ -367,15 +445,27 @@ func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
 		return nil
 	}
 	bad := func(want string) error {
-		return &Error{File: c.file, Line: n.Line, Key: path, Msg: fmt.Sprintf("want %s, got %s", want, describe(n))}
+		return &Error{File: c.file, Line: n.Line, Key: c.spell(path), Msg: fmt.Sprintf("want %s, got %s", want, describe(n))}
 	}
 	switch {
 	case t == durationType:
+		want := "a duration like 30s or 5m"
+		if unit == "s" {
+			want = "a number of seconds or a duration like 30s or 5m"
+		}
 		if n.Kind != yaml.ScalarNode {
-			return bad("a duration like 30s or 5m")
+			return bad(want)
+		}
+		if unit == "s" && (n.Tag == "!!int" || n.Tag == "!!float") {
+			// Seconds, as seed 003 writes them: decode them as a duration.
+			f, err := strconv.ParseFloat(n.Value, 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) > maxSeconds {
+				return bad(want)
+			}
+			n.Tag, n.Value = "!!str", strconv.FormatFloat(f, 'f', -1, 64)+"s"
 		}
 		if _, err := time.ParseDuration(n.Value); err != nil {
-			return bad("a duration like 30s or 5m")
+			return bad(want)
 		}
 		return nil
 	case t.Kind() == reflect.Struct:
@@ -383,6 +473,7 @@ func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
 			return bad("a mapping")
 		}
 		fields := map[string]reflect.StructField{}
+		aliases := map[string]string{} // old name → name
 		var names []string
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
@@ -392,16 +483,30 @@ func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
 			}
 			fields[tag] = f
 			names = append(names, tag)
+			if a := f.Tag.Get("alias"); a != "" {
+				aliases[a] = tag
+			}
 		}
+		seen := map[string]string{} // name → how the file spelled it
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			spelling := k.Value
+			if name, ok := aliases[k.Value]; ok {
+				// An old name: decode it as the new one.
+				c.spelled[join(path, name)] = c.spell(join(path, k.Value))
+				k.Value = name
+			}
 			key := join(path, k.Value)
+			if prev, dup := seen[k.Value]; dup {
+				return &Error{File: c.file, Line: k.Line, Key: join(c.spell(path), spelling), Msg: fmt.Sprintf("is the same key as %s (one is the old name of the other): keep one", prev)}
+			}
+			seen[k.Value] = spelling
 			f, ok := fields[k.Value]
 			if !ok {
 				sort.Strings(names)
-				return &Error{File: c.file, Line: k.Line, Key: key, Msg: "unknown key (known: " + strings.Join(names, ", ") + ")"}
+				return &Error{File: c.file, Line: k.Line, Key: c.spell(key), Msg: "unknown key (known: " + strings.Join(names, ", ") + ")"}
 			}
-			if err := c.check(v, f.Type, key); err != nil {
+			if err := c.checkField(v, f.Type, key, f.Tag.Get("unit")); err != nil {
 				return err
 			}
 		}
@@ -440,6 +545,13 @@ func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
 	}
 	return nil
 }
+
+// maxSeconds bounds a number of seconds (about 290 years: what a
+// time.Duration holds).
+const maxSeconds = 9e9
+
+// last returns the last part of a dotted key.
+func last(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
 
 func join(path, key string) string {
 	if path == "" {
@@ -490,7 +602,7 @@ func (c *checker) line(key string) int {
 // validate checks values the types cannot.
 func (c *checker) validate(cfg *Config) error {
 	errAt := func(key, format string, args ...any) error {
-		return &Error{File: c.file, Line: c.line(key), Key: key, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: c.file, Line: c.line(key), Key: c.spell(key), Msg: fmt.Sprintf(format, args...)}
 	}
 	oneOf := func(key, v string, set []string) error {
 		if contains(set, v) {
@@ -520,16 +632,26 @@ func (c *checker) validate(cfg *Config) error {
 		return errAt("persistence_loop.max_iterations", "must be at least 1: ralph never runs a loop unbounded (got %d)", pl.MaxIterations)
 	case pl.WarnThreshold <= 0 || pl.WarnThreshold > 1:
 		return errAt("persistence_loop.warn_threshold", "must be a fraction above 0 and at most 1 (got %v)", pl.WarnThreshold)
-	case pl.Retry.InitialDelay < 0 || pl.Retry.MaxDelay < pl.Retry.InitialDelay:
-		return errAt("persistence_loop.retry.max_delay", "must not be below initial_delay (%v; got %v)", pl.Retry.InitialDelay, pl.Retry.MaxDelay)
+	case pl.CheckpointInterval < 1:
+		return errAt("persistence_loop.checkpoint_interval", "must be at least 1: checkpoint after every N steps (got %d)", pl.CheckpointInterval)
+	case pl.Retry.MaxAttempts < 1:
+		return errAt("persistence_loop.retry.max_attempts", "must be at least 1: the first try counts (got %d)", pl.Retry.MaxAttempts)
+	case !contains(Backoffs, pl.Retry.BackoffStrategy):
+		return errAt("persistence_loop.retry.backoff_strategy", "must be one of %s (got %q)", strings.Join(Backoffs, ", "), pl.Retry.BackoffStrategy)
+	case pl.Retry.BaseDelay < 0:
+		return errAt("persistence_loop.retry.base_delay", "must not be negative (got %v)", pl.Retry.BaseDelay)
+	case pl.Retry.MaxDelay < pl.Retry.BaseDelay:
+		return errAt("persistence_loop.retry.max_delay", "must not be below %s (%v; got %v)", last(c.spell("persistence_loop.retry.base_delay")), pl.Retry.BaseDelay, pl.Retry.MaxDelay)
 	case pl.Retry.Multiplier < 1:
 		return errAt("persistence_loop.retry.multiplier", "must be at least 1 (got %v)", pl.Retry.Multiplier)
 	case pl.Retry.Jitter < 0 || pl.Retry.Jitter >= 1:
 		return errAt("persistence_loop.retry.jitter", "must be a fraction from 0 to under 1 (got %v)", pl.Retry.Jitter)
-	case pl.Timeouts.Step <= 0:
-		return errAt("persistence_loop.timeouts.step", "must be positive (got %v)", pl.Timeouts.Step)
-	case pl.Timeouts.Total < pl.Timeouts.Step:
-		return errAt("persistence_loop.timeouts.total", "must not be below step (%v; got %v)", pl.Timeouts.Step, pl.Timeouts.Total)
+	case pl.Timeouts.PerStep <= 0:
+		return errAt("persistence_loop.timeout.per_step", "must be positive (got %v)", pl.Timeouts.PerStep)
+	case pl.Timeouts.Total < pl.Timeouts.PerStep:
+		return errAt("persistence_loop.timeout.total", "must not be below %s (%v; got %v)", last(c.spell("persistence_loop.timeout.per_step")), pl.Timeouts.PerStep, pl.Timeouts.Total)
+	case strings.TrimSpace(cfg.Agent.Command) == "":
+		return errAt("agent.command", "is empty: name the agent ralph run starts, e.g. claude -p")
 	case cfg.Completion.Timeout <= 0:
 		return errAt("completion.timeout", "must be positive (got %v)", cfg.Completion.Timeout)
 	}

@@ -548,12 +548,16 @@ func (d *demo) finish(keep bool) error {
 		return err
 	}
 	if keep {
+		short := d.id[len(d.id)-8:] // any unique part of the id will do
 		fmt.Fprintf(d.w, "\nThe project is kept. Look around in it:\n  cd %s\n", d.root)
+		fmt.Fprintf(d.w, "  ralph status %s       the loop at a glance\n", short)
+		fmt.Fprintf(d.w, "  ralph report %s       every iteration and regression\n", short)
+		fmt.Fprintf(d.w, "  ralph log --loop %s   every hook call, with its decision and why\n", short)
+		fmt.Fprintf(d.w, "  ralph ui                    the dashboard: quality chart, reflections, audit log\n")
 	} else {
-		fmt.Fprintf(d.w, "\nThe project is gone; ralph demo --keep keeps it. In it:\n")
+		fmt.Fprintf(d.w, "\nThe sample project was a temp directory and is gone. ralph demo --keep keeps it, to look\n"+
+			"around in it with ralph status, report, log and ui.\n")
 	}
-	fmt.Fprintf(d.w, "  ralph status %s   the loop at a glance\n", d.id)
-	fmt.Fprintf(d.w, "  ralph report %s   every iteration and regression\n", d.id)
 	fmt.Fprintf(d.w, "Anywhere: ralph explain -- 'bash -c \"rm -rf tests\"' shows why a command gets its decision.\n")
 	return nil
 }

@@ -4,17 +4,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // play runs the demo and returns its narrative with every run of white
 // space made one space, so that wrapping does not matter.
-func play(t *testing.T) string {
+func play(t *testing.T, keep bool) string {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
 	var out strings.Builder
-	if err := Run(&out, false); err != nil {
+	if err := Run(&out, keep); err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())
 	}
 	t.Cleanup(func() {
@@ -53,7 +54,7 @@ func TestRun(t *testing.T) {
 	}
 	_, err := exec.LookPath("git")
 	git := err == nil
-	got := play(t)
+	got := play(t, false)
 	restore := "Write tests/chain_test.go → ALLOW"
 	if git {
 		restore = "Bash git show HEAD:tests/chain_test.go > tests/chain_test.go → ALLOW"
@@ -72,7 +73,7 @@ func TestRun(t *testing.T) {
 		"(rule tamper): `Edit aiwg.yml`",
 		`Bash echo "never rm -rf /" && grep -rn "git reset --hard" docs → ALLOW`,
 		"→ ALLOW (a deletion inside the project: allowed after a checkpoint) checkpoint cp-",
-		"→ BLOCK iteration 1 of 8: the completion command failed (exit 1), 4 passed, 2 failed; back to work (MINIMAL)",
+		"→ BLOCK iteration 1 of 8: the completion command failed (exit 1), 4 passed, 2 failed; back to work: iteration 2, with MINIMAL reinforcement",
 		"Failing: TestDivByZero, TestAvgEmpty",
 		"[MINIMAL] The completion command still fails.",
 
@@ -83,18 +84,18 @@ func TestRun(t *testing.T) {
 		"To restore: - tests/chain_test.go: ",
 		restore,
 		"→ post-tool-call: silent: the deleted test is back",
-		"→ BLOCK iteration 2 of 8: the completion command failed (exit 1), 5 passed, 1 failed; back to work (STANDARD)",
+		"→ BLOCK iteration 2 of 8: the completion command failed (exit 1), 5 passed, 1 failed; back to work: iteration 3, with STANDARD reinforcement",
 		"Failing: TestAvgEmpty",
 		"[STANDARD] You have stopped several times",
 
 		"Iteration 3 of 8, reinforcement STANDARD",
 		"Edit calc/calc_test.go → WARN (test-files) You are about to modify test file calc/calc_test.go.",
 		"checkpoint cp-",
-		"→ BLOCK iteration 3 of 8: the completion command failed (exit 1), 8 passed, 1 failed; back to work (STANDARD)",
+		"→ BLOCK iteration 3 of 8: the completion command failed (exit 1), 8 passed, 1 failed; back to work: iteration 4, with STANDARD reinforcement",
 		"Failing: TestPctZero",
 
 		"Iteration 4 of 8, reinforcement STANDARD",
-		"→ BLOCK iteration 4 of 8: the completion command failed (exit 1), 8 passed, 1 failed; back to work (AGGRESSIVE)",
+		"→ BLOCK iteration 4 of 8: the completion command failed (exit 1), 8 passed, 1 failed; back to work: iteration 5, with AGGRESSIVE reinforcement",
 		"Failing: TestPctZero output: calc_test.go:49: Pct(3, 0) = 100, want 0",
 		"[AGGRESSIVE] Your approach is not converging.",
 
@@ -107,7 +108,7 @@ func TestRun(t *testing.T) {
 		"pre-tool-call 20 calls: 13 allowed, 1 warned, 6 denied;",
 		"post-tool-call 14 calls: 13 allowed, 1 blocked;",
 		"stop 5 calls: 1 allowed, 4 blocked;",
-		"ralph status ralph-make-calc-safe-on-zero-",
+		"The sample project was a temp directory and is gone. ralph demo --keep keeps it",
 		"ralph explain -- 'bash -c \"rm -rf tests\"'",
 	)
 	for _, bad := range []string{"STUCK", "Recovery attempt", "says:"} {
@@ -139,19 +140,24 @@ func TestRunWithoutGitOrMake(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin)
-	got := play(t)
+	got := play(t, true)
 	contains(t, got,
 		"(git is not installed: no repository, so the loop takes no snapshots",
 		"(stop says: ralph: warning: no snapshot of iteration 1",
-		"back to work (MINIMAL)",
+		"back to work: iteration 2, with MINIMAL reinforcement",
 		"(make is not installed: the demo does what its clean target does",
 		"- test_deletion (critical): 1 test deleted: tests/chain_test.go: TestChain",
 		"- tests/chain_test.go: no checkpoint or commit holds it: put the tests back with Edit or Write",
 		"Write tests/chain_test.go → ALLOW → post-tool-call: silent: the deleted test is back",
-		"back to work (STANDARD)", "back to work (AGGRESSIVE)",
+		"back to work: iteration 3, with STANDARD reinforcement", "back to work: iteration 5, with AGGRESSIVE reinforcement",
 		"the loop completed after 5 iterations",
 		"Best iteration: 5 (quality 100.0; its completion command passed). Audit log",
+		"The project is kept. Look around in it: cd ",
 	)
+	// The hints name the kept project's loop, by the hex digits of its id.
+	if !regexp.MustCompile(`ralph status [0-9a-f]{8} the loop at a glance ralph report [0-9a-f]{8} every iteration and regression ralph log --loop [0-9a-f]{8} every hook call`).MatchString(got) {
+		t.Errorf("the closing hints do not name the kept loop")
+	}
 	for _, bad := range []string{"STUCK", "no snapshot of iteration 2", "ralph restore --best"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("demo output has %q", bad)

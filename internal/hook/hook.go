@@ -5,17 +5,19 @@
 package hook
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"path/filepath"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -29,8 +31,27 @@ type Hook struct {
 	Usage  string // --help text
 	Handle func(*Call) (Result, error)
 
+	// Flags, when set, adds the hook's own flags to --agent and --dry-run;
+	// the function it returns (nil: none) checks their values once parsed.
+	Flags func(*flag.FlagSet) (check func() error)
+	// Input, when set, makes the hook's input of stdin in place of an
+	// agent's event alone: data is stdin, trimmed, empty when there is
+	// nothing (or a terminal). post-iteration-reflect takes an external
+	// loop's iteration, or nothing, as well.
+	Input func(data []byte, agent string) (Input, error)
+
 	Getenv func(string) string // os.Getenv when nil
 	Now    func() time.Time    // time.Now when nil
+}
+
+// Input is what a hook's Input function makes of stdin.
+type Input struct {
+	Event *event.Event // the agent's event, or a stand-in named for input of another kind
+	// Loop, when Given, is the loop the input or the flags name (a ralph
+	// loop id, an external loop's name, or "" for none): the session's
+	// loop is not looked up.
+	Loop  string
+	Given bool
 }
 
 // Call is what a handler gets.
@@ -52,6 +73,12 @@ type Result struct {
 	Rule       string // rule that decided, if any
 	Level      string // its risk level
 	Checkpoint string // checkpoint taken before the call, if any
+	// Output, when not nil, is written to stdout in place of the answer:
+	// for input that is no agent's event, or a format the flags ask for.
+	Output []byte
+	// Loop names the loop in the audit line when it is not the scope's:
+	// an external loop's name.
+	Loop string
 }
 
 // Main runs the hook as a process would: flags in args, the event on stdin,
@@ -66,56 +93,39 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	start := now()
 
-	fs := flag.NewFlagSet(h.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	agent := fs.String("agent", "", "agent dialect of the event (default: detect)")
-	dry := fs.Bool("dry-run", false, "decide and answer, but write no audit line, state or checkpoint")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, h.Usage)
-			return exit.OK
-		}
-		return fail(stderr, fmt.Errorf("%s: %v", h.Name, err))
+	agent, dry, err := h.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, h.Usage)
+		return exit.OK
 	}
-	if fs.NArg() > 0 {
-		return fail(stderr, fmt.Errorf("%s: unexpected argument %q (the event comes on stdin)", h.Name, fs.Arg(0)))
-	}
-
-	data, err := event.Read(stdin)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	ev, err := event.Decode(data, *agent)
+	in, err := h.input(stdin, agent)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	ev := in.Event
 	if ev.Name == "" {
 		ev.Name = h.Event
 	}
 	root := project.FindRoot(ev.Cwd, getenv)
-	found, err := registry.Lookup(root, ev.SessionID, getenv)
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	found := registry.Found{ID: in.Loop}
+	if !in.Given {
+		found = h.find(root, ev.SessionID, dry, getenv, now, stderr)
+	}
+	scope, err := project.NewScope(root, found.ID)
 	if err != nil {
-		// The guard must still guard: go on outside any loop.
-		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)
-		found = registry.Found{}
+		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
-	if found.Bind && !*dry {
-		// The session's first call binds the project's one unbound loop to
-		// it, so that no other session drives it.
-		ok, err := registry.Bind(root, found.ID, ev.SessionID, now())
-		if err != nil {
-			fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, ev.SessionID, err)
-		}
-		if !ok {
-			found = registry.Found{}
-		}
-	}
-	scope, _ := project.NewScope(root, found.ID)
-	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Getenv: getenv, Now: now, Stderr: stderr, DryRun: *dry}
+	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
 
 	res, herr := h.Handle(c)
 	if herr == nil {
-		if err := answer.Write(stdout, ev.Agent, ev.Name, res.Answer); err != nil {
+		if err := write(stdout, ev, res); err != nil {
 			herr = fmt.Errorf("writing answer: %w", err)
 		}
 	}
@@ -132,6 +142,104 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	return exit.OK
 }
 
+// parse reads the command line: --agent, --dry-run and the hook's own
+// flags. Every error is a usage error.
+func (h *Hook) parse(args []string) (agent string, dry bool, err error) {
+	fs := flag.NewFlagSet(h.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&agent, "agent", "", "agent dialect of the event (default: detect)")
+	fs.BoolVar(&dry, "dry-run", false, "decide and answer, but write no audit line, state or checkpoint")
+	var check func() error
+	if h.Flags != nil {
+		check = h.Flags(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", false, err
+		}
+		return "", false, exit.Usagef("%s: %v", h.Name, err)
+	}
+	if fs.NArg() > 0 {
+		return "", false, exit.Usagef("%s: unexpected argument %q (the input comes on stdin)", h.Name, clip.String(fs.Arg(0), 80))
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return "", false, err
+		}
+	}
+	return agent, dry, nil
+}
+
+// input reads and decodes stdin: an agent's event, or what the hook's
+// Input makes of it.
+func (h *Hook) input(stdin io.Reader, agent string) (Input, error) {
+	if h.Input == nil {
+		data, err := event.Read(stdin)
+		if err != nil {
+			return Input{}, err
+		}
+		ev, err := event.Decode(data, agent)
+		return Input{Event: ev}, err
+	}
+	data, err := readAll(stdin)
+	if err != nil {
+		return Input{}, err
+	}
+	in, err := h.Input(data, agent)
+	if err == nil && in.Event == nil {
+		in.Event = &event.Event{}
+	}
+	return in, err
+}
+
+// readAll reads stdin, which may be empty (or a terminal: nothing to read).
+func readAll(stdin io.Reader) ([]byte, error) {
+	if f, ok := stdin.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return nil, nil
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, event.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	if len(data) > event.MaxSize {
+		return nil, fmt.Errorf("input on stdin is larger than %d MiB", event.MaxSize>>20)
+	}
+	return bytes.TrimSpace(data), nil
+}
+
+// find finds the loop of the session's call and binds the project's one
+// unbound loop to the session on its first call (not in a dry run), so
+// that no other session drives it. No loop is the zero Found.
+func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) registry.Found {
+	found, err := registry.Lookup(root, session, getenv)
+	if err != nil {
+		// The guard must still guard: go on outside any loop.
+		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)
+		return registry.Found{}
+	}
+	if found.Bind && !dry {
+		ok, err := registry.Bind(root, found.ID, session, now())
+		if err != nil {
+			fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, session, err)
+		}
+		if !ok {
+			return registry.Found{}
+		}
+	}
+	return found
+}
+
+// write writes the handler's answer, or its output, to stdout.
+func write(stdout io.Writer, ev *event.Event, res Result) error {
+	if res.Output != nil {
+		_, err := stdout.Write(res.Output)
+		return err
+	}
+	return answer.Write(stdout, ev.Agent, ev.Name, res.Answer)
+}
+
 // fail reports err and returns a hook's exit code for it.
 func fail(stderr io.Writer, err error) int {
 	exit.Report(stderr, err)
@@ -146,14 +254,14 @@ func Entry(c *Call, res Result, err error) audit.Entry {
 		Hook:       c.Hook,
 		Event:      ev.Name,
 		Session:    ev.SessionID,
-		Loop:       c.Scope.Loop,
+		Loop:       cmp.Or(res.Loop, c.Scope.Loop),
 		Tool:       ev.Tool,
 		ToolUseID:  ev.ToolUseID,
-		Target:     clip(res.Target, 500),
+		Target:     clip.String(res.Target, 500),
 		Rule:       res.Rule,
 		Level:      res.Level,
 		Decision:   string(res.Answer.Decision),
-		Reason:     clip(res.Answer.Reason, 1000),
+		Reason:     clip.String(reason(res.Answer), 1000),
 		Checkpoint: res.Checkpoint,
 		Cwd:        ev.Cwd,
 	}
@@ -165,9 +273,21 @@ func Entry(c *Call, res Result, err error) audit.Entry {
 	}
 	if err != nil {
 		e.Decision = "error"
-		e.Error = clip(err.Error(), 1000)
+		e.Error = clip.String(err.Error(), 1000)
 	}
 	return e
+}
+
+// reason is what the agent or the human was told of a decision: the
+// reason of a deny or block, else a warning's context, else the message
+// for the human.
+func reason(a answer.Answer) string {
+	for _, s := range []string{a.Reason, a.Context, a.System} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // Target names what a tool call acts on, for the audit log: the command of a
@@ -179,16 +299,4 @@ func Target(ev *event.Event) string {
 		}
 	}
 	return ""
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return strings.TrimSpace(s) + "…"
 }

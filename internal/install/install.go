@@ -72,6 +72,8 @@ type Options struct {
 	Config *config.Config
 	DryRun bool
 	Now    time.Time
+
+	StatusLine bool // register ralph statusline as the statusLine (statusline.go)
 }
 
 // Settings returns the settings file of a scope.
@@ -119,6 +121,8 @@ type Record struct {
 	Sum      string            `json:"command_sum,omitempty"` // of the command file it wrote
 	Time     time.Time         `json:"installed_at"`
 	Settings string            `json:"settings"`
+
+	StatusLine *StatusLineRecord `json:"status_line,omitempty"`
 }
 
 // EnvRecord is the env value an install set, and the one it replaced.
@@ -379,6 +383,50 @@ func (m manifest) write(settings string) error {
 // Install registers the hooks, the env value and the /ralph command in the
 // scope's settings. A second run changes nothing.
 func Install(o Options) (*Result, error) {
+	j, err := openInstall(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.addHooks(StopTimeout(o.Config)); err != nil {
+		return nil, err
+	}
+	if err := j.setEnv(); err != nil {
+		return nil, err
+	}
+	if err := j.d.installStatusLine(o, j.old, j.rec, j.r); err != nil {
+		return nil, err
+	}
+	writeCmd, err := j.slashCommand()
+	if err != nil {
+		return nil, err
+	}
+	j.r.Changed = len(j.r.Changes) > 0
+	if o.DryRun || !j.r.Changed {
+		return j.r, nil
+	}
+	if err := j.commit(writeCmd); err != nil {
+		return nil, err
+	}
+	return j.r, nil
+}
+
+// job is one install or uninstall of one settings file.
+type job struct {
+	o    Options
+	path string   // the settings file
+	key  string   // its record's key in the manifest
+	m    manifest // the records of the settings files of the directory
+	d    *doc     // the settings as read, then as changed
+	old  *Record  // the record of an earlier install, or nil
+	rec  *Record  // the record of this one
+	r    *Result
+
+	cmdText string // the /ralph command file install writes
+}
+
+// openInstall reads the scope's settings and the record of an earlier
+// install, and starts the record of this one.
+func openInstall(o Options) (*job, error) {
 	path, err := Settings(o.Scope, o.Root, o.Home)
 	if err != nil {
 		return nil, err
@@ -394,10 +442,10 @@ func Install(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := filepath.Base(path)
-	old := m[key]
+	j := &job{o: o, path: path, key: filepath.Base(path), m: m, d: d, r: &Result{Settings: path}}
+	j.old = m[j.key]
 	rec := &Record{Bin: o.Bin, Hooks: map[string]string{}, Time: o.Now.UTC(), Settings: path}
-	switch {
+	switch old := j.old; {
 	case old != nil:
 		rec.Created, rec.File, rec.Env, rec.After = old.Created, old.File, old.Env, old.After
 		if old.Exact && sum(string(d.orig)) == old.After {
@@ -408,14 +456,20 @@ func Install(o Options) (*Result, error) {
 	case len(bytes.TrimSpace(d.orig)) == 0:
 		rec.File = "empty"
 	}
-	if old == nil {
+	if j.old == nil {
 		rec.Exact, rec.After = true, sum(string(d.orig))
 	}
-	r := &Result{Settings: path}
-	stopTimeout := StopTimeout(o.Config)
+	j.rec = rec
+	return j, nil
+}
 
+// addHooks registers each hook, with its timeout (the stop hook's is
+// stopTimeout), unless the settings have it already.
+func (j *job) addHooks(stopTimeout int) error {
+	d, old, rec, r, path := j.d, j.old, j.rec, j.r, j.path
+	var err error
 	for _, h := range Hooks {
-		cmd := Command(o.Bin, h.Binary)
+		cmd := Command(j.o.Bin, h.Binary)
 		timeout := h.Timeout
 		if timeout == 0 {
 			timeout = stopTimeout
@@ -425,7 +479,7 @@ func Install(o Options) (*Result, error) {
 		if old != nil && old.Hooks[h.Event] != "" && old.Hooks[h.Event] != cmd {
 			n, err := d.removeCommand(h.Event, old.Hooks[h.Event])
 			if err != nil {
-				return nil, fmt.Errorf("%s: removing %s: %w", path, old.Hooks[h.Event], err)
+				return fmt.Errorf("%s: removing %s: %w", path, old.Hooks[h.Event], err)
 			}
 			if n > 0 {
 				r.Changes = append(r.Changes, fmt.Sprintf("removed   %-18s %s (an earlier install)", h.Event, old.Hooks[h.Event]))
@@ -451,7 +505,7 @@ func Install(o Options) (*Result, error) {
 			p := fmt.Sprintf("hooks.%s.%d.hooks.%d.timeout", h.Event, mine.group, mine.hook)
 			if gjson.Get(d.json, p).Int() != int64(timeout) {
 				if d.json, err = sjson.Set(d.json, p, timeout); err != nil {
-					return nil, fmt.Errorf("%s: setting %s: %w", path, p, err)
+					return fmt.Errorf("%s: setting %s: %w", path, p, err)
 				}
 				r.Changes = append(r.Changes, fmt.Sprintf("timeout   %-18s %d s", h.Event, timeout))
 			}
@@ -464,12 +518,18 @@ func Install(o Options) (*Result, error) {
 		}
 		raw := group(h.Matcher, cmd, timeout)
 		if d.json, err = sjson.SetRaw(d.json, "hooks."+h.Event+".-1", raw); err != nil {
-			return nil, fmt.Errorf("%s: adding hooks.%s: %w", path, h.Event, err)
+			return fmt.Errorf("%s: adding hooks.%s: %w", path, h.Event, err)
 		}
 		rec.Hooks[h.Event] = cmd
 		r.Changes = append(r.Changes, fmt.Sprintf("added     %-18s %s (timeout %d s)", h.Event, cmd, timeout))
 	}
+	return nil
+}
 
+// setEnv sets Claude Code's cap on Stop blocks off (ralph bounds the loop
+// itself), unless the user set it to something else since.
+func (j *job) setEnv() error {
+	d, rec, r := j.d, j.rec, j.r
 	envPath := "env." + CapKey
 	switch v := gjson.Get(d.json, envPath); {
 	case v.Exists() && v.String() == "0":
@@ -484,19 +544,25 @@ func Install(o Options) (*Result, error) {
 			prev := v.String()
 			env.Previous = &prev
 		}
+		var err error
 		if d.json, err = sjson.Set(d.json, envPath, "0"); err != nil {
-			return nil, fmt.Errorf("%s: setting %s: %w", path, envPath, err)
+			return fmt.Errorf("%s: setting %s: %w", j.path, envPath, err)
 		}
 		rec.Env = env
 		r.Changes = append(r.Changes, fmt.Sprintf("env       %s=0 (ralph bounds the loop itself, not Claude Code's cap of 8 blocks)", CapKey))
 	}
+	return nil
+}
 
-	cmdFile, cmdText := commandFile(path), SlashCommand(quote(filepath.Join(o.Bin, "ralph")))
-	rec.Command, rec.Sum = cmdFile, sum(cmdText)
-	writeCmd := false
+// slashCommand decides about the /ralph command file: write reports
+// whether it is to be written (missing, or ralph's and out of date).
+func (j *job) slashCommand() (write bool, err error) {
+	rec, r := j.rec, j.r
+	cmdFile, cmdText := commandFile(j.path), SlashCommand(quote(filepath.Join(j.o.Bin, "ralph")))
+	rec.Command, rec.Sum, j.cmdText = cmdFile, sum(cmdText), cmdText
 	switch cur, err := os.ReadFile(cmdFile); {
 	case err == nil && string(cur) == cmdText:
-	case err == nil && !m.wrote(cmdFile, sum(string(cur))):
+	case err == nil && !j.m.wrote(cmdFile, sum(string(cur))):
 		rec.Command, rec.Sum = "", ""
 		why := "is not ralph's"
 		if generated(cur) {
@@ -504,48 +570,47 @@ func Install(o Options) (*Result, error) {
 		}
 		r.Notes = append(r.Notes, fmt.Sprintf("%s %s: left as it is", cmdFile, why))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("reading %s: %w", cmdFile, unwrapPath(err))
+		return false, fmt.Errorf("reading %s: %w", cmdFile, unwrapPath(err))
 	default:
-		writeCmd = true
 		r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s", cmdFile))
+		return true, nil
 	}
+	return false, nil
+}
 
-	r.Changed = len(r.Changes) > 0
-	if o.DryRun || !r.Changed {
-		return r, nil
-	}
-	// The settings first, then the record (else the settings go back),
-	// then the command file the record names.
+// commit writes the settings first, then the record (else the settings go
+// back), then the command file the record names.
+func (j *job) commit(writeCmd bool) error {
+	d, rec, r := j.d, j.rec, j.r
 	if data := d.bytes(); !bytes.Equal(data, d.orig) {
-		if old == nil && !d.missing {
+		if j.old == nil && !d.missing {
 			// The file as it was, for an uninstall that puts it back
 			// byte for byte; beside it, with its mode, like the backup.
 			if err := state.WriteFile(d.path+origSuffix, d.orig, d.perm()); err != nil {
-				return nil, fmt.Errorf("keeping a copy of %s: %w", d.path, err)
+				return fmt.Errorf("keeping a copy of %s: %w", d.path, err)
 			}
 			rec.Before = sum(string(d.orig))
 		}
+		var err error
 		if r.Backup, err = d.write(data); err != nil {
-			return nil, err
+			return err
 		}
 		rec.After = sum(string(data))
 	}
-	m[key] = rec
-	if err := m.write(path); err != nil {
+	j.m[j.key] = rec
+	if err := j.m.write(j.path); err != nil {
 		if rerr := state.WriteFile(d.path, d.orig, d.perm()); rerr != nil && !d.missing {
-			return nil, fmt.Errorf("%w; and putting %s back: %v (its copy: %s)", err, d.path, rerr, r.Backup)
+			return fmt.Errorf("%w; and putting %s back: %v (its copy: %s)", err, d.path, rerr, r.Backup)
 		}
 		if d.missing {
 			os.Remove(d.path)
 		}
-		return nil, fmt.Errorf("%w (the settings were left as they were)", err)
+		return fmt.Errorf("%w (the settings were left as they were)", err)
 	}
 	if writeCmd {
-		if err := state.WriteFile(cmdFile, []byte(cmdText), 0o644); err != nil {
-			return nil, err
-		}
+		return state.WriteFile(rec.Command, []byte(j.cmdText), 0o644)
 	}
-	return r, nil
+	return nil
 }
 
 // origSuffix names the copy of a settings file from before the first
@@ -573,6 +638,38 @@ func (d *doc) perm() fs.FileMode {
 
 // Uninstall removes what Install recorded, and leaves the rest.
 func Uninstall(o Options) (*Result, error) {
+	j, err := openUninstall(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.removeHooks(); err != nil {
+		return nil, err
+	}
+	if err := j.restoreEnv(); err != nil {
+		return nil, err
+	}
+	if err := j.d.uninstallStatusLine(j.rec, j.r); err != nil {
+		return nil, err
+	}
+	if err := j.d.dropEmpty(j.rec.Created); err != nil {
+		return nil, err
+	}
+	if err := j.removeSlashCommand(); err != nil {
+		return nil, err
+	}
+	j.r.Changed = len(j.r.Changes) > 0
+	if o.DryRun {
+		return j.r, nil
+	}
+	if err := j.putBack(); err != nil {
+		return nil, err
+	}
+	delete(j.m, j.key)
+	return j.r, j.m.write(j.path)
+}
+
+// openUninstall reads the record of the scope's install and its settings.
+func openUninstall(o Options) (*job, error) {
 	path, err := Settings(o.Scope, o.Root, o.Home)
 	if err != nil {
 		return nil, err
@@ -590,70 +687,90 @@ func Uninstall(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Settings: path}
+	return &job{o: o, path: path, key: key, m: m, d: d, rec: rec, r: &Result{Settings: path}}, nil
+}
+
+// removeHooks takes out the hooks the install registered.
+func (j *job) removeHooks() error {
 	for _, h := range Hooks {
-		cmd := rec.Hooks[h.Event]
+		cmd := j.rec.Hooks[h.Event]
 		if cmd == "" {
 			continue
 		}
-		n, err := d.removeCommand(h.Event, cmd)
+		n, err := j.d.removeCommand(h.Event, cmd)
 		if err != nil {
-			return nil, fmt.Errorf("%s: removing %s: %w", path, cmd, err)
+			return fmt.Errorf("%s: removing %s: %w", j.path, cmd, err)
 		}
 		if n == 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("hooks.%s: %s was already gone", h.Event, cmd))
+			j.r.Notes = append(j.r.Notes, fmt.Sprintf("hooks.%s: %s was already gone", h.Event, cmd))
 			continue
 		}
-		r.Changes = append(r.Changes, fmt.Sprintf("removed   %-18s %s", h.Event, cmd))
+		j.r.Changes = append(j.r.Changes, fmt.Sprintf("removed   %-18s %s", h.Event, cmd))
 	}
-	if e := rec.Env; e != nil {
-		p := "env." + e.Key
-		switch v := gjson.Get(d.json, p); {
-		case !v.Exists():
-		case v.String() != e.Value:
-			r.Notes = append(r.Notes, fmt.Sprintf("env.%s is %q, changed since install: left as it is", e.Key, v.String()))
-		case e.Previous != nil:
-			if d.json, err = sjson.Set(d.json, p, *e.Previous); err != nil {
-				return nil, err
-			}
-			r.Changes = append(r.Changes, fmt.Sprintf("env       %s=%s (as it was before install)", e.Key, *e.Previous))
-		default:
-			if d.json, err = sjson.Delete(d.json, p); err != nil {
-				return nil, err
-			}
-			r.Changes = append(r.Changes, fmt.Sprintf("env       %s removed", e.Key))
+	return nil
+}
+
+// restoreEnv puts the env value the install set back as it was, unless
+// the user changed it since.
+func (j *job) restoreEnv() error {
+	e, d, r := j.rec.Env, j.d, j.r
+	if e == nil {
+		return nil
+	}
+	p := "env." + e.Key
+	var err error
+	switch v := gjson.Get(d.json, p); {
+	case !v.Exists():
+	case v.String() != e.Value:
+		r.Notes = append(r.Notes, fmt.Sprintf("env.%s is %q, changed since install: left as it is", e.Key, v.String()))
+	case e.Previous != nil:
+		if d.json, err = sjson.Set(d.json, p, *e.Previous); err != nil {
+			return err
 		}
+		r.Changes = append(r.Changes, fmt.Sprintf("env       %s=%s (as it was before install)", e.Key, *e.Previous))
+	default:
+		if d.json, err = sjson.Delete(d.json, p); err != nil {
+			return err
+		}
+		r.Changes = append(r.Changes, fmt.Sprintf("env       %s removed", e.Key))
 	}
-	if err := d.dropEmpty(rec.Created); err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// removeSlashCommand removes the /ralph command file the install wrote,
+// unless another scope's install shares it or it was changed since.
+func (j *job) removeSlashCommand() error {
+	rec, r := j.rec, j.r
 	shared := false
-	for k, other := range m {
-		shared = shared || (k != key && other.Command == rec.Command)
+	for k, other := range j.m {
+		shared = shared || (k != j.key && other.Command == rec.Command)
 	}
-	if rec.Command != "" && !shared {
-		switch cur, err := os.ReadFile(rec.Command); {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return nil, fmt.Errorf("reading %s: %w", rec.Command, unwrapPath(err))
-		case sum(string(cur)) != rec.Sum:
-			r.Notes = append(r.Notes, fmt.Sprintf("%s was changed since install: left as it is", rec.Command))
-		default:
-			r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s removed", rec.Command))
-			if !o.DryRun {
-				if err := os.Remove(rec.Command); err != nil {
-					return nil, err
-				}
-				os.Remove(filepath.Dir(rec.Command)) // only if empty
+	if rec.Command == "" || shared {
+		return nil
+	}
+	switch cur, err := os.ReadFile(rec.Command); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", rec.Command, unwrapPath(err))
+	case sum(string(cur)) != rec.Sum:
+		r.Notes = append(r.Notes, fmt.Sprintf("%s was changed since install: left as it is", rec.Command))
+	default:
+		r.Changes = append(r.Changes, fmt.Sprintf("command   /ralph             %s removed", rec.Command))
+		if !j.o.DryRun {
+			if err := os.Remove(rec.Command); err != nil {
+				return err
 			}
+			os.Remove(filepath.Dir(rec.Command)) // only if empty
 		}
 	}
-	r.Changed = len(r.Changes) > 0
-	if o.DryRun {
-		return r, nil
-	}
-	// A file nobody else edited since install goes back byte for byte;
-	// else what install added is taken out of it.
+	return nil
+}
+
+// putBack writes the settings without what the install added: a file
+// nobody else edited since goes back byte for byte, one the install
+// created goes away.
+func (j *job) putBack() error {
+	d, rec, r, path := j.d, j.rec, j.r, j.path
 	data := d.bytes()
 	exact := rec.Exact && sum(string(d.orig)) == rec.After
 	orig := d.path + origSuffix
@@ -670,19 +787,19 @@ func Uninstall(o Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is gone: nothing to take out of it", path))
 	case rec.File == "missing" && (exact || len(gjson.Parse(d.json).Map()) == 0):
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return err
 		}
 		r.Changes = append(r.Changes, fmt.Sprintf("removed   %s (install created it)", path))
 	case !bytes.Equal(data, d.orig):
+		var err error
 		if r.Backup, err = d.write(data); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := os.Remove(orig); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return err
 	}
-	delete(m, key)
-	return r, m.write(path)
+	return nil
 }
 
 // group returns a matcher group of one command hook, keys in the order

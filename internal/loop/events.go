@@ -89,8 +89,3 @@ func RecordError(sc project.Scope, now time.Time, e ToolError) (repeats int, err
 	})
 	return repeats, err
 }
-
-// BaselineIndex reads the test files of the loop at its start.
-func BaselineIndex(sc project.Scope) (Index, error) {
-	return readIndex(filepath.Join(sc.Dir(), "baseline.json"))
-}

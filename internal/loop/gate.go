@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Gate decisions.
@@ -146,32 +146,55 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 	}
 	g := *st.Gate
 	d := &Decision{Gate: g}
-	switch decision {
-	case Approve:
-	case Reject:
-		if g.Restore == "" {
-			return nil, fmt.Errorf("loop %s: %s has no snapshot from before iteration %d to restore; approve or abort it, or use ralph rollback --list", id, g.ID, g.Iteration)
-		}
-		d.Changes, d.Undo, err = Snapshots(sc).Restore(ctx, g.Restore, false)
-		if err != nil {
-			return nil, fmt.Errorf("reject %s: %w", g.ID, err)
-		}
-	case Abandon:
-	default:
-		return nil, fmt.Errorf("unknown gate decision %q (want approve, reject or abort)", decision)
+	if err := prepare(ctx, sc, g, decision, d); err != nil {
+		return nil, err
 	}
-
-	var base Index
+	var base testindex.Index
 	var cur *Metrics
 	if decision == Approve {
-		base = ScanTests(root, cfg.TestFiles, nil)
-		m := base.Totals()
+		base = testindex.Scan(root, cfg.TestFiles, nil)
+		m := Metrics{Counts: base.Totals()}
 		measure(ctx, root, cfg, &m)
 		cur = &m
 	}
+	if d.State, err = applyDecision(sc, g, decision, cur, now); err != nil {
+		return nil, err
+	}
+	if errs := afterDecision(sc, g, decision, base, d.State, now); len(errs) > 0 {
+		return d, fmt.Errorf("gate %s %s: %s", id, decision, strings.Join(errs, "; "))
+	}
+	return d, nil
+}
+
+// prepare checks the decision and does what must come before it is
+// recorded: reject restores the working tree from before the iteration.
+func prepare(ctx context.Context, sc project.Scope, g Gate, decision string, d *Decision) error {
+	switch decision {
+	case Approve, Abandon:
+		return nil
+	case Reject:
+		if g.Restore == "" {
+			return fmt.Errorf("loop %s: %s has no snapshot from before iteration %d to restore; approve or abort it, or use ralph rollback --list", sc.Loop, g.ID, g.Iteration)
+		}
+		var err error
+		d.Changes, d.Undo, err = Snapshots(sc).Restore(ctx, g.Restore, false)
+		if err != nil {
+			return fmt.Errorf("reject %s: %w", g.ID, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown gate decision %q (want approve, reject or abort)", decision)
+}
+
+// applyDecision records the decision in the loop's state, unless the gate
+// was decided meanwhile: its regression events are decided, the gate is
+// gone, and the loop runs again with cur as its baseline (approve), at
+// AGGRESSIVE reinforcement (reject), or is aborted. It returns the state
+// as written.
+func applyDecision(sc project.Scope, g Gate, decision string, cur *Metrics, now time.Time) (*State, error) {
 	var after State
 	errGone := errors.New("gone")
-	err = update(sc, now, func(st *State) error {
+	err := update(sc, now, func(st *State) error {
 		if st.Gate == nil || st.Gate.ID != g.ID {
 			return errGone
 		}
@@ -204,12 +227,19 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 		return nil
 	})
 	if errors.Is(err, errGone) {
-		return nil, fmt.Errorf("loop %s: %s was decided meanwhile", id, g.ID)
+		return nil, fmt.Errorf("loop %s: %s was decided meanwhile", sc.Loop, g.ID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.State = &after
+	return &after, nil
+}
+
+// afterDecision writes what follows a recorded decision: the decision
+// against each regression event, the new baseline (approve), the archive
+// (abort) or the registry's view with the loop unbound from its session.
+// It returns what could not be written.
+func afterDecision(sc project.Scope, g Gate, decision string, base testindex.Index, after *State, now time.Time) []string {
 	var errs []string
 	for _, e := range g.Events {
 		line := map[string]any{"event_id": e, "gate": g.ID, "decision": decision, "decided_at": now.UTC()}
@@ -218,24 +248,21 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 		}
 	}
 	if decision == Approve {
-		if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+		if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
 	if decision == Abandon {
-		if _, err := finish(sc, &after, now); err != nil {
+		if _, err := finish(sc, after, now); err != nil {
 			errs = append(errs, err.Error())
 		}
-	} else if err := registry.Update(root, now, func(r *registry.Registry) error {
-		if e := r.Find(id); e != nil {
+	} else if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
+		if e := r.Find(sc.Loop); e != nil {
 			e.Status, e.SessionID = Running, ""
 		}
 		return nil
 	}); err != nil {
 		errs = append(errs, err.Error())
 	}
-	if len(errs) > 0 {
-		return d, fmt.Errorf("gate %s %s: %s", id, decision, strings.Join(errs, "; "))
-	}
-	return d, nil
+	return errs
 }

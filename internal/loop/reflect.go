@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
@@ -151,17 +152,9 @@ func Pitfalls(ps []reflection.Pattern) string {
 		if i == 3 {
 			break
 		}
-		fmt.Fprintf(&b, "- %s, %d times in %d loop(s): %s\n", p.Kind, p.Count, len(p.Loops), clip(p.Example, 200))
+		fmt.Fprintf(&b, "- %s, %d times in %d loop(s): %s\n", p.Kind, p.Count, len(p.Loops), clip.Line(p.Example, 200))
 	}
 	return b.String()
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // IterationTree returns the snapshot of the working tree at the end of

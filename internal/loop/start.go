@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Priorities of a loop.
@@ -40,67 +41,96 @@ type Options struct {
 // directory and registers it. It returns the new state and warnings about
 // metrics that could not be measured.
 func Start(ctx context.Context, o Options) (*State, []string, error) {
-	cfg := o.Config
-	task := strings.TrimSpace(o.Task)
-	if task == "" {
-		return nil, nil, errors.New("start: the task is empty: say what the agent should do")
-	}
-	cmd := strings.TrimSpace(o.Completion)
-	if cmd == "" {
-		cmd = strings.TrimSpace(cfg.Completion.Command)
-	}
-	if cmd == "" {
-		return nil, nil, errors.New("start: no completion command: pass --completion \"<command>\" or set completion.command in aiwg.yml")
-	}
-	max := o.MaxIterations
-	if max == 0 {
-		max = cfg.PersistenceLoop.MaxIterations
-	}
-	if max < 1 {
-		return nil, nil, fmt.Errorf("start: --max-iterations %d: want at least 1", max)
-	}
-	prio := o.Priority
-	if prio == "" {
-		prio = "medium"
-	}
-	if !slices.Contains(Priorities, prio) {
-		return nil, nil, fmt.Errorf("start: --priority %q: want one of %s", prio, strings.Join(Priorities, ", "))
-	}
-	for _, t := range o.Tags {
-		if strings.TrimSpace(t) == "" {
-			return nil, nil, errors.New("start: --tag: a tag may not be empty")
-		}
-	}
-
-	// Refuse early when the registry is full, before running any metric.
-	r, err := registry.Read(o.Root)
+	o, err := o.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := r.Add(registry.Entry{LoopID: "ralph-check-00000000"}, o.Force); err != nil {
-		return nil, nil, fmt.Errorf("start: %w", err)
+	if err := roomFor(o); err != nil {
+		return nil, nil, err
 	}
-
-	id, err := NewID(task)
+	id, err := NewID(o.Task)
 	if err != nil {
 		return nil, nil, err
 	}
 	sc, _ := project.NewScope(o.Root, id)
-	base := ScanTests(o.Root, cfg.TestFiles, nil)
-	m := base.Totals()
-	warnings := measure(ctx, o.Root, cfg, &m)
+	base := testindex.Scan(o.Root, o.Config.TestFiles, nil)
+	m := Metrics{Counts: base.Totals()}
+	warnings := measure(ctx, o.Root, o.Config, &m)
+	st := newState(id, o, m)
+	more, err := create(ctx, sc, st, base)
+	warnings = append(warnings, more...)
+	if err != nil {
+		return nil, nil, err
+	}
+	more, err = register(sc, st, o)
+	if err != nil {
+		os.RemoveAll(sc.Dir())
+		return nil, nil, err
+	}
+	return st, append(warnings, more...), nil
+}
+
+// resolve checks the options and fills what they leave to the config: the
+// completion command, the bound on iterations, the priority.
+func (o Options) resolve() (Options, error) {
+	cfg := o.Config
+	o.Task = strings.TrimSpace(o.Task)
+	if o.Task == "" {
+		return o, errors.New("start: the task is empty: say what the agent should do")
+	}
+	o.Completion = strings.TrimSpace(o.Completion)
+	if o.Completion == "" {
+		o.Completion = strings.TrimSpace(cfg.Completion.Command)
+	}
+	if o.Completion == "" {
+		return o, errors.New("start: no completion command: pass --completion \"<command>\" or set completion.command in aiwg.yml")
+	}
+	if o.MaxIterations == 0 {
+		o.MaxIterations = cfg.PersistenceLoop.MaxIterations
+	}
+	if o.MaxIterations < 1 {
+		return o, fmt.Errorf("start: --max-iterations %d: want at least 1", o.MaxIterations)
+	}
+	if o.Priority == "" {
+		o.Priority = "medium"
+	}
+	if !slices.Contains(Priorities, o.Priority) {
+		return o, fmt.Errorf("start: --priority %q: want one of %s", o.Priority, strings.Join(Priorities, ", "))
+	}
+	for _, t := range o.Tags {
+		if strings.TrimSpace(t) == "" {
+			return o, errors.New("start: --tag: a tag may not be empty")
+		}
+	}
+	return o, nil
+}
+
+// roomFor refuses early when the registry is full, before any metric runs.
+func roomFor(o Options) error {
+	r, err := registry.Read(o.Root)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Add(registry.Entry{LoopID: "ralph-check-00000000"}, o.Force); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	return nil
+}
+
+// newState is the state of a loop that starts now with baseline m.
+func newState(id string, o Options, m Metrics) *State {
 	now := o.Now.UTC()
-	st := &State{
+	return &State{
 		Version:          1,
 		LoopID:           id,
-		Task:             task,
+		Task:             o.Task,
 		Status:           Running,
 		Owner:            o.Owner,
 		PID:              o.PID,
-		Priority:         prio,
+		Priority:         o.Priority,
 		Tags:             append([]string{}, o.Tags...),
-		Completion:       Completion{Command: cmd, Timeout: cfg.Completion.Timeout.Seconds()},
-		MaxIterations:    max,
+		Completion:       Completion{Command: o.Completion, Timeout: o.Config.Completion.Timeout.Seconds()},
+		MaxIterations:    o.MaxIterations,
 		StartedAt:        now,
 		UpdatedAt:        now,
 		Baseline:         m,
@@ -108,49 +138,62 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 		RegressionEvents: []Regression{},
 		Reinforcement:    Minimal,
 		Fence:            1,
+		IterationStart:   now,
 	}
+}
+
+// create writes the loop's directory: its state, baseline and index, and
+// a snapshot of the working tree at the start (what rollback --iteration
+// 0 restores, and what a gate at iteration 1 restores on reject). A
+// snapshot that cannot be taken is a warning; nothing is left of a loop
+// that cannot be written.
+func create(ctx context.Context, sc project.Scope, st *State, base testindex.Index) ([]string, error) {
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
-		return nil, nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
+		return nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
 	}
-	// The working tree at the start: what rollback --iteration 0 restores,
-	// and what a gate at iteration 1 restores on reject.
+	var warnings []string
 	if tree, err := Snapshots(sc).Take(ctx); err != nil {
 		warnings = append(warnings, "no snapshot of the start: "+err.Error())
 	} else {
 		st.Snapshot, st.StartSnapshot = tree, tree
 	}
-	st.IterationStart = now
 	if err := write(sc, st, base); err != nil {
 		os.RemoveAll(sc.Dir())
-		return nil, nil, err
+		return warnings, err
 	}
+	return warnings, nil
+}
+
+// register adds the loop to the registry, and archives the loops whose
+// place it took (--force past the limit, or loops of dead owners).
+func register(sc project.Scope, st *State, o Options) ([]string, error) {
 	var gone []registry.Entry
-	err = registry.Update(o.Root, now, func(r *registry.Registry) error {
+	err := registry.Update(o.Root, st.StartedAt, func(r *registry.Registry) error {
 		var err error
 		gone, err = r.Add(registry.Entry{
-			LoopID: id, TaskSummary: registry.Summary(task), Status: Running, StartedAt: now,
-			Owner: o.Owner, PID: o.PID, MaxIterations: max, CompletionCriteria: cmd,
-			Priority: prio, Tags: st.Tags,
+			LoopID: st.LoopID, TaskSummary: registry.Summary(st.Task), Status: Running, StartedAt: st.StartedAt,
+			Owner: o.Owner, PID: o.PID, MaxIterations: st.MaxIterations, CompletionCriteria: st.Completion.Command,
+			Priority: st.Priority, Tags: st.Tags,
 		}, o.Force)
 		return err
 	})
 	if err != nil {
-		os.RemoveAll(sc.Dir())
-		return nil, nil, fmt.Errorf("start: %w", err)
+		return nil, fmt.Errorf("start: %w", err)
 	}
+	var warnings []string
 	for _, e := range gone {
-		if err := reclaimed(o.Root, e, now); err != nil {
+		if err := reclaimed(o.Root, e, st.StartedAt); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
-	return st, warnings, nil
+	return warnings, nil
 }
 
-func write(sc project.Scope, st *State, base Index) error {
-	if err := writeJSON(filepath.Join(sc.Dir(), "baseline.json"), base); err != nil {
+func write(sc project.Scope, st *State, base testindex.Index) error {
+	if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), base); err != nil {
+	if err := testindex.Write(testindex.LatestPath(sc), base); err != nil {
 		return err
 	}
 	return writeJSON(sc.State(), st)

@@ -5,7 +5,8 @@
 // critical regression, or with an explicit, logged failure.
 //
 // A loop lives in .aiwg/ralph/loops/{id}/: state.json (small and bounded),
-// baseline.json (the test files at the start), iterations/iteration-NNN.json
+// baseline.json and test-index.json (the test files at the start and
+// latest, package testindex), iterations/iteration-NNN.json
 // and iterations.jsonl (one line per iteration), analytics/ when it ends.
 // Finished loops move to .aiwg/ralph/archive/{id}/.
 //
@@ -32,6 +33,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Statuses of a loop: the registry's active ones (running, paused, waiting,
@@ -134,12 +136,9 @@ func (l *Lease) live(now time.Time) bool {
 
 // Metrics are the measurements of the project at one time.
 type Metrics struct {
-	TestFiles  int                `json:"test_files"`
-	Tests      int                `json:"test_count"`
-	Skips      int                `json:"skip_count"`
-	Assertions int                `json:"assertion_count"`
-	Custom     map[string]float64 `json:"custom,omitempty"`
-	Errors     map[string]string  `json:"errors,omitempty"` // metrics that could not be measured
+	testindex.Counts                    // of the test files (test_files, test_count, …)
+	Custom           map[string]float64 `json:"custom,omitempty"`
+	Errors           map[string]string  `json:"errors,omitempty"` // metrics that could not be measured
 }
 
 // Regression is a measurement worse than the baseline.

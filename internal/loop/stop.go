@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Decisions recorded for an iteration.
@@ -83,8 +85,7 @@ var (
 // End ends one iteration: it runs the completion command and the metrics,
 // scores the iteration, and decides whether the agent goes back to work.
 func (s *Stop) End(ctx context.Context) (Result, error) {
-	sc, cfg := s.Scope, s.Config
-	st, sc, err := Read(sc.Root, sc.Loop)
+	st, sc, err := Read(s.Scope.Root, s.Scope.Loop)
 	if errors.Is(err, ErrNoLoop) {
 		return Result{Warnings: []string{err.Error()}}, nil // no loop: the stop is allowed
 	}
@@ -94,11 +95,34 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if sc.Archived || st.Status != Running {
 		return Result{Answer: idle(st), Archived: sc.Archived}, nil
 	}
+	token, busy, err := s.takeLease(sc)
+	if err != nil || token == 0 {
+		return Result{Answer: busy}, err
+	}
+	it, idx, refl, warnings, ask := s.evaluate(ctx, sc, st, token)
+	if ask {
+		return s.ask(st, it, token, warnings)
+	}
+	after, stale, err := s.commit(sc, it, refl, token)
+	if err != nil {
+		return Result{}, err
+	}
+	if stale {
+		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
+	}
+	warnings = append(warnings, save(sc, it, idx, after)...)
+	res := s.decide(sc, after, it, refl)
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
 
-	// Take the evaluation lease.
+// takeLease takes the evaluation lease of the loop in sc and returns its
+// token. When the loop no longer runs, or another stop hook holds the
+// lease, the token is 0 and the answer says why the session may stop.
+func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 	var token int64
 	now := s.Now()
-	err = update(sc, now, func(st *State) error {
+	err := update(sc, now, func(st *State) error {
 		if st.Status != Running {
 			return errStatus
 		}
@@ -111,22 +135,27 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	})
 	switch {
 	case errors.Is(err, errStatus):
-		st, _, _ = Read(sc.Root, sc.Loop)
-		return Result{Answer: idle(st)}, nil
+		st, _, _ := Read(sc.Root, sc.Loop)
+		return 0, idle(st), nil
 	case errors.Is(err, errBusy):
-		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}}, nil
-	case err != nil:
-		return Result{}, err
+		return 0, answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}, nil
 	}
+	return token, answer.Answer{}, err
+}
+
+// evaluate measures and scores the iteration under the lease, renewed
+// while it runs, and reflects on it unless it completes the loop. ask
+// says the agent is to be asked for its reflection first.
+func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool) {
 	renewed := make(chan struct{})
 	stop := renew(sc, token, s.Now, renewed)
-
-	it, idx, warnings := s.measure(ctx, st)
-	var refl *reflection.Result
-	if s.askReflection(st, it) {
+	defer func() {
 		stop()
 		<-renewed
-		return s.ask(st, it, token, warnings)
+	}()
+	it, idx, warnings = s.measure(ctx, st)
+	if s.askReflection(st, it) {
+		return it, idx, nil, warnings, true
 	}
 	if !completes(it) {
 		r, err := s.reflect(st, it)
@@ -135,34 +164,40 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 		}
 		refl = r
 	}
-	stop()
-	<-renewed
+	return it, idx, refl, warnings, false
+}
 
-	// Commit, if the lease is still ours.
-	now = s.Now()
+// commit records the iteration in the loop's state, if the lease is still
+// the one of token; stale says it was not (taken over, or the loop was
+// aborted and archived meanwhile).
+func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64) (after *State, stale bool, err error) {
+	now := s.Now()
 	it.EndedAt = now.UTC()
-	stale := false
-	var after State
-	err = update(sc, now, func(cur *State) error {
-		if cur.Lease == nil || cur.Lease.Token != token {
+	var cur State
+	err = update(sc, now, func(st *State) error {
+		if st.Lease == nil || st.Lease.Token != token {
 			stale = true
 			return errNoChange
 		}
-		cur.Lease = nil
-		s.record(cur, it, refl, now)
-		after = *cur
+		st.Lease = nil
+		s.record(st, it, refl, now)
+		cur = *st
 		return nil
 	})
 	if err != nil {
-		if _, serr := os.Stat(sc.State()); serr != nil {
-			stale = true // the loop was aborted and archived meanwhile
-		} else {
-			return Result{}, err
+		if _, serr := os.Stat(sc.State()); serr == nil {
+			return nil, false, err
 		}
+		stale = true // the loop was aborted and archived meanwhile
 	}
-	if stale {
-		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
-	}
+	return &cur, stale, nil
+}
+
+// save writes what the committed iteration adds beside the state: its
+// file, its line of the history, the index of the test files, a gate's
+// events, the registry's view. It returns what could not be written.
+func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []string {
+	var warnings []string
 	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
 		warnings = append(warnings, err.Error())
 	}
@@ -172,18 +207,17 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 		warnings = append(warnings, err.Error())
 	}
 	if idx != nil {
-		if err := writeJSON(filepath.Join(sc.Dir(), "test-index.json"), idx); err != nil {
+		if err := testindex.Write(testindex.LatestPath(sc), idx); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
-	res := Result{Iteration: it}
 	if it.Decision == Gated {
 		if err := gateEvents(sc, it); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
 	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
-		if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
+		if err := registry.Update(sc.Root, it.EndedAt, func(r *registry.Registry) error {
 			if e := r.Find(sc.Loop); e != nil {
 				e.Iteration, e.Status = after.Iteration, after.Status
 			}
@@ -192,49 +226,64 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 			warnings = append(warnings, err.Error())
 		}
 	}
+	return warnings
+}
+
+// decide answers the agent after the iteration: back to work with the
+// reinforcement, wait for the human's gate, or done (the loop finished
+// and archived).
+func (s *Stop) decide(sc project.Scope, after *State, it *Iteration, refl *reflection.Result) Result {
+	res := Result{Iteration: it}
+	now := it.EndedAt
 	switch it.Decision {
 	case Continue:
 		res.Answer = answer.Answer{
 			Decision: answer.Block,
-			Reason:   reason(&after, it, refl, s.pitfalls(it), cfg),
-			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work (%s)", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), after.Reinforcement),
+			Reason:   reason(after, it, refl, s.pitfalls(it), s.Config),
+			System:   fmt.Sprintf("ralph: %s iteration %d of %d: %s%s; back to work: iteration %d, with %s reinforcement", sc.Loop, it.N, after.MaxIterations, verdict(it), regNote(it.Regressions), it.N+1, after.Reinforcement),
 		}
 	case Gated:
-		res.Answer = answer.Answer{System: gateMessage(&after)}
+		res.Answer = answer.Answer{System: gateMessage(after)}
 	case Interrupted:
-		res.Answer = idle(&after)
+		res.Answer = idle(after)
 		if Ended(after.Status) { // aborted while judged: archive it now
-			sc2, err := finish(sc, &after, now)
+			sc2, err := finish(sc, after, now)
 			if err != nil {
-				warnings = append(warnings, err.Error())
+				res.Warnings = append(res.Warnings, err.Error())
 			}
 			res.Archived = sc2.Archived
 		}
 	default:
-		sc2, err := finish(sc, &after, now)
+		sc2, err := finish(sc, after, now)
 		if err != nil {
-			warnings = append(warnings, err.Error())
+			res.Warnings = append(res.Warnings, err.Error())
 		}
 		res.Archived = sc2.Archived
-		res.Answer = answer.Answer{System: summary(sc2, &after, it)}
+		res.Answer = answer.Answer{System: summary(sc2, after, it)}
 	}
-	res.Warnings = warnings
-	return res, nil
+	return res
+}
+
+// leaseTicker ticks the renewal of a lease; tests replace it to renew at
+// moments of their choosing.
+var leaseTicker = func(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }
 
 // renew extends the lease every third of its time until stop is called;
 // done is closed when it has returned.
 func renew(sc project.Scope, token int64, now func() time.Time, done chan struct{}) (stop func()) {
 	quit := make(chan struct{})
+	ticks, stopTicks := leaseTicker(LeaseTime / 3)
 	go func() {
 		defer close(done)
-		t := time.NewTicker(LeaseTime / 3)
-		defer t.Stop()
+		defer stopTicks()
 		for {
 			select {
 			case <-quit:
 				return
-			case <-t.C:
+			case <-ticks:
 				update(sc, now(), func(st *State) error {
 					if st.Lease == nil || st.Lease.Token != token {
 						return errNoChange
@@ -251,7 +300,7 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 // measure runs the completion command and the metrics, and snapshots the
 // working tree. It returns the index of the test files, or nil when it has
 // not changed, and what went wrong without spoiling the measurement.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []string) {
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
@@ -287,14 +336,14 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
 		it.Failing = sum.Failing
 	}
-	prev, _ := readIndex(filepath.Join(sc.Dir(), "test-index.json"))
-	idx := ScanTests(sc.Root, cfg.TestFiles, prev)
-	it.Metrics = idx.Totals()
+	prev, _ := testindex.Read(testindex.LatestPath(sc))
+	idx := testindex.Scan(sc.Root, cfg.TestFiles, prev)
+	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
-	base, _ := readIndex(filepath.Join(sc.Dir(), "baseline.json"))
+	base, _ := testindex.Read(testindex.BaselinePath(sc))
 	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
-	if maps.EqualFunc(idx, prev, sameScan) {
+	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
@@ -306,12 +355,8 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, Index, []str
 	return it, idx, warnings
 }
 
-func sameScan(a, b FileScan) bool {
-	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
-}
-
 // regressions compares current metrics to the baseline.
-func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, allow []config.TestException, n int) []Regression {
+func regressions(base, cur Metrics, baseIdx, idx testindex.Index, ms []config.Metric, allow []config.TestException, n int) []Regression {
 	var regs []Regression
 	add := func(typ, sev, metric string, b, c float64, detail string, tests []string) {
 		regs = append(regs, Regression{
@@ -334,9 +379,9 @@ func regressions(base, cur Metrics, baseIdx, idx Index, ms []config.Metric, allo
 	if cur.Tests+excused < base.Tests {
 		d := fmt.Sprintf("%d tests fewer than at the start (%d → %d)", base.Tests-cur.Tests-excused, base.Tests, cur.Tests)
 		if len(gone) > 0 {
-			d += ": " + strings.Join(clipList(gone, 10), ", ")
+			d += ": " + strings.Join(clip.List(gone, 10), ", ")
 		}
-		add("test_deletion", "critical", "test_count", float64(base.Tests), float64(cur.Tests), d, clipList(gone, 50))
+		add("test_deletion", "critical", "test_count", float64(base.Tests), float64(cur.Tests), d, clip.List(gone, 50))
 	}
 	if cur.Skips > base.Skips {
 		add("skip_increase", "critical", "skip_count", float64(base.Skips), float64(cur.Skips),
@@ -393,7 +438,7 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 		st.Status, st.Reason = Failed, fmt.Sprintf("reached the maximum of %d iterations without %s passing", st.MaxIterations, st.Completion.Command)
 	case total > 0 && now.Sub(st.StartedAt) > total:
 		it.Decision = Fail
-		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeouts.total (%v) without %s passing", total, st.Completion.Command)
+		st.Status, st.Reason = Failed, fmt.Sprintf("ran past persistence_loop.timeout.total (%v) without %s passing", total, st.Completion.Command)
 	default:
 		level, plateau := Level(it.N+1, st.Recent, cfg.AgentPersistence.Reinforcement)
 		if st.ForceLevel != "" {
@@ -488,7 +533,7 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 	fmt.Fprintf(&b, "Task: %s\n\n", st.Task)
 	fmt.Fprintf(&b, "Completion command: %s\nResult: %s (%s).\n", st.Completion.Command, verdict(it), fmtMS(it.DurationMS))
 	if len(it.Failing) > 0 {
-		fmt.Fprintf(&b, "Failing: %s\n", strings.Join(clipList(it.Failing, 10), ", "))
+		fmt.Fprintf(&b, "Failing: %s\n", strings.Join(clip.List(it.Failing, 10), ", "))
 	}
 	if out := tail(it.Output, 25, 2500); out != "" {
 		b.WriteString("Output (last lines):\n")
@@ -510,7 +555,7 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 	}
 	if r := it.Recovery; r != nil {
 		fmt.Fprintf(&b, "\nRecovery attempt %d (%s): diagnosis %s, confidence %.2f (%s).\n%s\n",
-			r.Attempt, r.Trigger, r.Diagnosis.Cause, r.Diagnosis.Confidence, strings.Join(clipList(r.Diagnosis.Signals, 3), "; "), strategyText[r.Strategy])
+			r.Attempt, r.Trigger, r.Diagnosis.Cause, r.Diagnosis.Confidence, strings.Join(clip.List(r.Diagnosis.Signals, 3), "; "), strategyText[r.Strategy])
 	}
 	if refl != nil && refl.Summary != "" {
 		b.WriteString("\nYour recent reflections (newest last):\n")
@@ -558,13 +603,6 @@ func tail(s string, n, max int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-func clipList(l []string, n int) []string {
-	if len(l) <= n {
-		return l
-	}
-	return append(l[:n:n], fmt.Sprintf("and %d more", len(l)-n))
 }
 
 func fmtMS(ms int64) string {

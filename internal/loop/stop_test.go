@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // newLoop starts a loop with completion command cmd in a fresh project.
@@ -81,7 +83,8 @@ func TestEndDecisions(t *testing.T) {
 // A pause from the CLI while the completion command runs wins: the
 // iteration is recorded, the session may stop.
 func TestEndPausedWhileJudged(t *testing.T) {
-	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	cmd, running, release := held(t)
+	s, st := newLoop(t, cmd, 5)
 	done := make(chan Result)
 	go func() {
 		res, err := s.End(context.Background())
@@ -90,10 +93,11 @@ func TestEndPausedWhileJudged(t *testing.T) {
 		}
 		done <- res
 	}()
-	waitLease(t, s.Scope)
+	<-running // the lease is taken before the command runs
 	if _, err := Pause(s.Scope.Root, st.LoopID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	release()
 	res := <-done
 	if res.Answer.Decision == answer.Block || !strings.Contains(res.Answer.System, "is paused") {
 		t.Errorf("answer = %+v, want the session let go because the loop is paused", res.Answer)
@@ -106,16 +110,18 @@ func TestEndPausedWhileJudged(t *testing.T) {
 
 // An abort while the completion command runs: the hook archives the loop.
 func TestEndAbortedWhileJudged(t *testing.T) {
-	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	cmd, running, release := held(t)
+	s, st := newLoop(t, cmd, 5)
 	done := make(chan Result)
 	go func() {
 		res, _ := s.End(context.Background())
 		done <- res
 	}()
-	waitLease(t, s.Scope)
+	<-running // the lease is taken before the command runs
 	if _, err := Abort(s.Scope.Root, st.LoopID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	release()
 	res := <-done
 	after, sc, err := Read(s.Scope.Root, st.LoopID)
 	if err != nil {
@@ -133,13 +139,14 @@ func TestEndAbortedWhileJudged(t *testing.T) {
 // A stop hook whose lease was taken over (it froze past its expiry) must
 // not overwrite the newer state: its result is discarded.
 func TestEndStaleWriter(t *testing.T) {
-	s, st := newLoop(t, "sleep 0.3; exit 1", 5)
+	cmd, running, release := held(t)
+	s, st := newLoop(t, cmd, 5)
 	done := make(chan Result)
 	go func() {
 		res, _ := s.End(context.Background())
 		done <- res
 	}()
-	waitLease(t, s.Scope)
+	<-running // the lease is taken before the command runs
 	// Another evaluation takes the lease over, as after an expiry.
 	err := update(s.Scope, time.Now(), func(cur *State) error {
 		cur.Lease = &Lease{PID: os.Getpid(), Token: cur.Fence + 1, Expires: time.Now().Add(time.Minute)}
@@ -149,6 +156,7 @@ func TestEndStaleWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	release()
 	res := <-done
 	if res.Answer.Decision == answer.Block || !strings.Contains(res.Answer.System, "lost its lease") {
 		t.Errorf("answer = %+v", res.Answer)
@@ -183,26 +191,52 @@ func TestEndTakesExpiredLease(t *testing.T) {
 	}
 }
 
-func waitLease(t *testing.T, sc project.Scope) {
-	t.Helper()
-	for range 200 {
-		st, _, err := Read(sc.Root, sc.Loop)
-		if err == nil && st.Lease != nil {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("the stop hook never took its lease")
-}
-
+// TestRenewKeepsLease: while the completion command runs, each tick of
+// the renewal extends the lease from the time of the tick, so that a
+// second Stop then finds it live, and the iteration is committed. The
+// ticks and the clock are the test's: nothing depends on how fast the
+// machine is.
 func TestRenewKeepsLease(t *testing.T) {
-	old := LeaseTime
-	LeaseTime = 150 * time.Millisecond
-	defer func() { LeaseTime = old }()
-	s, st := newLoop(t, "sleep 0.5; exit 1", 5)
-	res, err := s.End(context.Background())
-	if err != nil || res.Answer.Decision != answer.Block {
-		t.Fatalf("a completion command longer than the lease: %+v, %v", res.Answer, err)
+	ticks := make(chan time.Time)
+	old := leaseTicker
+	leaseTicker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
+	defer func() { leaseTicker = old }()
+	cmd, running, release := held(t)
+	s, st := newLoop(t, cmd, 5)
+	var mu sync.Mutex
+	clock := time.Now()
+	s.Now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	done := make(chan Result)
+	go func() {
+		res, err := s.End(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	<-running
+	mu.Lock()
+	clock = clock.Add(10 * LeaseTime) // long past the lease as first taken
+	later := clock
+	mu.Unlock()
+	ticks <- later
+	ticks <- later // taken only once the first renewal is written
+	cur, _, err := Read(s.Scope.Root, st.LoopID)
+	if err != nil || cur.Lease == nil || !cur.Lease.Expires.Equal(later.Add(LeaseTime)) {
+		t.Fatalf("lease after a renewal at %v: %+v, %v; want it to expire at %v", later, cur.Lease, err, later.Add(LeaseTime))
+	}
+	second := *s
+	if res, err := second.End(context.Background()); err != nil || !strings.Contains(res.Answer.System, "another stop hook is judging") {
+		t.Errorf("a second Stop during the renewed lease: %+v, %v", res.Answer, err)
+	}
+	release()
+	res := <-done
+	if res.Answer.Decision != answer.Block {
+		t.Fatalf("a completion command longer than the lease: %+v", res.Answer)
 	}
 	if after, _, _ := Read(s.Scope.Root, st.LoopID); after.Iteration != 1 {
 		t.Errorf("iteration = %d, want 1: the renewed lease should have held", after.Iteration)
@@ -210,11 +244,11 @@ func TestRenewKeepsLease(t *testing.T) {
 }
 
 func TestRegressionsAgainstBaseline(t *testing.T) {
-	base := Metrics{Tests: 10, Skips: 1, Assertions: 30, Custom: map[string]float64{"coverage": 80, "lint": 3}}
-	baseIdx := Index{"a_test.go": {Tests: []string{"TestA", "TestB"}}, "b_test.go": {Tests: []string{"TestC"}}}
-	idx := Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
+	base := Metrics{Counts: testindex.Counts{Tests: 10, Skips: 1, Assertions: 30}, Custom: map[string]float64{"coverage": 80, "lint": 3}}
+	baseIdx := testindex.Index{"a_test.go": {Tests: []string{"TestA", "TestB"}}, "b_test.go": {Tests: []string{"TestC"}}}
+	idx := testindex.Index{"a_test.go": {Tests: []string{"TestA"}}, "c_test.go": {Tests: []string{"TestC"}}}
 	ms := []config.Metric{{Name: "coverage", Direction: "higher"}, {Name: "lint", Direction: "lower"}}
-	cur := Metrics{Tests: 9, Skips: 2, Assertions: 28, Custom: map[string]float64{"coverage": 75, "lint": 3}}
+	cur := Metrics{Counts: testindex.Counts{Tests: 9, Skips: 2, Assertions: 28}, Custom: map[string]float64{"coverage": 75, "lint": 3}}
 	regs := regressions(base, cur, baseIdx, idx, ms, nil, 4)
 	var got []string
 	for _, r := range regs {

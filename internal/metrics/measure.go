@@ -11,6 +11,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 )
 
@@ -92,7 +93,7 @@ func Measure(ctx context.Context, dir string, m config.Metric) Value {
 	default:
 		out := strings.TrimSpace(res.Output)
 		if n, err = parseNumber(out); err != nil {
-			err = fmt.Errorf("want a number as the whole output of `%s`, got %q", m.Command, clip(out, 80))
+			err = fmt.Errorf("want a number as the whole output of `%s`, got %q", m.Command, clip.String(out, 80))
 		}
 	}
 	if err != nil {
@@ -103,7 +104,7 @@ func Measure(ctx context.Context, dir string, m config.Metric) Value {
 		if res.ExitCode != 0 {
 			msg += fmt.Sprintf(" (it exited %d", res.ExitCode)
 			if last := lastLine(stripANSI(res.Output)); last != "" {
-				msg += ": " + clip(last, 120)
+				msg += ": " + clip.String(last, 120)
 			}
 			msg += ")"
 		}
@@ -133,7 +134,7 @@ func fromRegex(re *regexp.Regexp, out, where string) (float64, error) {
 	}
 	n, err := parseNumber(text)
 	if err != nil {
-		return 0, fmt.Errorf("regex '%s' matched %q %s: not a number", re, clip(m[0], 80), where)
+		return 0, fmt.Errorf("regex '%s' matched %q %s: not a number", re, clip.String(m[0], 80), where)
 	}
 	return n, nil
 }
@@ -152,13 +153,13 @@ func fromJSON(path, out, where string) (float64, error) {
 	switch r.Type {
 	case gjson.Number:
 		if math.IsInf(r.Num, 0) || math.IsNaN(r.Num) {
-			return 0, fmt.Errorf("json_path '%s' is %s %s: not a finite number", path, clip(r.Raw, 80), where)
+			return 0, fmt.Errorf("json_path '%s' is %s %s: not a finite number", path, clip.String(r.Raw, 80), where)
 		}
 		return r.Num, nil
 	case gjson.String:
 		n, err := parseNumber(r.Str)
 		if err != nil {
-			return 0, fmt.Errorf("json_path '%s' is %q %s: not a number", path, clip(r.Str, 80), where)
+			return 0, fmt.Errorf("json_path '%s' is %q %s: not a number", path, clip.String(r.Str, 80), where)
 		}
 		return n, nil
 	case gjson.Null:
@@ -166,7 +167,7 @@ func fromJSON(path, out, where string) (float64, error) {
 			return 0, fmt.Errorf("json_path '%s' found nothing %s", path, where)
 		}
 	}
-	return 0, fmt.Errorf("json_path '%s' is %s %s: not a number", path, clip(r.Raw, 80), where)
+	return 0, fmt.Errorf("json_path '%s' is %s %s: not a number", path, clip.String(r.Raw, 80), where)
 }
 
 // maxJSONTries bounds how many candidate starts lastJSON tries.
@@ -226,12 +227,12 @@ func parseNumber(s string) (float64, error) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
-			return 0, fmt.Errorf("%q is not a number", clip(s, 40))
+			return 0, fmt.Errorf("%q is not a number", clip.String(s, 40))
 		}
 	}
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(n, 0) {
-		return 0, fmt.Errorf("%q is not a number", clip(s, 40))
+		return 0, fmt.Errorf("%q is not a number", clip.String(s, 40))
 	}
 	return n, nil
 }
@@ -243,14 +244,6 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return strings.TrimSpace(s)
-}
-
-// clip shortens s to at most n bytes (whole runes), marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:runeStart([]byte(s), n)] + "…"
 }
 
 // Better compares a metric's current value with its baseline: +1 when the

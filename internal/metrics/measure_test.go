@@ -37,7 +37,7 @@ func TestMeasure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := config.Metric{Name: "m", Command: tt.command, Parser: tt.parser, Direction: "higher", Timeout: 2 * time.Second}
+			m := config.Metric{Name: "m", Command: tt.command, Parser: tt.parser, Direction: "higher", Timeout: long}
 			v := Measure(context.Background(), t.TempDir(), m)
 			if !v.OK || v.Err != "" || v.Value != tt.value || v.Name != "m" || v.ExitCode != tt.exitCode || v.Duration <= 0 {
 				t.Errorf("Measure(%q, %+v) = %+v, want value %v, exit %d", tt.command, tt.parser, v, tt.value, tt.exitCode)
@@ -121,7 +121,7 @@ func TestMeasureErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.metric.Timeout == 0 && tt.metric.Command != "" {
-				tt.metric.Timeout = 2 * time.Second
+				tt.metric.Timeout = long
 			}
 			v := Measure(context.Background(), t.TempDir(), tt.metric)
 			if v.OK || v.Err != tt.want || v.Name != tt.metric.Name || strings.Contains(v.Err, "\n") {

@@ -40,6 +40,10 @@ const metricOutputLimit = 4 << 20
 // grandchild) before closing the output and returning.
 const waitDelay = 500 * time.Millisecond
 
+// withTimeout is context.WithTimeout; tests replace it to fire a
+// command's timeout at a moment of their choosing, not of the clock's.
+var withTimeout = context.WithTimeout
+
 // Result is the outcome of one command.
 type Result struct {
 	// ExitCode is the command's exit status; -1 when it was killed by a
@@ -128,7 +132,7 @@ func Run(ctx context.Context, dir, command string, timeout time.Duration, opts .
 	}
 	runCtx, cancel := ctx, context.CancelFunc(func() {})
 	if timeout > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, timeout)
+		runCtx, cancel = withTimeout(ctx, timeout)
 	}
 	defer cancel()
 

@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
@@ -45,7 +46,7 @@ func Bypasses(command, cwd string) []Bypass {
 			args[i] = w.Lit()
 		}
 		for _, what := range gitFlagBypasses(args) {
-			add(Bypass{Command: clip(c.Text(), 200), What: what})
+			add(Bypass{Command: clip.String(c.Text(), 200), What: what})
 		}
 	}
 	for _, b := range envBypasses(command, nil, 0) {
@@ -241,7 +242,7 @@ func callBypasses(src string, ce *syntax.CallExpr, exported map[string]string, d
 	}
 	var out []Bypass
 	for _, what := range envSkips(env) {
-		out = append(out, Bypass{Command: clip(strings.TrimSpace(text), 200), What: what})
+		out = append(out, Bypass{Command: clip.String(strings.TrimSpace(text), 200), What: what})
 	}
 	return out
 }
@@ -297,19 +298,19 @@ func unwrap(words []string, env map[string]string) []string {
 func envSkips(env map[string]string) []string {
 	var out []string
 	if v, ok := env["SKIP"]; ok && v != "" {
-		out = append(out, "skips the pre-commit hooks "+clip(v, 60)+" (SKIP="+clip(v, 60)+")")
+		out = append(out, "skips the pre-commit hooks "+clip.String(v, 60)+" (SKIP="+clip.String(v, 60)+")")
 	}
 	if v, ok := env["HUSKY"]; ok && (v == "0" || v == "false") {
 		out = append(out, "turns husky's git hooks off (HUSKY="+v+")")
 	}
 	if v, ok := env["HUSKY_SKIP_HOOKS"]; ok && v != "" && v != "0" && v != "false" {
-		out = append(out, "turns husky's git hooks off (HUSKY_SKIP_HOOKS="+clip(v, 20)+")")
+		out = append(out, "turns husky's git hooks off (HUSKY_SKIP_HOOKS="+clip.String(v, 20)+")")
 	}
 	if v, ok := env["LEFTHOOK"]; ok && (v == "0" || v == "false") {
 		out = append(out, "turns lefthook's git hooks off (LEFTHOOK="+v+")")
 	}
 	if v, ok := env["OVERCOMMIT_DISABLE"]; ok && v != "" && v != "0" {
-		out = append(out, "turns overcommit's git hooks off (OVERCOMMIT_DISABLE="+clip(v, 20)+")")
+		out = append(out, "turns overcommit's git hooks off (OVERCOMMIT_DISABLE="+clip.String(v, 20)+")")
 	}
 	return out
 }
@@ -337,7 +338,7 @@ func lit(b *strings.Builder, parts []syntax.WordPart) bool {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
+			b.WriteString(shell.Unescape(p.Value))
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
@@ -349,19 +350,4 @@ func lit(b *strings.Builder, parts []syntax.WordPart) bool {
 		}
 	}
 	return true
-}
-
-// unescape removes the backslashes of an unquoted literal.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

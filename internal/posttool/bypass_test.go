@@ -14,6 +14,7 @@ func TestBypasses(t *testing.T) {
 		{"git commit -n -m wip", []string{"skips the pre-commit and commit-msg hooks (--no-verify)"}},
 		{"git commit -anm wip", []string{"skips the pre-commit and commit-msg hooks (--no-verify)"}},
 		{"git commit --no-verif -m x", []string{"skips the pre-commit and commit-msg hooks (--no-verify)"}},
+		{"git commit --no-\\\nverify -m x", []string{"skips the pre-commit and commit-msg hooks (--no-verify)"}}, // a line continuation inside the flag
 		{"git -C sub commit --no-verify", []string{"skips the pre-commit and commit-msg hooks (--no-verify)"}},
 		{"git push --no-verify origin main", []string{"skips the pre-push hook (--no-verify)"}},
 		{"git merge --no-verify feature", []string{"skips the pre-merge-commit and commit-msg hooks (--no-verify)"}},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 )
 
@@ -122,7 +123,7 @@ func ciLine(line string, hooks bool, ci *CI) {
 		ci.Disabled = append(ci.Disabled, d)
 		return
 	}
-	text := clip(l, 160)
+	text := clip.String(l, 160)
 	if key := usesStep(l); key != "" {
 		ci.Steps = append(ci.Steps, Step{Key: key, Text: text})
 		return

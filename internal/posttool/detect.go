@@ -16,10 +16,10 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
-	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
-	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // cacheName is post-tool-call's own file in the loop's directory.
@@ -33,8 +33,8 @@ const cacheName = "posttool.json"
 // whole index. When test-index.json changes (a Stop, or a Bash call that
 // walked the tree), Files are dropped, since the new index has them.
 type cache struct {
-	Index stamp                     `json:"index"` // test-index.json as Files apply over it
-	Files map[string]*loop.FileScan `json:"files"` // nil: the file is gone
+	Index stamp                      `json:"index"` // test-index.json as Files apply over it
+	Files map[string]*testindex.File `json:"files"` // nil: the file is gone
 	// Reported are the deleted tests already reported ("path: name"),
 	// for as long as they stay deleted: a loss is reported once.
 	Reported []string `json:"reported_deleted"`
@@ -66,15 +66,15 @@ type ciSeen struct {
 // fileChange is one test file before and after a call (nil: absent).
 type fileChange struct {
 	Path     string
-	Old, New *loop.FileScan
+	Old, New *testindex.File
 }
 
-func (ch fileChange) old() loop.FileScan { return deref(ch.Old) }
-func (ch fileChange) new() loop.FileScan { return deref(ch.New) }
+func (ch fileChange) old() testindex.File { return deref(ch.Old) }
+func (ch fileChange) new() testindex.File { return deref(ch.New) }
 
-func deref(f *loop.FileScan) loop.FileScan {
+func deref(f *testindex.File) testindex.File {
 	if f == nil {
-		return loop.FileScan{}
+		return testindex.File{}
 	}
 	return *f
 }
@@ -107,11 +107,11 @@ func minus(a, b []string) []string {
 	return out
 }
 
-func sameScan(a, b *loop.FileScan) bool {
+func sameScan(a, b *testindex.File) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
+	return testindex.Same(*a, *b)
 }
 
 // judgement is what judge finds.
@@ -123,12 +123,12 @@ type judgement struct {
 
 // judgeInput is what judge compares.
 type judgeInput struct {
-	Base          loop.Metrics // the baseline's totals
-	BaseIdx       loop.Index   // the baseline by file; nil: test names are not compared
-	Before, After loop.Metrics // the totals before and after the call
-	AfterIdx      loop.Index   // the test files after the call (with BaseIdx)
-	Reported      []string     // the deleted tests reported before
-	Changes       []fileChange // the test files the call changed
+	Base          testindex.Counts // the baseline's totals
+	BaseIdx       testindex.Index  // the baseline by file; nil: test names are not compared
+	Before, After testindex.Counts // the totals before and after the call
+	AfterIdx      testindex.Index  // the test files after the call (with BaseIdx)
+	Reported      []string         // the deleted tests reported before
+	Changes       []fileChange     // the test files the call changed
 }
 
 // judge compares the test files after a call with the loop's baseline,
@@ -164,10 +164,10 @@ func judge(in judgeInput) judgement {
 		reported := in.Reported
 		if len(fresh) > 0 && net < 0 {
 			d := fmt.Sprintf("%s deleted: %s (%s at the loop's start, %d now)", count(len(fresh), "test", "tests"),
-				strings.Join(clipList(fresh, 10), ", "), count(in.Base.Tests, "test", "tests"), in.After.Tests)
+				strings.Join(clip.List(fresh, 10), ", "), count(in.Base.Tests, "test", "tests"), in.After.Tests)
 			j.Regs = append(j.Regs, loop.Regression{
 				Type: "test_deletion", Severity: "critical", Metric: "test_count",
-				Baseline: float64(in.Base.Tests), Current: float64(in.After.Tests), Tests: clipList(fresh, 50), Detail: d,
+				Baseline: float64(in.Base.Tests), Current: float64(in.After.Tests), Tests: clip.List(fresh, 50), Detail: d,
 			})
 			reported = append(slices.Clone(reported), fresh...)
 			for _, t := range fresh {
@@ -185,7 +185,7 @@ func judge(in judgeInput) judgement {
 			Type: "skip_increase", Severity: "critical", Metric: "skip_count",
 			Baseline: float64(in.Base.Skips), Current: float64(in.After.Skips),
 			Detail: fmt.Sprintf("%s than at the loop's start (%d → %d)%s", count(in.After.Skips-in.Base.Skips, "more skip", "more skips"),
-				in.Base.Skips, in.After.Skips, inFiles(in.Changes, func(o, n loop.FileScan) bool { return n.Skips > o.Skips })),
+				in.Base.Skips, in.After.Skips, inFiles(in.Changes, func(o, n testindex.File) bool { return n.Skips > o.Skips })),
 		})
 	}
 	if in.After.Assertions < in.Base.Assertions && in.After.Assertions < in.Before.Assertions {
@@ -193,7 +193,7 @@ func judge(in judgeInput) judgement {
 			Type: "assertion_drop", Severity: "high", Metric: "assertion_count",
 			Baseline: float64(in.Base.Assertions), Current: float64(in.After.Assertions),
 			Detail: fmt.Sprintf("%s fewer than at the loop's start (%d → %d)%s", count(in.Base.Assertions-in.After.Assertions, "assertion", "assertions"),
-				in.Base.Assertions, in.After.Assertions, inFiles(in.Changes, func(o, n loop.FileScan) bool { return n.Assertions < o.Assertions })),
+				in.Base.Assertions, in.After.Assertions, inFiles(in.Changes, func(o, n testindex.File) bool { return n.Assertions < o.Assertions })),
 		})
 	}
 	if len(j.Regs) > 0 {
@@ -203,7 +203,7 @@ func judge(in judgeInput) judgement {
 }
 
 // inFiles names the changed files for which f holds, as ", in a, b".
-func inFiles(chs []fileChange, f func(o, n loop.FileScan) bool) string {
+func inFiles(chs []fileChange, f func(o, n testindex.File) bool) string {
 	var names []string
 	for _, ch := range chs {
 		if f(ch.old(), ch.new()) {
@@ -213,7 +213,7 @@ func inFiles(chs []fileChange, f func(o, n loop.FileScan) bool) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return ", in " + strings.Join(clipList(names, 5), ", ")
+	return ", in " + strings.Join(clip.List(names, 5), ", ")
 }
 
 // count writes n with the singular or plural noun.
@@ -222,13 +222,6 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-func clipList(l []string, n int) []string {
-	if len(l) <= n {
-		return l
-	}
-	return append(l[:n:n], fmt.Sprintf("and %d more", len(l)-n))
 }
 
 // touchesReported reports whether names holds a test reported deleted.
@@ -245,22 +238,6 @@ func touchesReported(names, reported []string) bool {
 	for _, n := range names {
 		if set[n] {
 			return true
-		}
-	}
-	return false
-}
-
-// isTestFile reports whether rel is a test file the loop measures.
-func isTestFile(globs []string, rel string) bool {
-	dirs := strings.Split(rel, "/")
-	for _, d := range dirs[:len(dirs)-1] {
-		if project.NotSource(d) {
-			return false // the walk does not go there (node_modules, .venv, …)
-		}
-	}
-	for _, g := range globs {
-		if doublestar.MatchUnvalidated(g, rel) {
-			return testscan.Lang(rel) != ""
 		}
 	}
 	return false
@@ -293,7 +270,7 @@ func (r *run) withCache(fn func(*cache) error) error {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	if cc.Files == nil {
-		cc.Files = map[string]*loop.FileScan{}
+		cc.Files = map[string]*testindex.File{}
 	}
 	if cc.CI == nil {
 		cc.CI = r.snapshotCI(nil)
@@ -336,11 +313,11 @@ func (r *run) ensureCache() error {
 // or baseline.json when there is none), and whether cc's Files still
 // apply over it (else cc is reset to it).
 func (r *run) indexData(cc *cache) ([]byte, bool) {
-	path := loop.IndexPath(r.sc)
+	path := testindex.LatestPath(r.sc)
 	st := stampOf(path)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		data, _ = os.ReadFile(loop.BaselinePath(r.sc))
+		data, _ = os.ReadFile(testindex.BaselinePath(r.sc))
 	}
 	if st != cc.Index {
 		cc.Index = st
@@ -351,23 +328,23 @@ func (r *run) indexData(cc *cache) ([]byte, bool) {
 }
 
 // baseline returns the loop's baseline index.
-func (r *run) baseline() (loop.Index, error) {
-	data, err := os.ReadFile(loop.BaselinePath(r.sc))
+func (r *run) baseline() (testindex.Index, error) {
+	data, err := os.ReadFile(testindex.BaselinePath(r.sc))
 	if errors.Is(err, fs.ErrNotExist) {
-		return loop.Index{}, nil
+		return testindex.Index{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	idx, err := decodeIndex(data)
+	idx, err := testindex.Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", loop.BaselinePath(r.sc), err)
+		return nil, fmt.Errorf("%s: %w", testindex.BaselinePath(r.sc), err)
 	}
 	return idx, nil
 }
 
 // overlay applies cc's Files over idx, and returns it.
-func overlay(idx loop.Index, cc *cache) loop.Index {
+func overlay(idx testindex.Index, cc *cache) testindex.Index {
 	for p, f := range cc.Files {
 		if f == nil {
 			delete(idx, p)
@@ -383,22 +360,22 @@ func overlay(idx loop.Index, cc *cache) loop.Index {
 func (r *run) testsAfterEdit(cc *cache, rel string) error {
 	data, fresh := r.indexData(cc)
 	prune := !fresh && len(cc.Reported) > 0 // the index moved on: check what is still deleted
-	var old *loop.FileScan
+	var old *testindex.File
 	if f, ok := cc.Files[rel]; ok {
 		old = f
 	} else {
-		old = indexEntry(data, rel)
+		old = testindex.Entry(data, rel)
 	}
-	var now *loop.FileScan
-	if f, ok := loop.ScanFile(r.sc.Root, rel); ok {
+	var now *testindex.File
+	if f, ok := testindex.ScanFile(r.sc.Root, rel); ok {
 		now = &f
 	}
 	ch := fileChange{Path: rel, Old: old, New: now}
 	names := len(ch.lost()) > 0 || prune || touchesReported(ch.gained(), cc.Reported)
 	if !sameScan(old, now) && (ch.worse() || names) || prune {
-		view, err := decodeIndex(data)
+		view, err := testindex.Decode(data)
 		if err != nil {
-			view = loop.Index{} // a cache: rescanned at the next Bash call or Stop
+			view = testindex.Index{} // a cache: rescanned at the next Bash call or Stop
 		}
 		overlay(view, cc)
 		before := view.Totals()
@@ -421,12 +398,12 @@ func (r *run) testsAfterEdit(cc *cache, rel string) error {
 func (r *run) testsAfterBash(cc *cache) error {
 	data, fresh := r.indexData(cc)
 	prune := !fresh && len(cc.Reported) > 0
-	onDisk, err := decodeIndex(data)
+	onDisk, err := testindex.Decode(data)
 	if err != nil {
-		onDisk = loop.Index{} // a cache: rescanned
+		onDisk = testindex.Index{} // a cache: rescanned
 	}
 	prev := overlay(maps.Clone(onDisk), cc)
-	now := loop.ScanTests(r.sc.Root, r.cfg.TestFiles, prev)
+	now := testindex.Scan(r.sc.Root, r.cfg.TestFiles, prev)
 	var changes []fileChange
 	names := prune
 	worse := false
@@ -445,11 +422,11 @@ func (r *run) testsAfterBash(cc *cache) error {
 			return err
 		}
 	}
-	if !maps.EqualFunc(now, onDisk, func(a, b loop.FileScan) bool { return sameScan(&a, &b) }) && !r.c.DryRun {
-		if err := loop.WriteIndex(r.sc, now); err != nil {
+	if !maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) }) && !r.c.DryRun {
+		if err := testindex.Write(testindex.LatestPath(r.sc), now); err != nil {
 			return err
 		}
-		cc.Index = stampOf(loop.IndexPath(r.sc))
+		cc.Index = stampOf(testindex.LatestPath(r.sc))
 	}
 	clear(cc.Files)
 	return nil
@@ -470,7 +447,7 @@ func unionKeys[V any](a, b map[string]V) []string {
 	return out
 }
 
-func ptr(idx loop.Index, p string) *loop.FileScan {
+func ptr(idx testindex.Index, p string) *testindex.File {
 	f, ok := idx[p]
 	if !ok {
 		return nil
@@ -481,9 +458,9 @@ func ptr(idx loop.Index, p string) *loop.FileScan {
 // judge judges the view after a call against the baseline and records
 // what it finds in r and cc. names says whether test names need
 // comparing (a test was lost, or one reported deleted came back).
-func (r *run) judge(cc *cache, before loop.Metrics, after loop.Index, changes []fileChange, names bool) error {
+func (r *run) judge(cc *cache, before testindex.Counts, after testindex.Index, changes []fileChange, names bool) error {
 	in := judgeInput{
-		Base: r.st.Baseline, Before: before, After: after.Totals(), AfterIdx: after,
+		Base: r.st.Baseline.Counts, Before: before, After: after.Totals(), AfterIdx: after,
 		Reported: cc.Reported, Changes: changes,
 	}
 	if names {

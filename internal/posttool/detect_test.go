@@ -1,29 +1,24 @@
 package posttool
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
-	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // scan is a test file of the given tests, skips and assertions.
-func scan(skips, asserts int, tests ...string) *loop.FileScan {
-	return &loop.FileScan{Size: int64(len(tests)*10 + skips + asserts), Tests: tests, Skips: skips, Assertions: asserts}
+func scan(skips, asserts int, tests ...string) *testindex.File {
+	return &testindex.File{Size: int64(len(tests)*10 + skips + asserts), Tests: tests, Skips: skips, Assertions: asserts}
 }
 
 func TestJudge(t *testing.T) {
-	base := loop.Index{
+	base := testindex.Index{
 		"a_test.go": *scan(0, 4, "TestA1", "TestA2"),
 		"b_test.go": *scan(0, 2, "TestB"),
 	}
-	type file = map[string]*loop.FileScan
+	type file = map[string]*testindex.File
 	tests := []struct {
 		name     string
 		before   file     // the view before the call, over base
@@ -111,7 +106,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			view := loop.Index{}
+			view := testindex.Index{}
 			for p, f := range base {
 				view[p] = f
 			}
@@ -147,91 +142,6 @@ func TestJudge(t *testing.T) {
 				t.Errorf("regressions name no file to restore")
 			}
 		})
-	}
-}
-
-func TestDecodeIndex(t *testing.T) {
-	idx := loop.Index{
-		"pkg/a_test.go":          {Size: 120, ModTime: 1763740800123456789, Tests: []string{"TestA", `Test"quoted"<html>`}, Skips: 1, Assertions: 7},
-		"tests/test_x.py":        {Size: 3, ModTime: -1, Tests: []string{}},
-		"spec/a.b*c?d|e#f@g.rb":  {Size: 9, Err: "larger than 4 MiB: not scanned"},
-		"src/test/java/ÄTest.jv": {Size: 1, Tests: nil},
-	}
-	data, err := json.MarshalIndent(idx, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := decodeIndex(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, idx) {
-		t.Errorf("decodeIndex = %#v,\nwant %#v", got, idx)
-	}
-	for p, want := range idx {
-		f := indexEntry(data, p)
-		if f == nil || !reflect.DeepEqual(*f, want) {
-			t.Errorf("indexEntry(%q) = %#v, want %#v", p, f, want)
-		}
-	}
-	if f := indexEntry(data, "pkg/none_test.go"); f != nil {
-		t.Errorf("indexEntry of a file not in the index = %#v", f)
-	}
-	for _, bad := range []string{"", "[]", `{"a":1}`, `{"a":{"tests":"x"}}`, `{"a":{"size":"1"}}`, `{"a":{"tests":[1]}}`, `{"a":`} {
-		if _, err := decodeIndex([]byte(bad)); err == nil {
-			t.Errorf("decodeIndex(%q) did not fail", bad)
-		}
-	}
-}
-
-// loop.ScanFile, with which post-tool-call rescans the one file an edit
-// touched, scans it as the walk of loop.ScanTests does.
-func TestScanFile(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
-		"calc_test.go":                "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) { t.Skip(\"x\") }\n",
-		"calc.go":                     "package calc\n",
-		"tests/test_calc.py":          "def test_a():\n    assert 1\n",
-		"tests/helper.py":             "x = 1\n",
-		"web/src/a.test.ts":           "test('a', () => { expect(1).toBe(1) })\n",
-		"web/node_modules/x.test.js":  "test('dep', () => {})\n",
-		"src/test/java/CalcTest.java": "class CalcTest { @Test void adds() { assertEquals(2, 1+1); } }\n",
-		".aiwg/ralph/x_test.go":       "package x\n",
-		"vendor/y_test.go":            "package y\n\nimport \"testing\"\n\nfunc TestY(t *testing.T) {}\n",
-	}
-	for p, src := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg, err := config.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := loop.ScanTests(root, cfg.TestFiles, nil)
-	if len(want) != 5 {
-		t.Errorf("found %d test files, want 5: %v", len(want), want)
-	}
-	for p := range files {
-		if isTestFile(cfg.TestFiles, p) != (want[p].Size > 0) {
-			t.Errorf("isTestFile(%q) = %v, but the walk says %v", p, !(want[p].Size > 0), want[p].Size > 0)
-		}
-	}
-	for p, f := range want {
-		one, ok := loop.ScanFile(root, p)
-		if !ok || !reflect.DeepEqual(one, f) {
-			t.Errorf("ScanFile(%q) = %v, %v; want %v", p, one, ok, f)
-		}
-	}
-	if _, ok := loop.ScanFile(root, "gone_test.go"); ok {
-		t.Errorf("ScanFile of a missing file says it is there")
-	}
-	if _, ok := loop.ScanFile(root, "calc.go/x_test.go"); ok {
-		t.Errorf("ScanFile below a file says it is there")
 	}
 }
 

@@ -1,13 +1,11 @@
 package posttool
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/signature"
 )
 
 // FuzzParseError: any error text gives a bounded, valid signature, and
@@ -27,24 +25,24 @@ func FuzzParseError(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p := ParseError(s)
+		p := signature.ParseError(s)
 		for _, tool := range []string{"Bash", "Edit", ""} {
 			sig := p.Signature(tool)
-			if sig == "" || len(sig) > maxSignature || !utf8.ValidString(sig) {
+			if sig == "" || len(sig) > signature.MaxLen || !utf8.ValidString(sig) {
 				t.Fatalf("Signature(%q) = %q: empty, too long or not UTF-8", tool, sig)
 			}
 			if g := guidance(p, tool); !strings.HasPrefix(g, "Error detected: ") || !utf8.ValidString(g) {
 				t.Fatalf("guidance = %q", g)
 			}
 		}
-		if p2 := ParseError(s); p2 != p {
+		if p2 := signature.ParseError(s); p2 != p {
 			t.Fatalf("ParseError is not deterministic: %+v, %+v", p, p2)
 		}
-		n := normalize(s)
+		n := signature.Normalize(s)
 		if !utf8.ValidString(n) || strings.ContainsAny(n, "0123456789") {
-			t.Fatalf("normalize(%q) = %q: not UTF-8, or digits left", s, n)
+			t.Fatalf("signature.Normalize(%q) = %q: not UTF-8, or digits left", s, n)
 		}
-		if n2 := normalize(n); n2 != n {
+		if n2 := signature.Normalize(n); n2 != n {
 			t.Fatalf("normalize is not idempotent:\n%q\n%q\n%q", s, n, n2)
 		}
 	})
@@ -107,35 +105,6 @@ func FuzzBypasses(f *testing.F) {
 			if b.Command == "" || b.What == "" {
 				t.Fatalf("Bypasses(%q): %+v", cmd, b)
 			}
-		}
-	})
-}
-
-// FuzzDecodeIndex: any index file decodes without panicking; what decodes
-// encodes and decodes back to itself.
-func FuzzDecodeIndex(f *testing.F) {
-	idx := loop.Index{"a_test.go": {Size: 1, ModTime: 1763740800123456789, Tests: []string{"TestA"}, Skips: 1, Assertions: 2, Err: "x"}}
-	data, _ := json.Marshal(idx)
-	f.Add(data)
-	for _, s := range []string{"{}", "", "null", `{"a":{"tests":null}}`, `{"a":{"size":1e30}}`, `{"a":{"tests":["\u00e9"]}}`, `{"a.b":{}}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		idx, err := decodeIndex(data)
-		for p := range idx {
-			indexEntry(data, p)
-		}
-		indexEntry(data, "a_test.go")
-		if err != nil {
-			return
-		}
-		again, err := json.Marshal(idx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx2, err := decodeIndex(again)
-		if err != nil || !reflect.DeepEqual(idx, idx2) {
-			t.Fatalf("round trip: %v\n%#v\n%#v", err, idx, idx2)
 		}
 	})
 }

@@ -6,7 +6,7 @@
 // # Detection
 //
 // After a Write, Edit, MultiEdit or NotebookEdit of a test file, only that
-// file is scanned again (package testscan, through loop.ScanFile); after a
+// file is scanned again (package testscan, through testindex.ScanFile); after a
 // Bash command, the test files whose size or modification time changed,
 // found by walking the tree with the loop's index (test-index.json). The
 // totals are compared with the loop's baseline: tests deleted (named),
@@ -26,7 +26,7 @@
 //
 // A failed call (PostToolUseFailure, not an interrupt) is recorded in the
 // loop's error_history under a signature that stays the same when the
-// same failure repeats (see ParseError), and answered with guidance; the
+// same failure repeats (see package signature), and answered with guidance; the
 // same signature three times in a row marks the loop stuck.
 //
 // Outside a loop there is no baseline and no error history: only
@@ -47,11 +47,14 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/signature"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 const usage = `Usage: post-tool-call [--agent NAME] [--dry-run] < event.json
@@ -246,7 +249,7 @@ func (r *run) afterFileTool() error {
 		return nil
 	}
 	ci := isCI(rel, ciPatterns(r.cfg))
-	test := isTestFile(r.cfg.TestFiles, rel)
+	test := testindex.Lang(r.cfg.TestFiles, rel) != ""
 	if r.st == nil {
 		if ci {
 			before, ok := r.before(rel, nil)
@@ -346,14 +349,14 @@ func (r *run) ciFinding(rel string, removed []Step, disabled []string) {
 		for _, s := range removed {
 			steps = append(steps, "`"+s.Key+"` (was `"+s.Text+"`)")
 		}
-		parts = append(parts, "no longer runs "+strings.Join(clipList(steps, 5), ", "))
+		parts = append(parts, "no longer runs "+strings.Join(clip.List(steps, 5), ", "))
 	}
 	if len(disabled) > 0 {
 		var ds []string
 		for _, d := range disabled {
 			ds = append(ds, "`"+d+"`")
 		}
-		parts = append(parts, "now lets jobs or steps fail or not run ("+strings.Join(clipList(ds, 5), ", ")+")")
+		parts = append(parts, "now lets jobs or steps fail or not run ("+strings.Join(clip.List(ds, 5), ", ")+")")
 	}
 	if len(parts) == 0 {
 		return
@@ -415,7 +418,7 @@ func (r *run) callName() string {
 	ev := r.c.Event
 	if ev.Tool == "Bash" {
 		cmd, _ := ev.Str("command")
-		return "this Bash command (`" + clip(strings.TrimSpace(cmd), 120) + "`)"
+		return "this Bash command (`" + clip.String(strings.TrimSpace(cmd), 120) + "`)"
 	}
 	p, _ := ev.Str("file_path")
 	if p == "" {
@@ -487,7 +490,7 @@ func (r *run) warning() string {
 // the guidance for the agent, and whether the loop is now stuck.
 func (r *run) onError() (note string, stuck bool, err error) {
 	ev := r.c.Event
-	f := ParseError(ev.Error)
+	f := signature.ParseError(ev.Error)
 	sig := f.Signature(ev.Tool)
 	repeats := 1
 	if r.c.DryRun {
@@ -511,7 +514,7 @@ func (r *run) onError() (note string, stuck bool, err error) {
 }
 
 // guidance is what the agent is told about a failure.
-func guidance(f Failure, tool string) string {
+func guidance(f signature.Failure, tool string) string {
 	switch {
 	case f.CodeFailure():
 		return "Error detected: " + strings.TrimRight(f.Name(), ".") + ". Analyze the root cause in the source code, not the test."
@@ -527,5 +530,5 @@ func firstLines(s string, n, max int) string {
 	if len(lines) > n {
 		lines = lines[:n]
 	}
-	return clip(strings.ToValidUTF8(strings.Join(lines, "\n"), "\uFFFD"), max)
+	return clip.String(strings.ToValidUTF8(strings.Join(lines, "\n"), "\uFFFD"), max)
 }

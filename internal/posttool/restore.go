@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -43,7 +44,7 @@ func (r *restorer) advice(rel, what string) string {
 	if m := r.checkpoint(rel); m != nil {
 		before := ""
 		if m.Tool != "" {
-			before = " before `" + clip(strings.TrimSpace(m.Tool+" "+relTarget(r.root, m.Target)), 120) + "`"
+			before = " before `" + clip.String(strings.TrimSpace(m.Tool+" "+relTarget(r.root, m.Target)), 120) + "`"
 		}
 		return "`ralph rollback --checkpoint " + m.ID + "` puts back " + rel + " as it was" + before +
 			" (add --dry-run first: it restores every file of that checkpoint)"
@@ -119,7 +120,7 @@ func relTarget(root, target string) string {
 func shellQuote(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(identByte(c) || c == '.' || c == '/' || c == '-' || c == '+' || c == '@' || c == ',') {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '-' || c == '+' || c == '@' || c == ',') {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -20,11 +21,16 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
 // TestMain lets the test binary stand in for the pre-tool-call binary.
 func TestMain(m *testing.M) {
 	if os.Getenv("RALPH_TEST_AS_HOOK") == "1" {
+		// How long a hook may wait for a lock is state's test; here every
+		// hook waits its turn however busy the machine, so that a missing
+		// record can only mean a lost one.
+		state.LockTimeout = time.Hour
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

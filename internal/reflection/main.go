@@ -1,13 +1,11 @@
 package reflection
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,11 +13,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/answer"
-	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
@@ -69,6 +67,7 @@ Flags:
   --format F         text (the summary, then "STUCK: …" when stuck) or json
                      ({"path","trial_number","stuck","stuck_reason","summary"});
                      default: text, or a Stop hook answer for a Stop event
+  --agent NAME       dialect of a Stop event (default: detect)
   --dry-run          compute and print, but write nothing
   --help             show this help
 
@@ -83,18 +82,26 @@ type strs []string
 func (s *strs) String() string     { return strings.Join(*s, ", ") }
 func (s *strs) Set(v string) error { *s = append(*s, v); return nil }
 
+// Hook returns post-iteration-reflect as its binary runs it: a hook (see
+// package hook) whose input is a Stop event, an external loop's iteration
+// JSON, or nothing with --loop.
+func Hook() *hook.Hook {
+	r := &cmd{o: options{set: map[string]bool{}}}
+	return &hook.Hook{Name: name, Event: event.Stop, Usage: usage, Flags: r.flags, Input: r.input, Handle: r.handle}
+}
+
 // Main runs post-iteration-reflect: flags in args, the input on stdin, the
 // summary or the Stop hook's answer on stdout, diagnostics on stderr. It
 // returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &command{getenv: os.Getenv, now: time.Now}
-	return c.main(args, stdin, stdout, stderr)
+	return Hook().Main(args, stdin, stdout, stderr)
 }
 
-// command is one run of the binary, with its environment.
-type command struct {
-	getenv func(string) string
-	now    func() time.Time
+// cmd is one run of the binary.
+type cmd struct {
+	o  options
+	ev *event.Event // the Stop event; nil for an iteration JSON or nothing
+	it iteration    // the iteration JSON
 }
 
 // options are the command line.
@@ -102,102 +109,111 @@ type options struct {
 	loop, outcome, task, format string
 	iteration                   int
 	errors, failing             strs
-	dryRun                      bool
 	set                         map[string]bool // flags given
 }
 
-func (c *command) main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	start := c.now()
-	o, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return exit.OK
-	}
-	if err != nil {
-		return fail(stderr, err)
-	}
-	data, err := readInput(stdin)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	if len(data) == 0 && o.loop == "" {
-		return fail(stderr, exit.Usagef("%s: stdin is empty: give a Stop event or an iteration JSON on stdin, or --loop", name))
-	}
-
-	var ev *event.Event
-	var it iteration
-	if len(data) > 0 {
-		if gjson.GetBytes(data, "hook_event_name").Exists() {
-			ev, err = event.Decode(data, "")
-			if err == nil && ev.Name != event.Stop {
-				err = fmt.Errorf("%s: event %q: want a Stop event (hook_event_name Stop) or an iteration JSON", name, clip(ev.Name, 40))
-			}
-		} else {
-			it, err = decodeIteration(data)
+// flags adds the command line's flags to fs, and returns their check.
+func (r *cmd) flags(fs *flag.FlagSet) func() error {
+	o := &r.o
+	fs.StringVar(&o.loop, "loop", "", "")
+	fs.IntVar(&o.iteration, "iteration", 0, "")
+	fs.StringVar(&o.outcome, "outcome", "", "")
+	fs.Var(&o.errors, "error", "")
+	fs.Var(&o.failing, "failing", "")
+	fs.StringVar(&o.task, "task", "", "")
+	fs.StringVar(&o.format, "format", "", "")
+	return func() error {
+		fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+		switch {
+		case o.set["loop"] && CheckLoop(o.loop) != nil:
+			return exit.Usagef("%s: --loop: %v", name, CheckLoop(o.loop))
+		case o.set["iteration"] && (o.iteration < 1 || o.iteration > 1000000):
+			return exit.Usagef("%s: --iteration %d: want 1 to 1000000", name, o.iteration)
+		case o.set["outcome"] && o.outcome != Success && o.outcome != Failure && o.outcome != Partial:
+			return exit.Usagef("%s: --outcome %q: want success, failure or partial", name, clip.String(o.outcome, 40))
+		case o.format != "" && o.format != "text" && o.format != "json":
+			return exit.Usagef("%s: --format %q: want text or json", name, clip.String(o.format, 40))
 		}
-		if err != nil {
-			return fail(stderr, err)
-		}
+		return nil
 	}
-
-	in := Input{Loop: it.Loop, Iteration: it.Iteration, Outcome: it.Outcome, Task: it.Task, Message: it.Message,
-		Errors: it.Errors, Failing: it.Failing, DiffHash: it.DiffHash, ErrorSig: it.ErrorSig, DryRun: o.dryRun}
-	cwd := ""
-	var session string
-	if ev != nil {
-		cwd, session, in.Message = ev.Cwd, ev.SessionID, ev.LastAssistantMessage
-	}
-	in.Root = project.FindRoot(cwd, c.getenv)
-	if !filepath.IsAbs(in.Root) {
-		if abs, err := filepath.Abs(in.Root); err == nil {
-			in.Root = abs
-		}
-	}
-	o.apply(&in)
-
-	var entry *registry.Entry
-	if ev != nil && in.Loop == "" {
-		found, err := registry.Lookup(in.Root, session, c.getenv)
-		if err != nil {
-			fmt.Fprintf(stderr, "ralph: warning: %v; no loop to reflect on\n", err)
-			found = registry.Found{}
-		}
-		if found.Bind && !o.dryRun {
-			ok, err := registry.Bind(in.Root, found.ID, session, c.now())
-			if err != nil {
-				fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, session, err)
-			}
-			if !ok {
-				found = registry.Found{}
-			}
-		}
-		if found.ID == "" {
-			// No loop: nothing to reflect on, nothing to say; the call is
-			// logged, as every hook call is.
-			if !o.dryRun {
-				c.audit(in, ev, session, cwd, Result{}, nil, start, stderr)
-			}
-			return exit.OK
-		}
-		in.Loop, entry = found.ID, found.Entry
-	}
-
-	res, err := c.record(&in, entry)
-	if !o.dryRun {
-		c.audit(in, ev, session, cwd, res, err, start, stderr)
-	}
-	if err != nil {
-		return fail(stderr, err)
-	}
-	if err := output(stdout, o.format, ev, in, res); err != nil {
-		return fail(stderr, fmt.Errorf("writing the answer: %w", err))
-	}
-	return exit.OK
 }
 
-// record fills what the project knows (the outcome's default, the task,
+// input decodes stdin: a Stop event, whose session's loop is looked up
+// unless --loop names one, or an iteration JSON (or nothing), which names
+// its loop.
+func (r *cmd) input(data []byte, agent string) (hook.Input, error) {
+	if len(data) == 0 && r.o.loop == "" {
+		return hook.Input{}, exit.Usagef("%s: stdin is empty: give a Stop event or an iteration JSON on stdin, or --loop", name)
+	}
+	if len(data) > 0 && gjson.GetBytes(data, "hook_event_name").Exists() {
+		ev, err := event.Decode(data, agent)
+		if err != nil {
+			return hook.Input{}, err
+		}
+		if ev.Name != event.Stop {
+			return hook.Input{}, fmt.Errorf("%s: event %q: want a Stop event (hook_event_name Stop) or an iteration JSON", name, clip.String(ev.Name, 40))
+		}
+		r.ev = ev
+		return hook.Input{Event: ev, Loop: r.o.loop, Given: r.o.set["loop"]}, nil
+	}
+	if len(data) > 0 {
+		var err error
+		if r.it, err = decodeIteration(data); err != nil {
+			return hook.Input{}, err
+		}
+	}
+	loop := r.it.Loop
+	if r.o.set["loop"] {
+		loop = r.o.loop
+	}
+	return hook.Input{Event: &event.Event{Name: "iteration"}, Loop: loop, Given: true}, nil
+}
+
+// handle writes the reflection of the call's loop and answers.
+func (r *cmd) handle(c *hook.Call) (hook.Result, error) {
+	it := r.it
+	in := Input{Loop: it.Loop, Iteration: it.Iteration, Outcome: it.Outcome, Task: it.Task, Message: it.Message,
+		Errors: it.Errors, Failing: it.Failing, DiffHash: it.DiffHash, ErrorSig: it.ErrorSig, DryRun: c.DryRun, Root: c.Scope.Root}
+	if r.ev != nil {
+		in.Message = r.ev.LastAssistantMessage
+	}
+	r.o.apply(&in)
+	entry := c.Loop
+	if r.ev != nil && !r.o.set["loop"] {
+		if c.Scope.Loop == "" {
+			// No loop: nothing to reflect on, nothing to say; the call is
+			// logged, as every hook call is.
+			return hook.Result{Target: "no loop: no reflection"}, nil
+		}
+		in.Loop = c.Scope.Loop
+	}
+	res, err := reflectOn(&in, entry, c.Now)
+	out := hook.Result{Loop: in.Loop}
+	if err != nil {
+		return out, err
+	}
+	out.Target = fmt.Sprintf("loop %s iteration %d: %s", in.Loop, res.Reflection.TrialNumber, rel(in.Root, res.Path))
+	if res.Stuck {
+		out.Rule, out.Answer.Reason = "stuck-loop", res.StuckReason
+	}
+	if r.o.format == "" && r.ev != nil {
+		msg := fmt.Sprintf("ralph: reflection %d of loop %s written to %s", res.Reflection.TrialNumber, in.Loop, rel(in.Root, res.Path))
+		if in.DryRun {
+			msg = fmt.Sprintf("ralph: reflection %d of loop %s (dry run: not written)", res.Reflection.TrialNumber, in.Loop)
+		}
+		if res.Stuck {
+			msg += "; STUCK: " + res.StuckReason
+		}
+		out.Answer.System = clip.Line(msg, 2000)
+		return out, nil
+	}
+	out.Output, err = output(r.o.format, res)
+	return out, err
+}
+
+// reflectOn fills what the project knows (the outcome's default, the task,
 // the trajectory's log and start, patterns_enabled) and records.
-func (c *command) record(in *Input, entry *registry.Entry) (Result, error) {
+func reflectOn(in *Input, entry *registry.Entry, now func() time.Time) (Result, error) {
 	if err := CheckLoop(in.Loop); err != nil {
 		return Result{}, err
 	}
@@ -209,7 +225,7 @@ func (c *command) record(in *Input, entry *registry.Entry) (Result, error) {
 		return Result{}, err
 	}
 	in.Patterns = cfg.AgentPersistence.PatternsEnabled
-	in.Time = c.now()
+	in.Time = now()
 	if project.ValidLoopID(in.Loop) {
 		sc, _ := project.NewScope(in.Root, in.Loop)
 		in.Log = sc.Log()
@@ -247,49 +263,9 @@ func previous(root, loop string) time.Time {
 	return idx.LastTime
 }
 
-// audit appends the call's line to the loop's audit log (the project's,
-// for an external loop).
-func (c *command) audit(in Input, ev *event.Event, session, cwd string, res Result, err error, start time.Time, stderr io.Writer) {
-	if in.Root == "" {
-		return
-	}
-	sc, serr := project.NewScope(in.Root, in.Loop)
-	if serr != nil {
-		sc, _ = project.NewScope(in.Root, "")
-	}
-	e := audit.Entry{Time: c.now().UTC(), Hook: name, Event: "iteration", Session: session, Loop: in.Loop, Decision: string(answer.Allow), Cwd: cwd}
-	if ev != nil {
-		e.Event = ev.Name
-	}
-	switch {
-	case err != nil:
-		e.Decision, e.Error = "error", clip(err.Error(), 1000)
-	case in.Loop == "":
-		e.Target = "no loop: no reflection"
-	default:
-		e.Target = fmt.Sprintf("loop %s iteration %d: %s", in.Loop, res.Reflection.TrialNumber, rel(in.Root, res.Path))
-		if res.Stuck {
-			e.Rule, e.Reason = "stuck-loop", clip(res.StuckReason, 1000)
-		}
-	}
-	e.DurationMS = float64(c.now().Sub(start).Microseconds()) / 1000
-	if err := audit.Append(sc.Log(), e); err != nil {
-		fmt.Fprintf(stderr, "ralph: warning: %v\n", err)
-	}
-}
-
-// output prints the result in the format asked for.
-func output(w io.Writer, format string, ev *event.Event, in Input, res Result) error {
-	if format == "" && ev != nil {
-		msg := fmt.Sprintf("ralph: reflection %d of loop %s written to %s", res.Reflection.TrialNumber, in.Loop, rel(in.Root, res.Path))
-		if in.DryRun {
-			msg = fmt.Sprintf("ralph: reflection %d of loop %s (dry run: not written)", res.Reflection.TrialNumber, in.Loop)
-		}
-		if res.Stuck {
-			msg += "; STUCK: " + res.StuckReason
-		}
-		return answer.Write(w, ev.Agent, ev.Name, answer.Answer{System: oneLine(msg, 2000)})
-	}
+// output renders the result as text (the summary, then "STUCK: …") or
+// as JSON.
+func output(format string, res Result) ([]byte, error) {
 	if format == "json" {
 		data, err := json.Marshal(struct {
 			Path        string `json:"path"`
@@ -299,17 +275,15 @@ func output(w io.Writer, format string, ev *event.Event, in Input, res Result) e
 			Summary     string `json:"summary"`
 		}{res.Path, res.Reflection.TrialNumber, res.Stuck, res.StuckReason, res.Summary})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, err = w.Write(append(data, '\n'))
-		return err
+		return append(data, '\n'), nil
 	}
 	s := res.Summary + "\n"
 	if res.Stuck {
 		s += "STUCK: " + res.StuckReason + "\n"
 	}
-	_, err := io.WriteString(w, s)
-	return err
+	return []byte(s), nil
 }
 
 // rel returns path relative to root, for messages.
@@ -318,41 +292,6 @@ func rel(root, path string) string {
 		return filepath.ToSlash(r)
 	}
 	return path
-}
-
-// parseFlags reads the command line; every error is a usage error.
-func parseFlags(args []string) (*options, error) {
-	o := &options{set: map[string]bool{}}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.loop, "loop", "", "")
-	fs.IntVar(&o.iteration, "iteration", 0, "")
-	fs.StringVar(&o.outcome, "outcome", "", "")
-	fs.Var(&o.errors, "error", "")
-	fs.Var(&o.failing, "failing", "")
-	fs.StringVar(&o.task, "task", "", "")
-	fs.StringVar(&o.format, "format", "", "")
-	fs.BoolVar(&o.dryRun, "dry-run", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, exit.Usagef("%s: %v", name, err)
-	}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	switch {
-	case fs.NArg() > 0:
-		return nil, exit.Usagef("%s: unexpected argument %q (the input comes on stdin)", name, clip(fs.Arg(0), 80))
-	case o.set["loop"] && CheckLoop(o.loop) != nil:
-		return nil, exit.Usagef("%s: --loop: %v", name, CheckLoop(o.loop))
-	case o.set["iteration"] && (o.iteration < 1 || o.iteration > 1000000):
-		return nil, exit.Usagef("%s: --iteration %d: want 1 to 1000000", name, o.iteration)
-	case o.set["outcome"] && o.outcome != Success && o.outcome != Failure && o.outcome != Partial:
-		return nil, exit.Usagef("%s: --outcome %q: want success, failure or partial", name, clip(o.outcome, 40))
-	case o.format != "" && o.format != "text" && o.format != "json":
-		return nil, exit.Usagef("%s: --format %q: want text or json", name, clip(o.format, 40))
-	}
-	return o, nil
 }
 
 // apply lets the flags given override the input's fields.
@@ -375,24 +314,6 @@ func (o *options) apply(in *Input) {
 	if len(o.failing) > 0 {
 		in.Failing = o.failing
 	}
-}
-
-// readInput reads stdin, which may be empty (or a terminal: nothing to
-// read).
-func readInput(stdin io.Reader) ([]byte, error) {
-	if f, ok := stdin.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return nil, nil
-		}
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, event.MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	if len(data) > event.MaxSize {
-		return nil, fmt.Errorf("input on stdin is larger than %d MiB", event.MaxSize>>20)
-	}
-	return bytes.TrimSpace(data), nil
 }
 
 // iteration is the iteration JSON of an external loop.
@@ -432,7 +353,7 @@ func decodeIteration(data []byte) (iteration, error) {
 	root.ForEach(func(k, v gjson.Result) bool {
 		key := k.Str
 		bad := func(want string) bool {
-			err = fmt.Errorf("iteration JSON field %s: want %s, got %s", clip(key, 40), want, jsonType(v))
+			err = fmt.Errorf("iteration JSON field %s: want %s, got %s", clip.String(key, 40), want, jsonType(v))
 			return false
 		}
 		if dst, ok := strFields[key]; ok {
@@ -469,7 +390,7 @@ func decodeIteration(data []byte) (iteration, error) {
 			n, perr := strconv.Atoi(v.Raw)
 			if v.Type != gjson.Number || perr != nil || n < 0 || n > 1000000 {
 				if v.Type == gjson.Number {
-					err = fmt.Errorf("iteration JSON field iteration: want a whole number from 0 to 1000000, got %s", clip(v.Raw, 40))
+					err = fmt.Errorf("iteration JSON field iteration: want a whole number from 0 to 1000000, got %s", clip.String(v.Raw, 40))
 					return false
 				}
 				return bad("a number")
@@ -477,7 +398,7 @@ func decodeIteration(data []byte) (iteration, error) {
 			it.Iteration = n
 			return true
 		}
-		err = fmt.Errorf("iteration JSON: unknown field %q (known: loop_id, iteration, outcome, task, message, errors, failing, diff_hash, error_signature)", clip(key, 40))
+		err = fmt.Errorf("iteration JSON: unknown field %q (known: loop_id, iteration, outcome, task, message, errors, failing, diff_hash, error_signature)", clip.String(key, 40))
 		return false
 	})
 	if err != nil {
@@ -486,7 +407,7 @@ func decodeIteration(data []byte) (iteration, error) {
 	switch it.Outcome {
 	case "", Success, Failure, Partial:
 	default:
-		return iteration{}, fmt.Errorf("iteration JSON field outcome: %q: want success, failure or partial", clip(it.Outcome, 40))
+		return iteration{}, fmt.Errorf("iteration JSON field outcome: %q: want success, failure or partial", clip.String(it.Outcome, 40))
 	}
 	if it.Loop != "" {
 		if err := CheckLoop(it.Loop); err != nil {
@@ -511,11 +432,4 @@ func jsonType(v gjson.Result) string {
 		return "null"
 	}
 	return "string"
-}
-
-// fail reports err and returns a hook's exit code for it: never 2, which an
-// agent reads as "block" (see package exit).
-func fail(stderr io.Writer, err error) int {
-	exit.Report(stderr, err)
-	return exit.Hook(err)
 }

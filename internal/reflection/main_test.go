@@ -75,8 +75,9 @@ func run(t *testing.T, root, stdin string, args ...string) (code int, stdout, st
 	t.Helper()
 	t.Chdir(root)
 	var out, errb bytes.Buffer
-	c := &command{getenv: func(string) string { return "" }, now: func() time.Time { return t0 }}
-	code = c.main(args, strings.NewReader(stdin), &out, &errb)
+	h := Hook()
+	h.Getenv, h.Now = func(string) string { return "" }, func() time.Time { return t0 }
+	code = h.Main(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
@@ -157,7 +158,7 @@ func Record(in Input) (Result, error) {
 			if s.Count >= StuckAt {
 				reasons = append(reasons, fmt.Sprintf("the same reflection %d times (%s): %q", s.Count, iterations(s), s.Example))
 			}
-			recur = append(recur, pattern{kind: "reflection", sig: hash(norm), example: clip(norm, maxExample)})
+			recur = append(recur, pattern{kind: "reflection", sig: hash(norm), example: clip.String(norm, maxExample)})
 		}
 		if r.Fingerprint != "" && r.Outcome != Success {
 			what := describe(in)
@@ -225,7 +226,7 @@ func check(in *Input) error {
 	switch in.Outcome {
 	case Success, Failure, Partial:
 	default:
-		return fmt.Errorf("reflection: outcome %q: want success, failure or partial", clip(in.Outcome, 40))
+		return fmt.Errorf("reflection: outcome %q: want success, failure or partial", clip.String(in.Outcome, 40))
 	}
 	if in.Time.IsZero() {
 		in.Time = time.Now()
@@ -240,7 +241,7 @@ func check(in *Input) error {
 func build(in Input, n int, tr Trajectory, idx *index) (r Reflection, norm, failure string) {
 	errs := []string{} // never nil: JSON would say null
 	for _, e := range in.Errors {
-		if e = oneLine(e, maxItem); e != "" && len(errs) < maxInputError {
+		if e = clip.Line(e, maxItem); e != "" && len(errs) < maxInputError {
 			errs = append(errs, e)
 		}
 	}
@@ -249,7 +250,7 @@ func build(in Input, n int, tr Trajectory, idx *index) (r Reflection, norm, fail
 		tr.Errors = tr.Errors[:maxErrors]
 	}
 	failing := failingSet(in.Failing)
-	sig := oneLine(in.ErrorSig, 200)
+	sig := clip.Line(in.ErrorSig, 200)
 	if sig == "" {
 		sig = errorSignature(in.Errors)
 	}
@@ -291,7 +292,7 @@ func build(in Input, n int, tr Trajectory, idx *index) (r Reflection, norm, fail
 func failingSet(names []string) []string {
 	var out []string
 	for _, s := range names {
-		if s = oneLine(s, 200); s != "" {
+		if s = clip.Line(s, 200); s != "" {
 			out = append(out, s)
 		}
 	}
@@ -330,7 +331,7 @@ func (f facts) attempted() string {
 	case f.in.Log != "" && !f.in.Since.IsZero():
 		return fmt.Sprintf("no file modified and no command run (%d tool calls)", f.tr.ToolCalls)
 	case f.in.Task != "":
-		return "worked on the task: " + oneLine(f.in.Task, 200)
+		return "worked on the task: " + clip.Line(f.in.Task, 200)
 	}
 	return "not recorded (no audit log)"
 }
@@ -342,9 +343,9 @@ func (f facts) result() string {
 	}
 	switch {
 	case f.sig != "":
-		s += "; error: " + clip(f.sig, 200)
+		s += "; error: " + clip.String(f.sig, 200)
 	case len(f.in.Errors) > 0:
-		s += "; error: " + oneLine(f.in.Errors[0], 200)
+		s += "; error: " + clip.Line(f.in.Errors[0], 200)
 	}
 	return s
 }
@@ -366,9 +367,9 @@ func (f facts) lesson() (learned, change string) {
 			"do the work: change the code and run the checks before stopping"
 	case len(f.failing) > 0:
 		return fmt.Sprintf("the iteration ended with %d failing test(s)", len(f.failing)),
-			"fix " + oneLine(f.failing[0], 120) + " first, then run the tests again"
+			"fix " + clip.Line(f.failing[0], 120) + " first, then run the tests again"
 	case f.sig != "":
-		return "the iteration ended with an error: " + clip(f.sig, 200),
+		return "the iteration ended with an error: " + clip.String(f.sig, 200),
 			"fix the cause of the error before anything else"
 	case f.in.Outcome == Partial:
 		return "part of the task is done", "continue with what remains of the task"
@@ -383,7 +384,7 @@ func describe(in Input) string {
 	if fs := failingSet(in.Failing); len(fs) > 0 {
 		parts = append(parts, "failing "+list(fs, 3, 40))
 	}
-	sig := oneLine(in.ErrorSig, 200)
+	sig := clip.Line(in.ErrorSig, 200)
 	if sig == "" {
 		sig = errorSignature(in.Errors)
 	}
@@ -391,9 +392,9 @@ func describe(in Input) string {
 		parts = append(parts, "error "+sig)
 	}
 	if in.DiffHash != "" {
-		parts = append(parts, "change "+clip(in.DiffHash, 12))
+		parts = append(parts, "change "+clip.String(in.DiffHash, 12))
 	}
-	return clip(strings.Join(parts, "; "), maxExample)
+	return clip.String(strings.Join(parts, "; "), maxExample)
 }
 
 // list joins the first k items, each clipped to n bytes, and says how many
@@ -408,7 +409,7 @@ func list(items []string, k, n int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(clip(s, n))
+		b.WriteString(clip.String(s, n))
 	}
 	return b.String()
 }
@@ -466,15 +467,15 @@ func summarize(rs []recent, k int) string {
 	for len(lines) > 1 && len(strings.Join(lines, "\n")) > maxSummary {
 		lines = lines[1:]
 	}
-	return clip(strings.Join(lines, "\n"), maxSummary)
+	return clip.String(strings.Join(lines, "\n"), maxSummary)
 }
 
 // summaryLine is one reflection in a summary, at most 290 bytes, so that
 // K of them fit in maxSummary.
 func summaryLine(r Reflection) string {
 	w := r.Reflection
-	s := fmt.Sprintf("#%d %s: attempted %s; learned %s", r.TrialNumber, r.Outcome, oneLine(w.Attempted, 70), oneLine(w.Learned, 100))
-	if c := oneLine(r.StrategyChange, 70); c != "" {
+	s := fmt.Sprintf("#%d %s: attempted %s; learned %s", r.TrialNumber, r.Outcome, clip.Line(w.Attempted, 70), clip.Line(w.Learned, 100))
+	if c := clip.Line(r.StrategyChange, 70); c != "" {
 		s += "; next: " + c
 	}
 	return s

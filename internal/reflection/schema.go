@@ -2,6 +2,7 @@ package reflection
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -29,7 +30,7 @@ func (r Reflection) check() error {
 		return bad("reflection.source", "%q is not agent or facts", r.Reflection.Source)
 	case r.Trajectory.ToolCalls < 0:
 		return bad("trajectory.tool_calls", "%d is negative", r.Trajectory.ToolCalls)
-	case r.Fingerprint != "" && (len(r.Fingerprint) < 12 || !allHex(r.Fingerprint)):
+	case r.Fingerprint != "" && (len(r.Fingerprint) < 12 || strings.Trim(r.Fingerprint, "0123456789abcdef") != ""):
 		return bad("fingerprint", "%q is not 12 or more hex digits", r.Fingerprint)
 	}
 	for _, l := range []struct {

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -41,7 +42,7 @@ func CheckLoop(id string) error {
 	if project.ValidLoopID(id) || externalID(id) {
 		return nil
 	}
-	return fmt.Errorf("invalid loop id %q: want a ralph loop id (ralph-<slug>-<8 hex digits>) or a name of 1 to 100 characters a-z 0-9 . _ -, starting with a letter or digit, without \"..\"", clip(id, 120))
+	return fmt.Errorf("invalid loop id %q: want a ralph loop id (ralph-<slug>-<8 hex digits>) or a name of 1 to 100 characters a-z 0-9 . _ -, starting with a letter or digit, without \"..\"", clip.String(id, 120))
 }
 
 func externalID(id string) bool {
@@ -185,7 +186,7 @@ func count(m map[string]*seen, key string, n int, example string) *seen {
 	}
 	s.Count++
 	if s.Count >= 2 && s.Example == "" {
-		s.Example = clip(example, maxExample)
+		s.Example = clip.String(example, maxExample)
 	}
 	i, _ := slices.BinarySearch(s.Iterations, n)
 	s.Iterations = slices.Insert(s.Iterations, i, n)

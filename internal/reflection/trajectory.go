@@ -1,18 +1,14 @@
 package reflection
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
 // Bounds on reading an iteration's trajectory from the audit log, which
@@ -21,7 +17,6 @@ import (
 const (
 	maxTailLines = 5000
 	maxTailBytes = 4 << 20
-	tailChunk    = 64 << 10
 )
 
 // Bounds on a trajectory.
@@ -57,39 +52,14 @@ func readTrajectory(path, root string, since time.Time) (Trajectory, error) {
 	calls := map[string]*call{}
 	var errs []string // newest first
 	anon := 0
-	err := tail(path, func(line []byte, n int) bool {
-		if !gjson.ValidBytes(line) {
-			return true // a torn or garbage line
+	err := audit.ReadBack(path, maxTailLines, maxTailBytes, func(e audit.Entry, n int) bool {
+		if e.Time.IsZero() {
+			return true // a line without a time: not one of ours
 		}
-		var at, tool, id, target, ev, decision, reason, herr string
-		gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "time":
-				at = v.Str
-			case "tool":
-				tool = v.Str
-			case "tool_use_id":
-				id = v.Str
-			case "target":
-				target = v.Str
-			case "event":
-				ev = v.Str
-			case "decision":
-				decision = v.Str
-			case "reason":
-				reason = v.Str
-			case "error":
-				herr = v.Str
-			}
-			return true
-		})
-		ts, err := time.Parse(time.RFC3339Nano, at)
-		if err != nil {
-			return true
-		}
-		if ts.Before(since) {
+		if e.Time.Before(since) {
 			return false
 		}
+		tool, id, target, ev, decision, reason, herr := e.Tool, e.ToolUseID, e.Target, e.Event, e.Decision, e.Reason, e.Error
 		if tool == "" {
 			return true // a Stop, a reflection: not a tool call
 		}
@@ -139,13 +109,13 @@ func readTrajectory(path, root string, since time.Time) (Trajectory, error) {
 		switch {
 		case c.target == "":
 		case editTools[c.tool] && ran && !c.failed && len(files) < maxFiles:
-			p := clip(relPath(root, c.target), maxPath)
+			p := clip.String(relPath(root, c.target), maxPath)
 			if !files[p] {
 				files[p] = true
 				t.FilesModified = append(t.FilesModified, p)
 			}
 		case c.tool == "Bash" && ran && len(cmds) < maxCommands:
-			s := oneLine(c.target, maxItem)
+			s := clip.Line(c.target, maxItem)
 			if !cmds[s] {
 				cmds[s] = true
 				t.CommandsRun = append(t.CommandsRun, s)
@@ -178,9 +148,9 @@ func errorLine(tool, target, ev, decision, reason, herr string) string {
 	}
 	name := tool
 	if target != "" {
-		name += " " + oneLine(target, 80)
+		name += " " + clip.Line(target, 80)
 	}
-	return oneLine(name+": "+what, maxItem)
+	return clip.Line(name+": "+what, maxItem)
 }
 
 // relPath returns p relative to root when it is inside it.
@@ -192,58 +162,4 @@ func relPath(root, p string) string {
 		return r
 	}
 	return p
-}
-
-// tail calls fn with the non-blank lines of the file at path, newest first,
-// with their position from the end (1 for the last), until fn returns
-// false or maxTailLines lines or maxTailBytes bytes have been read. A
-// missing file has no lines.
-func tail(path string, fn func(line []byte, n int) bool) error {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("opening audit log: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("reading audit log %s: %w", path, err)
-	}
-	end := st.Size()
-	stop := max(end-maxTailBytes, 0)
-	var rest []byte // the start of a line whose beginning is in an earlier chunk
-	n := 0
-	emit := func(line []byte) bool {
-		if len(bytes.TrimSpace(line)) == 0 {
-			return true
-		}
-		n++
-		return n <= maxTailLines && fn(line, n)
-	}
-	for end > stop {
-		off := max(end-tailChunk, stop)
-		buf := make([]byte, int(end-off), int(end-off)+len(rest))
-		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-			return fmt.Errorf("reading audit log %s: %w", path, err)
-		}
-		buf = append(buf, rest...)
-		for {
-			i := bytes.LastIndexByte(buf, '\n')
-			if i < 0 {
-				break
-			}
-			if !emit(buf[i+1:]) {
-				return nil
-			}
-			buf = buf[:i]
-		}
-		rest = buf
-		end = off
-	}
-	if stop == 0 && len(rest) > 0 {
-		emit(rest) // the first line of the file
-	}
-	return nil
 }

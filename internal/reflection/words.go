@@ -2,7 +2,9 @@ package reflection
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/signature"
 )
 
 // maxBlock bounds the reflection block read from a message, in bytes.
@@ -23,7 +25,7 @@ func Extract(msg string) (text string, ok bool) {
 		return "", false
 	}
 	text = strings.TrimSpace(msg[start+len(open) : end])
-	text = clip(strings.ToValidUTF8(text, "\uFFFD"), maxBlock)
+	text = clip.String(strings.ToValidUTF8(text, "\uFFFD"), maxBlock)
 	return text, text != ""
 }
 
@@ -104,7 +106,7 @@ func parseWords(text string) Words {
 	}
 	get := func(k string) string {
 		if b := fields[k]; b != nil {
-			return clip(b.String(), maxText)
+			return clip.String(b.String(), maxText)
 		}
 		return ""
 	}
@@ -113,7 +115,7 @@ func parseWords(text string) Words {
 		if w.Learned != "" {
 			p += " " + w.Learned
 		}
-		w.Learned = clip(p, maxText)
+		w.Learned = clip.String(p, maxText)
 	}
 	return w
 }
@@ -159,11 +161,12 @@ func unbullet(line string) string {
 }
 
 // normalize reduces a reflection to what makes two of them the same:
-// lower case, paths as <path>, hexadecimal ids as <hex>, every run of
-// digits as n, punctuation at the ends of words dropped, runs of spaces
-// as one. normalize(normalize(s)) == normalize(s).
+// failures' numbers, absolute paths and hexadecimal ids normalised as in
+// their signatures (package signature), then lower case, every path as
+// <path>, punctuation at the ends of words dropped, runs of spaces as one.
+// normalize(normalize(s)) == normalize(s).
 func normalize(s string) string {
-	s = strings.ToLower(strings.ToValidUTF8(s, "\uFFFD"))
+	s = strings.ToLower(signature.Normalize(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, w := range strings.Fields(s) {
@@ -174,55 +177,11 @@ func normalize(s string) string {
 		case w == "<path>" || w == "<hex>":
 		case strings.ContainsAny(w, `/\`):
 			w = "<path>"
-		case hexWord(w):
-			w = "<hex>"
-		default:
-			w = digitless(w)
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(w)
-	}
-	return b.String()
-}
-
-// hexWord reports whether w is a hexadecimal id: 0x and hex digits, or
-// seven or more hex digits with at least one digit and one letter (a git
-// short hash, a tree id). Plain numbers are left to digitless.
-func hexWord(w string) bool {
-	if len(w) > 2 && w[0] == '0' && w[1] == 'x' {
-		return allHex(w[2:])
-	}
-	return len(w) >= 7 && allHex(w) && strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, "abcdef")
-}
-
-func allHex(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return w != ""
-}
-
-// digitless replaces each run of digits in w with n.
-func digitless(w string) string {
-	if !strings.ContainsAny(w, "0123456789") {
-		return w
-	}
-	var b strings.Builder
-	digits := false
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= '0' && c <= '9' {
-			if !digits {
-				b.WriteByte('n')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b.WriteByte(w[i])
 	}
 	return b.String()
 }
@@ -238,30 +197,9 @@ func errorSignature(errs []string) string {
 	for _, e := range errs {
 		for _, l := range strings.Split(e, "\n") {
 			if l = normalize(l); l != "" {
-				return clip(l, 200)
+				return clip.String(l, 200)
 			}
 		}
 	}
 	return ""
-}
-
-// oneLine flattens s to one line with single spaces, at most n bytes.
-func oneLine(s string, n int) string {
-	if len(s) > 4*n {
-		s = s[:4*n]
-	}
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	return clip(s, n)
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
@@ -228,14 +229,7 @@ func Summary(task string) string {
 			break
 		}
 	}
-	if len(task) <= MaxSummary {
-		return task
-	}
-	cut := MaxSummary - len("…")
-	for cut > 0 && task[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return task[:cut] + "…"
+	return clip.String(task, MaxSummary)
 }
 
 // Found is the loop a hook call belongs to.

@@ -94,7 +94,7 @@ var Builtins = []Builtin{
 		"terraform destroy, kubectl delete of namespaces or everything, docker system/volume prune, docker rm of every container, aws s3 rm --recursive / rb, cloudformation delete-stack, gh repo delete, and the like",
 		"terraform destroy -auto-approve"},
 	{"ralph-self", High, answer.Deny,
-		"the agent running ralph gate, abort, pause, resume, install or uninstall on its own loop",
+		"the agent running ralph gate, abort, pause, resume, install, uninstall, ui (the key to the gate's buttons) or init (but --dry-run) on its own loop",
 		"ralph gate ralph-fix-1234abcd approve"},
 	{"dynamic-command", High, answer.Ask,
 		"a command whose name is computed at run time, with destructive-looking arguments",

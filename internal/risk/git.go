@@ -432,8 +432,16 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 	case name == "ralph":
 		if len(c.Args) > 0 {
 			switch c.Args[0].Lit() {
-			case "gate", "abort", "pause", "resume", "install", "uninstall":
+			case "gate", "abort", "pause", "resume", "install", "uninstall", "ui":
+				// ralph ui prints the key to the gate's buttons.
 				return one("ralph-self", "would let the agent decide for the loop that supervises it. Only the human runs this.")
+			case "init":
+				for _, a := range c.Args[1:] {
+					if a.Lit() == "--dry-run" || a.Lit() == "-dry-run" {
+						return nil // only prints
+					}
+				}
+				return one("ralph-self", "would write aiwg.yml, the configuration that guards the agent. Only the human runs this.")
 			}
 		}
 	case name == "dropdb" || name == "dropuser":

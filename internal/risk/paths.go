@@ -64,6 +64,7 @@ func protected(root, home string, getenv func(string) string) []string {
 	p := []string{
 		filepath.Join(root, ".aiwg", "ralph"),
 		filepath.Join(root, "aiwg.yml"),
+		filepath.Join(root, ".specify", "config", "persistence.yaml"), // persistence_loop, read under aiwg.yml
 		filepath.Join(root, ".claude", "settings.json"),
 		filepath.Join(root, ".claude", "settings.local.json"),
 		filepath.Join(root, ".claude", "ralph-hooks.json"),

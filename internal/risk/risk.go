@@ -28,6 +28,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // Levels, from least to most severe.
@@ -450,8 +451,9 @@ func (g *Guard) decide(v *Verdict) {
 }
 
 // IsTestPath reports whether rel (slash-separated, relative to the root) is
-// a test file by the configured test_files globs.
-func (g *Guard) IsTestPath(rel string) bool { return anyMatch(g.cfg.TestFiles, rel) }
+// a test file (package testindex: it matches a test_files glob and lies in
+// no vendored directory).
+func (g *Guard) IsTestPath(rel string) bool { return testindex.IsTestFile(g.cfg.TestFiles, rel) }
 
 // isTestDir reports whether a directory at rel is a test directory by name.
 func (g *Guard) isTestDir(rel string) bool { return g.IsTestPath(rel + "/x") }

@@ -13,16 +13,65 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 )
 
-// TestMain moves the tests' temp directories out of /tmp: sample projects
-// must look like real ones, not like scratch space the guard lets go.
+// TestMain moves the tests' temp directories out of the guard's temp
+// directories (/tmp, $TMPDIR, ~/.cache, …): a sample project must look
+// like a real one, not like scratch space the guard lets go. The user's
+// cache directory serves, else the home directory, else the checkout
+// (.test-tmp, ignored by git); when all are temp directories themselves
+// (HOME and the checkout under /tmp), the tests that depend on it say so
+// and skip (see outsideTemp).
 func TestMain(m *testing.M) {
-	if dir, err := os.UserCacheDir(); err == nil {
+	for _, dir := range fixtureBases() {
 		tmp := filepath.Join(dir, "ralph-hooks-test")
 		if os.MkdirAll(tmp, 0o755) == nil {
 			os.Setenv("TMPDIR", tmp)
+			fixturesOutsideTemp = true
+			break
 		}
 	}
 	os.Exit(m.Run())
+}
+
+// fixturesOutsideTemp says the tests' temp directories are in none of the
+// guard's temp directories.
+var fixturesOutsideTemp bool
+
+// fixtureBases returns the directories that may hold the tests' fixtures:
+// the user's cache and home directories and the checkout, unless the
+// guard would call them temp, as it does whatever is under /tmp.
+func fixtureBases() []string {
+	var out []string
+	cache, _ := os.UserCacheDir()
+	checkout, _ := filepath.Abs("../../.test-tmp") // this package is internal/risk
+	for _, dir := range []string{cache, os.Getenv("HOME"), checkout} {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		temp := false
+		for _, t := range tempDirs(os.Getenv) {
+			// ~/.cache is a temp directory only for the guard's own HOME,
+			// which the tests set apart (fakeHome).
+			if t != filepath.Join(os.Getenv("HOME"), ".cache") && within(dir, t) {
+				temp = true
+			}
+		}
+		if !temp {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// outsideTemp skips a test whose sample project must not be in a temp
+// directory when there is no other place for it.
+func outsideTemp(t *testing.T) {
+	t.Helper()
+	if !fixturesOutsideTemp {
+		t.Skip("the cache and home directories and the checkout are all in temp directories (under /tmp): no place for a sample project that is not scratch space; set XDG_CACHE_HOME to a directory outside /tmp")
+	}
 }
 
 // fakeHome is the HOME of the sample project's guard. It is not under a
@@ -137,6 +186,7 @@ func readCorpus(t testing.TB, path string) []corpusCase {
 
 // TestCommands judges every command of testdata/commands.txt.
 func TestCommands(t *testing.T) {
+	outsideTemp(t)
 	root := sample(t)
 	g := newGuard(t, root, nil)
 	for _, c := range readCorpus(t, "testdata/commands.txt") {
@@ -158,6 +208,7 @@ func TestCommands(t *testing.T) {
 // TestBuiltinExamples checks that every built-in rule's documented example
 // is caught by that rule.
 func TestBuiltinExamples(t *testing.T) {
+	outsideTemp(t)
 	root := sample(t)
 	g := newGuard(t, root, nil)
 	for _, b := range Builtins {
@@ -223,6 +274,7 @@ func TestFileTools(t *testing.T) {
 		{"Edit", p(".aiwg/ralph/state.json"), answer.Deny, "tamper", false},
 		{"Write", p(".aiwg/ralph/new.json"), answer.Deny, "tamper", false},
 		{"Write", p("aiwg.yml"), answer.Deny, "tamper", false},
+		{"Edit", p(".specify/config/persistence.yaml"), answer.Deny, "tamper", false},
 		{"Edit", p(".claude/settings.json"), answer.Deny, "tamper", false},
 		{"Write", fakeHome + "/.claude/settings.json", answer.Deny, "tamper", false},
 		{"Write", fakeHome + "/.local/lib/ralph-hooks/bin/stop", answer.Deny, "tamper", false},
@@ -387,6 +439,7 @@ func FuzzCommand(f *testing.F) {
 // TestOutsideClobber: replacing a file of the user's outside the project
 // is refused; appending to it, or writing a new one, is not.
 func TestOutsideClobber(t *testing.T) {
+	outsideTemp(t)
 	root := sample(t)
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("export A=1\n"), 0o644); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
@@ -120,7 +121,7 @@ func destructiveSQL(text string) string {
 			continue
 		}
 		if res[0].MatchString(st) || res[1].MatchString(st) && !res[2].MatchString(st) {
-			return clipText(strings.Join(strings.Fields(st), " "), 80)
+			return clip.Line(st, 80)
 		}
 	}
 	return ""
@@ -159,11 +160,4 @@ func stripSQL(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -258,7 +258,7 @@ func prefix(parts []syntax.WordPart) string {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(x.Value))
+			b.WriteString(Unescape(x.Value))
 		case *syntax.SglQuoted:
 			if x.Dollar {
 				return b.String()
@@ -340,8 +340,10 @@ func literal(x *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
-// unescape removes the backslashes of an unquoted literal.
-func unescape(s string) string {
+// Unescape removes the backslashes of an unquoted literal, as the shell
+// does: an escaped character stands for itself, an escaped newline (a
+// line continuation) for nothing.
+func Unescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -379,7 +381,7 @@ func echoed(cs *syntax.CmdSubst) (string, bool) {
 			return "", false
 		}
 		if name == "echo" {
-			v = unescape(v)
+			v = Unescape(v)
 		}
 		parts = append(parts, v)
 	}
@@ -420,7 +422,7 @@ func unescaped(x *syntax.Word) *syntax.Word {
 		parts[i] = p
 		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
 			n := *l
-			n.Value = unescape(l.Value)
+			n.Value = Unescape(l.Value)
 			parts[i] = &n
 			changed = true
 		}

@@ -55,7 +55,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
 // ErrNoGit reports that the git binary is not on PATH.
@@ -174,21 +174,20 @@ func lockIndex(ctx context.Context, index string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
 		return nil, fmt.Errorf("creating index directory: %w", err)
 	}
-	l := flock.New(index + ".flock")
 	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
 	defer cancel()
-	ok, err := l.TryLockContext(ctx, 2*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+	unlock, err := state.LockFile(ctx, index+".flock")
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("timed out after %v", LockTimeout)
 		}
 		return nil, fmt.Errorf("locking %s: %w", index, err)
 	}
 	if err := os.Remove(index + ".lock"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		l.Unlock()
+		unlock()
 		return nil, fmt.Errorf("removing stale %s.lock: %w", index, err)
 	}
-	return func() { l.Unlock() }, nil
+	return unlock, nil
 }
 
 // init creates the store unless it exists, and brings its info/exclude up

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -23,22 +24,60 @@ import (
 // LockTimeout bounds how long a writer waits for a lock.
 var LockTimeout = 10 * time.Second
 
-// Lock takes the exclusive lock guarding path and returns its release.
+// Lock takes the exclusive lock guarding path (its sidecar "<path>.lock")
+// and returns its release.
 func Lock(path string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("creating state directory: %w", err)
 	}
-	l := flock.New(path + ".lock")
-	ctx, cancel := context.WithTimeout(context.Background(), LockTimeout)
-	defer cancel()
-	ok, err := l.TryLockContext(ctx, 2*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("timed out after %v", LockTimeout)
-		}
+	unlock, err = LockFile(context.Background(), path+".lock")
+	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
-	return func() { l.Unlock() }, nil
+	return unlock, nil
+}
+
+// LockFile takes the exclusive lock on the file lockPath (created if
+// missing) and returns its release. It blocks in the kernel (flock
+// LOCK_EX, no polling), so waiters are woken the moment the holder lets
+// go and a newcomer cannot overtake them again and again; the wait ends
+// with an error when ctx is done or after LockTimeout. A waiter that gave
+// up leaves the kernel's queue when its turn comes: it releases the lock
+// as soon as it is granted.
+func LockFile(ctx context.Context, lockPath string) (unlock func(), err error) {
+	l := flock.New(lockPath)
+	got := make(chan error, 1)
+	go func() { got <- lockRetry(l) }()
+	timer := time.NewTimer(LockTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-got:
+		if err != nil {
+			return nil, err
+		}
+		return func() { l.Unlock() }, nil
+	case <-timer.C:
+		err = fmt.Errorf("timed out after %v", LockTimeout)
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	go func() {
+		if <-got == nil {
+			l.Unlock()
+		}
+	}()
+	return nil, err
+}
+
+// lockRetry blocks on l until the lock is held, again when a signal
+// interrupts the wait.
+func lockRetry(l *flock.Flock) error {
+	for {
+		err := l.Lock()
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
 }
 
 // WriteFile replaces path with data atomically.

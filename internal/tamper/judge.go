@@ -13,6 +13,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
 )
 
@@ -88,10 +89,10 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 	name := relName(root, p)
 	var as string // the name to read the file as, if not its own
 	switch lang := testscan.Lang(name); {
-	case lang == "go" && (strings.HasPrefix(name, "testdata/") || strings.Contains(name, "/testdata/")):
-		return nil, nil // go test never builds what is under testdata: a fixture
+	case testindex.Fixture(name) || testindex.Vendored(name):
+		return nil, nil // go test never builds what is under testdata; a dependency's tests are not the project's
 	case lang == "":
-		if !testFile(cfg, name) {
+		if !testindex.IsTestFile(cfg.TestFiles, name) {
 			return nil, nil
 		}
 		if as = langName(name); as == "" {
@@ -143,16 +144,6 @@ func relName(root, p string) string {
 		return filepath.ToSlash(p)
 	}
 	return filepath.ToSlash(rel)
-}
-
-// testFile reports whether name matches the configured test_files globs.
-func testFile(cfg *config.Config, name string) bool {
-	for _, g := range cfg.TestFiles {
-		if doublestar.MatchUnvalidated(g, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // langName gives a file that test_files calls a test file, but whose name

@@ -1,9 +1,11 @@
 package testscan
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +26,12 @@ var fuzzSeeds = []string{
 	"'static", "\\\n", "\r\n", "\x00", "\xff\xfe", "é", "if (a <b) {}", "<T,>(x) => x", "<<-A\n<<-B\nA\nB\n",
 }
 
+// fuzzing reports whether the test binary runs with -fuzz.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
+}
+
 // fuzzScan scans src as lang with a deadline and checks the invariants
 // and determinism.
 func fuzzScan(t *testing.T, lang, src string) {
@@ -37,11 +45,17 @@ func fuzzScan(t *testing.T, lang, src string) {
 		defer close(done)
 		f, _ = Scan(name, []byte(src))
 	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("Scan(%s, %q) did not return in 5s", name, src)
+	if fuzzing() {
+		// The fuzzer gives no input a deadline of its own: name the one
+		// that hangs. Without -fuzz (the seeds, in go test) no clock is
+		// read: a hang fails by the test binary's timeout.
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Scan(%s, %q) did not return in 5s", name, src)
+		}
 	}
+	<-done
 	if f == nil {
 		if lang != "go" {
 			t.Fatalf("Scan(%s, %q) = nil", name, src)
@@ -119,57 +133,74 @@ func FuzzRuby(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) { fuzzScan(t, "ruby", src) })
 }
 
-// TestLinear scans large pathological inputs in every language: deep
-// nesting, runs of openers of unterminated literals, long statements. Each
-// may cost at most 30 times as much per byte as a typical test file (the
-// worst is about 12 times; the quadratic scans this caught cost 200 times
-// more at this size, the cubic one never ended). The bound is relative, so
-// it holds on a loaded machine; under the race detector, which slows
-// everything tenfold, the inputs are smaller.
+// linearUnits are the pieces that pathological inputs repeat: deep
+// nesting, runs of openers of unterminated literals, long statements.
+var linearUnits = []string{
+	"(", "[", "{", ")", "}", "\"", "'", "`", "/", "/[", "#{", "${", "<", "<<~A ", "%q(", "r#\"", "'a",
+	"f'{", "\"#{", "it(", "describe('x', () => {", "expect(", "expect(x).toBe(", "assert ", "assert(", "assert_eq!(",
+	"#[test] fn a", "fn fn ", "@Test void a(", "def test_a(): ", "\ndef test_a():\n    assert x\n", "it 'x' do\n",
+	"do ", "if x\n", "x.", "!", "? ", "?'", "<a>", "</a>", "t.Run(\"x\", func(t *testing.T) {", "skip ",
+	"\n  ", "\\\n", "class A < ActiveSupport::TestCase\n", "test.skip(", "assertTrue(", "a=/ ",
+}
+
+var linearLangs = []string{"go", "python", "js", "ts", "rust", "java", "ruby"}
+
+// TestLinear scans large pathological inputs in every language, at two
+// sizes, and checks that what a scan allocates grows with the input no
+// faster than linearly: eight times the input, at most 16 times the
+// allocations and bytes (slices that double as they grow), plus a
+// constant; a quadratic scan would take 64 times. These are counts, the
+// same on any machine however loaded; the time a scan takes is
+// BenchmarkLinear's.
 func TestLinear(t *testing.T) {
-	n := 96 << 10
-	if raceDetector || testing.Short() {
-		n = 24 << 10
+	n := 8 << 10
+	var mem runtime.MemStats
+	measure := func(name string, src []byte) (allocs, bytes uint64, f *File) {
+		runtime.ReadMemStats(&mem)
+		a, b := mem.Mallocs, mem.TotalAlloc
+		f, _ = Scan(name, src)
+		runtime.ReadMemStats(&mem)
+		return mem.Mallocs - a, mem.TotalAlloc - b, f
 	}
-	perByte := time.Duration(1 << 62)
-	for range 5 {
-		name, src := typical(t, "js")
-		start := time.Now()
-		Scan(name, src)
-		perByte = min(perByte, time.Since(start)/time.Duration(len(src)))
-	}
-	limit := 30*perByte*time.Duration(n) + 50*time.Millisecond
-	worst, worstCase := 0.0, ""
-	defer func() { t.Logf("worst: %q at %.1f times a typical file's cost per byte", worstCase, worst) }()
-	units := []string{
-		"(", "[", "{", ")", "}", "\"", "'", "`", "/", "/[", "#{", "${", "<", "<<~A ", "%q(", "r#\"", "'a",
-		"f'{", "\"#{", "it(", "describe('x', () => {", "expect(", "expect(x).toBe(", "assert ", "assert(", "assert_eq!(",
-		"#[test] fn a", "fn fn ", "@Test void a(", "def test_a(): ", "\ndef test_a():\n    assert x\n", "it 'x' do\n",
-		"do ", "if x\n", "x.", "!", "? ", "?'", "<a>", "</a>", "t.Run(\"x\", func(t *testing.T) {", "skip ",
-		"\n  ", "\\\n", "class A < ActiveSupport::TestCase\n", "test.skip(", "assertTrue(", "a=/ ",
-	}
-	langs := []string{"go", "python", "js", "ts", "rust", "java", "ruby"}
-	for _, u := range units {
-		src := []byte(strings.Repeat(u, n/len(u)))
-		for _, lang := range langs {
-			// The least of up to three runs: a busy moment of the machine
-			// does not last three runs, a quadratic scan does.
-			var f *File
-			d := time.Duration(1 << 62)
-			for try := 0; try < 3 && d > limit; try++ {
-				start := time.Now()
-				f, _ = Scan(fuzzNames[lang], src)
-				d = min(d, time.Since(start))
-			}
-			if d > limit {
-				t.Errorf("Scan(%s, %q × %d) took %v, more than %v", lang, u, n/len(u), d, limit)
-			}
-			if r := float64(d) / float64(perByte*time.Duration(n)); r > worst {
-				worst, worstCase = r, lang+" "+u
+	for _, u := range linearUnits {
+		small := []byte(strings.Repeat(u, n/len(u)))
+		large := []byte(strings.Repeat(u, 8*(n/len(u))))
+		for _, lang := range linearLangs {
+			name := fuzzNames[lang]
+			Scan(name, small) // warm up what is made once
+			a1, b1, _ := measure(name, small)
+			a2, b2, f := measure(name, large)
+			if a2 > a1*16+64 || b2 > b1*16+64<<10 {
+				t.Errorf("Scan(%s, %q × n): %d allocations, %d bytes at n = %d; %d, %d at 8n: more than linear",
+					lang, u, a1, b1, n/len(u), a2, b2)
 			}
 			if f != nil {
-				checkFile(t, src, f)
+				checkFile(t, large, f)
 			}
 		}
+	}
+}
+
+// BenchmarkLinear scans the pathological inputs of TestLinear and reports
+// the worst cost per byte as a multiple of a typical test file's: about
+// 12 (quadratic scans cost 200 times more at this size).
+func BenchmarkLinear(b *testing.B) {
+	n := 96 << 10
+	name, src := typical(b, "js")
+	perByte := func(name string, src []byte) float64 {
+		start := time.Now()
+		Scan(name, src)
+		return float64(time.Since(start)) / float64(len(src))
+	}
+	for b.Loop() {
+		base := perByte(name, src)
+		worst := 0.0
+		for _, u := range linearUnits {
+			in := []byte(strings.Repeat(u, n/len(u)))
+			for _, lang := range linearLangs {
+				worst = max(worst, perByte(fuzzNames[lang], in)/base)
+			}
+		}
+		b.ReportMetric(worst, "worst×typical")
 	}
 }

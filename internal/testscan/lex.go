@@ -1,6 +1,10 @@
 package testscan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+)
 
 // kind is the kind of a token of the hand-written lexers.
 type kind uint8
@@ -341,28 +345,17 @@ const maxName = 512
 // scope keeps its own full name, so naming is linear however deep the
 // nesting; the result is at most maxName bytes.
 func joinName(parent, sep, name string) string {
-	name = truncate(name, maxName)
+	name = clip.Cut(name, maxName)
 	if parent != "" {
-		name = truncate(parent+sep+name, maxName)
+		name = clip.Cut(parent+sep+name, maxName)
 	}
 	return name
-}
-
-// truncate cuts s to at most n bytes, dropping a character cut in two.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
 }
 
 // squeeze collapses runs of white space to one space and bounds the
 // length, for names taken from source text.
 func squeeze(s string) string {
-	if len(s) > 1024 {
-		s = s[:1024]
-	}
-	return truncate(strings.Join(strings.Fields(s), " "), 200)
+	return clip.Cut(strings.Join(strings.Fields(clip.Cut(s, 1024)), " "), 200)
 }
 
 func isLetter(c byte) bool {

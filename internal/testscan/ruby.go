@@ -1,6 +1,10 @@
 package testscan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+)
 
 var rubyOps = []string{"**=", "<=>", "===", "...", "<<=", ">>=", "&&=", "||=", "::", "=>", "->", "==", "!=",
 	"=~", "!~", "&.", "..", "<=", ">=", "&&", "||", "<<", ">>", "**", "+=", "-=", "*=", "/=", "%=", "|=",
@@ -809,7 +813,7 @@ func (r *rbScan) class(k int) {
 			strings.HasSuffix(name, "Test") || strings.HasSuffix(name, "Tests")
 	}
 	end := r.ends[k]
-	r.scopes = append(r.scopes, rbScope{name: truncate(name, maxName), full: r.chain(), end: end, pos: r.t[k].pos,
+	r.scopes = append(r.scopes, rbScope{name: clip.Cut(name, maxName), full: r.chain(), end: end, pos: r.t[k].pos,
 		epos: r.epos(end), ti: -1, body: k, class: true, test: test})
 }
 

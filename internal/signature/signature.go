@@ -1,8 +1,17 @@
-package posttool
+// Package signature reads the error of a failed tool call into a short,
+// stable signature (the exit status, the exception kind and its message,
+// the first failing test), so that the same failure gives the same words
+// each time: numbers, absolute paths and hexadecimal ids are normalised
+// away ([Normalize]). post-tool-call counts repeated failures by it, and
+// the reflections of package reflection compare failures with the same
+// normaliser.
+package signature
 
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
 // Limits on reading an error text: Claude Code already cuts errors over
@@ -10,7 +19,7 @@ import (
 const (
 	maxErrorScan  = 64 << 10 // bytes of the error read
 	maxErrorLines = 400      // lines of it looked at
-	maxSignature  = 200      // bytes of a signature
+	MaxLen        = 200      // bytes of a signature (exported for tests of its users)
 	maxDetail     = 80       // bytes of a kind's message in a signature
 )
 
@@ -64,13 +73,13 @@ func ParseError(text string) Failure {
 	if f.Kind == "" && f.Fail == "" {
 		for _, l := range lines {
 			if l != "" {
-				f.First = clip(normalize(l), maxDetail+20)
+				f.First = clip.String(Normalize(l), maxDetail+20)
 				break
 			}
 		}
 	}
-	f.Detail = clip(normalize(f.Detail), maxDetail)
-	f.Fail = clip(normalize(f.Fail), maxDetail+20)
+	f.Detail = clip.String(Normalize(f.Detail), maxDetail)
+	f.Fail = clip.String(Normalize(f.Fail), maxDetail+20)
 	return f
 }
 
@@ -101,11 +110,11 @@ func (f Failure) Signature(tool string) string {
 	case head == "" && body == "":
 		return "failed"
 	case head == "":
-		return clip(body, maxSignature)
+		return clip.String(body, MaxLen)
 	case body == "":
-		return clip(head, maxSignature)
+		return clip.String(head, MaxLen)
 	}
-	return clip(head+": "+body, maxSignature)
+	return clip.String(head+": "+body, MaxLen)
 }
 
 // Name is what the guidance calls the failure: its kind, its failing
@@ -260,12 +269,12 @@ func failLine(l string) string {
 	return ""
 }
 
-// normalize rewrites s so that the same failure gives the same text:
+// Normalize rewrites s so that the same failure gives the same text:
 // absolute paths keep only their last element (<path>/calc.go), hex ids
 // (0x7f3a…, a1b2c3d4…) become <hex>, every run of digits becomes N,
 // control characters and runs of spaces become one space.
-// normalize(normalize(s)) == normalize(s), and the result has no digits.
-func normalize(s string) string {
+// Normalize(Normalize(s)) == Normalize(s), and the result has no digits.
+func Normalize(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
@@ -431,16 +440,4 @@ func pathStop(c byte) bool {
 		return true
 	}
 	return c < 0x20 || c == 0x7f
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }

@@ -1,0 +1,197 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/task"
+)
+
+// What ends a session, or marks its progress: the checkpoint, and the
+// moves to Done/ and Rejected/.
+
+// checkpoint writes the task's progress into its front matter: always when
+// force is set (transitions), else every checkpoint_interval steps.
+func (s *session) checkpoint(force bool) error {
+	if !force && s.dirty < s.cfg.PersistenceLoop.CheckpointInterval {
+		return nil
+	}
+	cp := &s.pl.Checkpoint
+	cp.CurrentStep = task.CurrentStep(s.step, s.steps[s.step])
+	cp.Timestamp = s.r.o.Clock.Now().UTC()
+	if err := s.save(task.Approved, nil); err != nil {
+		return err
+	}
+	s.dirty = 0
+	crashpoint.Here("run.checkpoint")
+	return nil
+}
+
+// save writes the task file with state and the loop block, reading it
+// again first: a file changed under ralph run keeps what changed outside
+// ralph's keys, and one that no longer parses is not overwritten.
+func (s *session) save(state string, more []byte) error {
+	t, err := task.Read(s.path)
+	if err != nil {
+		return fmt.Errorf("task %s: %w; not overwritten", s.t.ID, err)
+	}
+	if t.ID != s.t.ID {
+		return fmt.Errorf("%s: its id changed from %s to %s under ralph run; not overwritten", s.path, s.t.ID, t.ID)
+	}
+	data, err := t.Render(state, s.pl, more)
+	if err != nil {
+		return err
+	}
+	if err := task.Write(s.path, data); err != nil {
+		return err
+	}
+	s.t = t
+	return nil
+}
+
+// interrupt checkpoints the task where it is and leaves it resumable.
+func (s *session) interrupt() Outcome {
+	if err := s.checkpoint(true); err != nil {
+		return s.outcome(ResError, err.Error())
+	}
+	s.event("interrupted", "stopped cleanly; the task resumes from its checkpoint", task.Approved)
+	return s.outcome(ResInterrupted, "stopped cleanly after its checkpoint; ralph run again resumes it")
+}
+
+// gated leaves a task whose loop waits at the human gate in Approved/.
+func (s *session) gated(st *loop.State) Outcome {
+	gate := ""
+	if st.Gate != nil {
+		gate = st.Gate.ID
+	}
+	s.pl.Checkpoint.StateData.Gate = gate
+	if err := s.checkpoint(true); err != nil {
+		return s.outcome(ResError, err.Error())
+	}
+	why := fmt.Sprintf("loop %s waits at the human gate", s.id)
+	if st.Gate != nil {
+		why += ": " + st.Gate.Reason
+	}
+	why += fmt.Sprintf(". Decide with ralph gate %s approve|reject|abort%s, then ralph run again", s.id, s.inWorktree())
+	s.event("gate", why, "waits for the human")
+	o := s.outcome(ResGated, why)
+	o.Gate = gate
+	return o
+}
+
+// done moves a task whose loop completed to Done/.
+func (s *session) done(st *loop.State) Outcome {
+	cp := &s.pl.Checkpoint
+	cp.CompletedSteps = cp.CompletedSteps[:0]
+	for i, name := range s.steps {
+		cp.CompletedSteps = append(cp.CompletedSteps, map[string]string{task.StepID(i): name})
+	}
+	s.step = len(s.steps) - 1
+	cp.CurrentStep = ""
+	cp.StateData.Attempt, cp.StateData.LastError, cp.StateData.Gate = 0, "", ""
+	cp.Timestamp = s.r.o.Clock.Now().UTC()
+	s.pl.Exit = &task.Exit{
+		Reason: st.Reason, Success: true, Iterations: s.pl.Iteration, Duration: s.pl.Checkpoint.StateData.Elapsed,
+		FinalState: task.Done, At: cp.Timestamp.Format(time.RFC3339),
+	}
+	if err := s.finishWorktree(task.Done); err != nil {
+		return s.outcome(ResError, err.Error())
+	}
+	return s.move(task.Done, nil, ResDone, st.Reason)
+}
+
+// reject moves the task to Rejected/ with the full story: in the front
+// matter the failure and exit, appended to the body a section with the
+// reason, the error output, the checkpoint, the retry history and the best
+// iteration.
+func (s *session) reject(class, reason, output string) Outcome {
+	now := s.r.o.Clock.Now().UTC()
+	cp := &s.pl.Checkpoint
+	if len(s.steps) > 0 {
+		cp.CurrentStep = task.CurrentStep(s.step, s.steps[s.step])
+	}
+	cp.Timestamp = now
+	s.pl.Failure = &task.Failure{Reason: reason, Class: class, Output: clip(output, 40, 4000)}
+	s.pl.Exit = &task.Exit{Reason: reason, Iterations: s.pl.Iteration, Duration: cp.StateData.Elapsed, FinalState: task.Rejected, At: now.Format(time.RFC3339)}
+	if s.id != "" {
+		if st, _, err := loop.Read(s.root, s.id); err == nil {
+			if !loop.Ended(st.Status) {
+				// The task ends here: so does its loop.
+				if _, err := loop.End(s.root, s.id, s.r.o.Clock.Now(), "ralph run rejected its task: "+oneLine(reason)); err != nil {
+					s.r.disp.Note(s.t.ID + ": " + err.Error())
+				}
+			}
+			if st.BestIteration > 0 {
+				s.pl.Best = &task.Best{Iteration: s.base + st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}
+			}
+		}
+	}
+	if err := s.finishWorktree(task.Rejected); err != nil {
+		s.r.disp.Note(s.t.ID + ": " + err.Error())
+	}
+	return s.move(task.Rejected, s.report(class, reason, output), ResRejected, reason)
+}
+
+// move writes the final front matter and moves the file into its folder.
+func (s *session) move(state string, more []byte, result, reason string) Outcome {
+	if err := s.save(state, more); err != nil {
+		return s.outcome(ResError, err.Error())
+	}
+	crashpoint.Here("run.final.written")
+	dst, err := task.Move(s.path, s.r.o.Dir, state)
+	if err != nil {
+		return s.outcome(ResError, err.Error())
+	}
+	s.path = dst
+	s.event(strings.ToLower(state), reason, state+"/"+filepath.Base(dst))
+	o := s.outcome(result, reason)
+	o.State = state
+	return o
+}
+
+// settle finishes a move a crash interrupted: a file in Approved/ whose
+// front matter already says Done or Rejected. Done needs proof: the loop
+// of the task completed (its state is ralph's, which the agent cannot
+// change), so an edited state line never makes a task done.
+func (s *session) settle() Outcome {
+	t := s.t
+	out := Outcome{ID: t.ID, File: s.path, State: task.Approved}
+	if t.Loop != nil {
+		out.Iteration, out.Max, out.Loop = t.Loop.Iteration, t.Loop.MaxIterations, t.Loop.Checkpoint.StateData.LoopID
+	}
+	if t.Loop == nil || t.Loop.Exit == nil || t.Loop.Exit.FinalState != t.State {
+		out.Result, out.Reason = ResInvalid, fmt.Sprintf("%s:%d: state: says %s, but the file is in %s/ and ralph did not end the task: set state: %s to run it", s.path, t.Line["state"], t.State, task.Approved, task.Approved)
+		return out
+	}
+	if t.State == task.Done {
+		id := t.Loop.Checkpoint.StateData.LoopID
+		ok := false
+		for _, root := range s.r.loopRoots(t) {
+			if st, _, err := loop.Read(root, id); err == nil && st.Status == loop.Completed {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			out.Result, out.Reason = ResInvalid, fmt.Sprintf("%s:%d: state: says Done, but its loop %q did not complete: the file was edited; set state: %s to run it", s.path, t.Line["state"], id, task.Approved)
+			return out
+		}
+	}
+	dst, err := task.Move(s.path, s.r.o.Dir, t.State)
+	if err != nil {
+		out.Result, out.Reason = ResError, err.Error()
+		return out
+	}
+	out.File, out.State = dst, t.State
+	out.Result = map[string]string{task.Done: ResDone, task.Rejected: ResRejected}[t.State]
+	out.Reason = "finished the move to " + t.State + "/ that an earlier run began"
+	if t.Loop.Failure != nil {
+		out.Reason += ": " + t.Loop.Failure.Reason
+	}
+	s.r.disp.Event(Event{Task: t.ID, Action: strings.ToLower(t.State), Result: out.Reason, Next: t.State + "/" + filepath.Base(dst)})
+	return out
+}
