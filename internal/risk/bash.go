@@ -382,7 +382,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		return
 	}
-	var changes, clobbered []string
+	var changes []string
 	for _, p := range o.paths {
 		if isDevice(p) {
 			if o.kind == opWrite || o.kind == opModify {
@@ -416,9 +416,6 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		if rel, _ := g.inProject(p); o.replace && g.IsTestPath(rel) {
 			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s puts a link where test %s was, which deletes it. Fix the code under test instead of removing tests.", text, rel), text, nil))
 			continue
-		}
-		if o.kind == opWrite && o.clobber {
-			clobbered = append(clobbered, p)
 		}
 		changes = append(changes, p)
 	}

@@ -520,9 +520,9 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 			if nsc == sc {
 				nsc = sc.clone()
 			}
-			k, v, _ := strings.Cut(args[i].Lit(), "=")
+			k, _, _ := strings.Cut(args[i].Lit(), "=")
 			if val, ok := args[i].Value(); ok {
-				_, v, _ = strings.Cut(val, "=")
+				_, v, _ := strings.Cut(val, "=")
 				nsc.vars[k] = value{vals: []string{v}}
 			} else {
 				nsc.vars[k] = value{dynamic: true}
