@@ -57,6 +57,19 @@ func BenchmarkCreateOneFile(b *testing.B) {
 	}
 }
 
+// writeText writes size bytes of Go-like text, made unique by n, to name.
+func writeText(b *testing.B, name string, n, size int) {
+	b.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("func TestX(t *testing.T) {}\n"), size/28+1)[:size]
+	binary.BigEndian.PutUint64(data, uint64(n))
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // writeSynced writes 4 KiB of Go-like text, made unique by n, to name.
 func writeSynced(b *testing.B, name string, n int) {
 	b.Helper()
@@ -101,4 +114,55 @@ func fillStore(b *testing.B, s Store, n int) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkTree measures a checkpoint of a 10,000-file directory before
+// its deletion (what pre-tool-call does for rm -rf) and the restore of
+// all of it after the deletion (ralph rollback). The files are 1–4 KiB of
+// Go-like text, every one different, 100 to a directory. Issue 18's
+// targets: each within 2 s.
+func BenchmarkTree(b *testing.B) {
+	const n = 10000
+	root := b.TempDir()
+	for i := range n {
+		writeText(b, filepath.Join(root, "data", fmt.Sprintf("d%03d", i/100), fmt.Sprintf("f%04d.go", i)), i, 1024+i%3072)
+	}
+	if err := syncRoot(root); err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(root, "data")
+	b.Run("checkpoint", func(b *testing.B) {
+		for range b.N {
+			s := Store{Dir: filepath.Join(b.TempDir(), "checkpoints")}
+			m, err := s.Create(root, []string{dir}, Meta{Tool: "Bash", Target: "rm -rf data"}, Limits{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(m.Entries) != n+101 {
+				b.Fatalf("checkpoint holds %d entries, want %d", len(m.Entries), n+101)
+			}
+		}
+	})
+	b.Run("restore", func(b *testing.B) {
+		s := Store{Dir: filepath.Join(b.TempDir(), "checkpoints")}
+		m, err := s.Create(root, []string{dir}, Meta{Tool: "Bash", Target: "rm -rf data"}, Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			b.StopTimer()
+			if err := os.RemoveAll(dir); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			changes, err := s.Restore(root, m, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(changes) != n+101 {
+				b.Fatalf("restore made %d changes, want %d", len(changes), n+101)
+			}
+		}
+	})
 }

@@ -43,26 +43,38 @@ type Meta struct {
 	Loop    string `json:"loop_id,omitempty"`
 }
 
-// Limits bound one checkpoint. A field that is zero or negative takes its
-// value from DefaultLimits.
+// Limits bound one checkpoint. A count that is zero or negative takes its
+// value from DefaultLimits; a zero Deadline is none.
 type Limits struct {
 	MaxFiles int   // entries of any kind: files, directories, symlinks
 	MaxBytes int64 // total size of the regular files, before compression
+	// Deadline: a checkpoint not stored by then is given up (a hook has
+	// a timeout, and a hook that times out guards nothing).
+	Deadline time.Time
 }
 
-// DefaultLimits are the limits used for a zero Limits field.
-var DefaultLimits = Limits{MaxFiles: 5000, MaxBytes: 64 << 20}
+// DefaultLimits are the limits used for a zero Limits field. A checkpoint
+// of 50,000 small files takes a few seconds; MaxBytes keeps the time spent
+// compressing large ones as short.
+var DefaultLimits = Limits{MaxFiles: 50000, MaxBytes: 64 << 20}
 
-// TooLargeError reports a checkpoint that would exceed its Limits. Counting
-// stops at the first entry over a limit, so the counts are lower bounds.
+// TooLargeError reports a checkpoint that would exceed its Limits, or was
+// not stored by its Deadline. Counting stops at the first entry over a
+// limit, so the counts are lower bounds.
 type TooLargeError struct {
 	Files  int
 	Bytes  int64
 	Limits Limits
+	// Late: the deadline passed with Stored of the Files stored.
+	Late   bool
+	Stored int
 }
 
 // Error says which limits were exceeded.
 func (e *TooLargeError) Error() string {
+	if e.Late {
+		return fmt.Sprintf("checkpoint too slow: %d of %d files (%d bytes) stored by its deadline", e.Stored, e.Files, e.Bytes)
+	}
 	return fmt.Sprintf("checkpoint too large: over %d files or %d bytes (counted %d files, %d bytes before stopping)",
 		e.Limits.MaxFiles, e.Limits.MaxBytes, e.Files, e.Bytes)
 }
@@ -250,14 +262,11 @@ func (s Store) Create(root string, paths []string, meta Meta, lim Limits) (*Mani
 		}
 	}
 
-	for i := range c.entries {
-		e := &c.entries[i]
-		if e.Kind != KindFile {
-			continue
+	if err := s.putAll(r, c.entries, lim.Deadline); err != nil {
+		if tl, ok := err.(*TooLargeError); ok {
+			tl.Bytes, tl.Limits = c.bytes, lim
 		}
-		if e.SHA256, e.Size, err = s.put(r, e.Path); err != nil {
-			return nil, fmt.Errorf("checkpoint: storing %q: %w", e.Path, err)
-		}
+		return nil, err
 	}
 	slices.SortFunc(c.entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	slices.Sort(c.skipped)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -498,6 +499,7 @@ func TestCreateTooLarge(t *testing.T) {
 	}{
 		{"files", Limits{MaxFiles: 3}},
 		{"bytes", Limits{MaxBytes: 20}},
+		{"late", Limits{Deadline: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -511,6 +513,9 @@ func TestCreateTooLarge(t *testing.T) {
 			if !errors.As(err, &tl) {
 				t.Fatalf("Create with %+v = %v, want a *TooLargeError", tt.lim, err)
 			}
+			if late := !tt.lim.Deadline.IsZero(); tl.Late != late || late && !strings.Contains(err.Error(), "0 of 3 files") {
+				t.Errorf("Create with %+v = %v (Late %v), want Late %v", tt.lim, err, tl.Late, late)
+			}
 			if n := countFiles(t, s.Dir); n != 0 {
 				t.Errorf("files in the store after a failed Create = %d, want 0", n)
 			}
@@ -521,6 +526,62 @@ func TestCreateTooLarge(t *testing.T) {
 	writeFile(t, root, "src/a", "0123456789", 0o644)
 	if _, err := s.Create(root, abs(root, "src"), Meta{}, Limits{MaxFiles: 2, MaxBytes: 10}); err != nil {
 		t.Errorf("Create at exactly the limits: %v", err)
+	}
+}
+
+// TestManyFiles checkpoints and restores 600 files, stored by several
+// workers at once: every one comes back byte for byte, and the memory
+// allocated stays a small multiple of the data (a compressor per file, as
+// before, allocated over a megabyte each: 600 MiB here).
+func TestManyFiles(t *testing.T) {
+	root, s := setup(t)
+	var rels []string
+	for i := range 600 {
+		rel := fmt.Sprintf("data/d%d/f%03d.txt", i/50, i)
+		writeFile(t, root, rel, strings.Repeat(fmt.Sprintf("line %d of file %d\n", i%7, i), 50+i%40), fs.FileMode(0o600|i%2*0o044))
+		rels = append(rels, rel)
+	}
+	want := snapshot(t, root)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := s.Create(root, abs(root, "data"), Meta{}, Limits{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("a checkpoint of 600 files allocated %d MiB, want at most 64", got>>20)
+	}
+	if len(m.Entries) != 600+13 {
+		t.Errorf("checkpoint holds %d entries, want 613", len(m.Entries))
+	}
+	if err := os.RemoveAll(filepath.Join(root, "data")); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.Restore(root, m, false)
+	if err != nil || len(changes) != 613 {
+		t.Fatalf("Restore = %d changes, %v; want 613", len(changes), err)
+	}
+	diff(t, snapshot(t, root), want)
+}
+
+// TestPutAllFirstError: of several files that cannot be read, the error
+// names the first, whichever worker met it.
+func TestPutAllFirstError(t *testing.T) {
+	root, s := setup(t)
+	var es []Entry
+	for i := range 40 {
+		rel := fmt.Sprintf("src/f%02d", i)
+		if i != 7 && i != 21 && i != 33 { // these are gone since they were listed
+			writeFile(t, root, rel, "x", 0o644)
+		}
+		es = append(es, Entry{Path: rel, Kind: KindFile})
+	}
+	for range 5 {
+		err := s.putAll(mustOpenRoot(t, root), slices.Clone(es), time.Time{})
+		if err == nil || !strings.Contains(err.Error(), `"src/f07"`) {
+			t.Fatalf("putAll = %v, want an error naming src/f07", err)
+		}
 	}
 }
 
@@ -742,7 +803,7 @@ func TestCopyObjectDetectsCorruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, "a.txt"))
-	rs := &restorer{s: s, r: mustOpenRoot(t, root)}
+	rs := &restorer{s: s, r: mustOpenRoot(t, root), u: newUnpacker(s)}
 	var zw bytes.Buffer
 	gw := gzip.NewWriter(&zw)
 	gw.Write([]byte("tampered"))
@@ -750,7 +811,7 @@ func TestCopyObjectDetectsCorruption(t *testing.T) {
 	if err := os.WriteFile(s.object(m.Entries[0].SHA256), zw.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := rs.writeFile(m.Entries[0]); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if err := rs.writeFile(rs.u, m.Entries[0]); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("writeFile with a corrupt blob = %v, want an error saying it is corrupt", err)
 	}
 	if got := snapshot(t, root); len(got) != 1 {

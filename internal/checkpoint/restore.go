@@ -11,8 +11,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Change is one change Restore makes, or would make, to the project.
@@ -61,7 +64,7 @@ func (s Store) Restore(root string, m *Manifest, dryRun bool) ([]Change, error) 
 	}
 	defer r.Close()
 
-	rs := &restorer{s: s, r: r, verified: make(map[string]bool)}
+	rs := &restorer{s: s, r: r, u: newUnpacker(s), verified: make(map[string]bool)}
 	ops, err := rs.plan(m.Entries)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", m.ID, err)
@@ -73,15 +76,22 @@ func (s Store) Restore(root string, m *Manifest, dryRun bool) ([]Change, error) 
 		}
 		return changes, nil
 	}
-	for _, o := range ops {
-		if err := rs.apply(o); err != nil {
-			rs.finish()
-			return changes, fmt.Errorf("checkpoint %s: %s %q: %w", m.ID, o.Action, o.Path, err)
+	done, err := rs.applyAll(ops)
+	for i, o := range ops {
+		if done[i] {
+			changes = append(changes, o.Change)
 		}
-		changes = append(changes, o.Change)
+	}
+	if err != nil {
+		rs.finish()
+		syncRoot(root)
+		return changes, fmt.Errorf("checkpoint %s: %w", m.ID, err)
 	}
 	if err := rs.finish(); err != nil {
 		return changes, fmt.Errorf("checkpoint %s: %w", m.ID, err)
+	}
+	if err := syncRoot(root); err != nil {
+		return changes, fmt.Errorf("checkpoint %s: restored, but %w", m.ID, err)
 	}
 	return changes, nil
 }
@@ -122,6 +132,7 @@ func validate(es []Entry) error {
 type restorer struct {
 	s        Store
 	r        *os.Root
+	u        *unpacker
 	verified map[string]bool // blobs known to be intact
 	dirs     []Entry         // directories whose mode is set last
 }
@@ -188,7 +199,7 @@ func (rs *restorer) plan(es []Entry) ([]op, error) {
 			created[e.Path] = true
 		}
 		if e.Kind == KindFile && action != ActionMode && !rs.verified[e.SHA256] {
-			if err := rs.s.copyObject(io.Discard, e.SHA256); err != nil {
+			if err := rs.u.copy(io.Discard, e.SHA256); err != nil {
 				return nil, fmt.Errorf("restoring %q: %w", e.Path, err)
 			}
 			rs.verified[e.SHA256] = true
@@ -308,6 +319,61 @@ func (rs *restorer) hasContents(p, sum string) (bool, error) {
 	return hex.EncodeToString(h.Sum(nil)) == sum, nil
 }
 
+// applyAll makes the changes ops and reports which were made. All but
+// the writing of files' contents are made first, in order (removals, then
+// directories, parents first, links and modes); then the files are
+// written, shared by a worker per CPU. Of several errors, the one of the
+// first op is returned.
+func (rs *restorer) applyAll(ops []op) ([]bool, error) {
+	done := make([]bool, len(ops))
+	var files []int
+	for i, o := range ops {
+		if o.e.Kind == KindFile && o.Action != ActionRemove && o.Action != ActionMode {
+			files = append(files, i)
+			continue
+		}
+		if err := rs.apply(o); err != nil {
+			return done, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
+		}
+		done[i] = true
+	}
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		first    = len(files)
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u := newUnpacker(rs.s)
+			for {
+				k := int(next.Add(1)) - 1
+				mu.Lock()
+				stop := k >= len(files) || firstErr != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				o := ops[files[k]]
+				if err := rs.writeFile(u, o.e); err != nil {
+					mu.Lock()
+					if k < first {
+						first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
+					}
+					mu.Unlock()
+					continue
+				}
+				done[files[k]] = true // each worker its own k: no two write one
+			}
+		}()
+	}
+	wg.Wait()
+	return done, firstErr
+}
+
 // apply makes the change o.
 func (rs *restorer) apply(o op) error {
 	name := filepath.FromSlash(o.Path)
@@ -336,7 +402,7 @@ func (rs *restorer) apply(o op) error {
 	case o.Action == ActionMode:
 		return rs.r.Chmod(name, perm)
 	case o.e.Kind == KindFile:
-		return rs.writeFile(o.e)
+		return rs.writeFile(rs.u, o.e)
 	case o.e.Kind == KindSymlink:
 		return rs.symlink(o.e)
 	}
@@ -356,7 +422,7 @@ func (rs *restorer) finish() error {
 
 // writeFile writes the contents of the file e to a temporary file next to
 // it, and renames that over whatever is at e.Path.
-func (rs *restorer) writeFile(e Entry) (err error) {
+func (rs *restorer) writeFile(u *unpacker, e Entry) (err error) {
 	if err := rs.mkdirParent(e.Path); err != nil {
 		return err
 	}
@@ -371,13 +437,10 @@ func (rs *restorer) writeFile(e Entry) (err error) {
 			rs.r.Remove(tmp)
 		}
 	}()
-	if err := rs.s.copyObject(f, e.SHA256); err != nil {
+	if err := u.copy(f, e.SHA256); err != nil {
 		return err
 	}
 	if err := f.Chmod(fs.FileMode(e.Mode).Perm()); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
 		return err
 	}
 	if err := f.Close(); err != nil {

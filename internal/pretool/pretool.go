@@ -12,6 +12,7 @@ package pretool
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -95,6 +96,15 @@ func Handle(c *hook.Call) (hook.Result, error) {
 		return res, nil
 	}
 	id, err := save(c, v)
+	var tl *checkpoint.TooLargeError
+	if errors.As(err, &tl) {
+		// Too much to checkpoint in the hook's time: what cannot be
+		// undone is for a human to confirm, not let through.
+		fmt.Fprintf(c.Stderr, "ralph: %v\n", tl)
+		res.Answer.Decision = answer.Ask
+		res.Answer.Reason = join(res.Answer.Reason, "ralph-hooks could not save a rollback checkpoint of this call ("+tl.Error()+"): it could not be undone with `ralph rollback`. Confirm only if that is acceptable, or act on fewer files at a time.")
+		return res, nil
+	}
 	if err != nil {
 		if cfg.FailClosed {
 			return failClosed(cfg, res, err)
@@ -210,6 +220,15 @@ type RiskyAction struct {
 	Files      int       `json:"files"`
 }
 
+// checkpointLimits bound the checkpoint taken before a risky call, and
+// checkpointTime is how long it may take: well inside the 10 s timeout
+// ralph install gives pre-tool-call, since a hook that times out guards
+// nothing. A call whose checkpoint is over either is asked about.
+var (
+	checkpointLimits = checkpoint.DefaultLimits
+	checkpointTime   = 6 * time.Second
+)
+
 // save checkpoints the files the call changes and records it as the last
 // risky action. It returns the checkpoint id.
 func save(c *hook.Call, v *risk.Verdict) (string, error) {
@@ -219,7 +238,9 @@ func save(c *hook.Call, v *risk.Verdict) (string, error) {
 		meta.Rule, meta.Level = v.Top.Rule, v.Top.Level
 	}
 	store := checkpoint.Store{Dir: c.Scope.Checkpoints()}
-	m, err := store.Create(c.Scope.Root, v.Changes, meta, checkpoint.DefaultLimits)
+	lim := checkpointLimits
+	lim.Deadline = time.Now().Add(checkpointTime)
+	m, err := store.Create(c.Scope.Root, v.Changes, meta, lim)
 	if err != nil {
 		return "", fmt.Errorf("checkpoint: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,12 @@ func TestMain(m *testing.M) {
 		// hook waits its turn however busy the machine, so that a missing
 		// record can only mean a lost one.
 		state.LockTimeout = time.Hour
+		if n, err := strconv.Atoi(os.Getenv("RALPH_TEST_CHECKPOINT_FILES")); err == nil {
+			checkpointLimits.MaxFiles = n
+		}
+		if os.Getenv("RALPH_TEST_CHECKPOINT_LATE") == "1" {
+			checkpointTime = -time.Hour
+		}
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -130,21 +137,32 @@ func TestConcurrentHooks(t *testing.T) {
 	}
 }
 
+// TestTooLargeToCheckpoint: a deletion the guard cannot checkpoint, over
+// its limits or past its time, is asked about, never let through with a
+// note (which an unattended agent reads as a yes).
 func TestTooLargeToCheckpoint(t *testing.T) {
 	root := t.TempDir()
-	for i := 0; i < 5001; i++ {
+	for i := 0; i < 101; i++ {
 		writeFile(t, root, fmt.Sprintf("data/f%04d.txt", i), "x")
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "RALPH_TEST_AS_HOOK=1", "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=")
-	cmd.Stdin = bytes.NewReader(mkEvent(t, root, "Bash", map[string]any{"command": "rm -rf data"}))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct{ env, want string }{
+		{"RALPH_TEST_CHECKPOINT_FILES=100", "checkpoint too large: over 100 files"},
+		{"RALPH_TEST_CHECKPOINT_LATE=1", "checkpoint too slow: 0 of 101 files"},
+	} {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "RALPH_TEST_AS_HOOK=1", "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", tt.env)
+		cmd.Stdin = bytes.NewReader(mkEvent(t, root, "Bash", map[string]any{"command": "rm -rf data"}))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		reason := gjson.GetBytes(out, "hookSpecificOutput.permissionDecisionReason").Str
+		if d := gjson.GetBytes(out, "hookSpecificOutput.permissionDecision").Str; d != "ask" || !strings.Contains(reason, tt.want) || !strings.Contains(reason, "could not be undone") {
+			t.Errorf("%s: answer = %s, want ask, saying %q and that it could not be undone", tt.env, out, tt.want)
+		}
 	}
-	ctx := gjson.GetBytes(out, "hookSpecificOutput.additionalContext").Str
-	if !strings.Contains(ctx, "could not save a rollback checkpoint") || gjson.GetBytes(out, "hookSpecificOutput.permissionDecision").Exists() {
-		t.Errorf("answer = %s, want a note that no checkpoint was saved, and no denial", out)
+	if des, err := os.ReadDir(filepath.Join(root, "data")); err != nil || len(des) != 101 {
+		t.Errorf("data holds %d files (%v), want 101", len(des), err)
 	}
 }
 
