@@ -61,6 +61,7 @@ demo: build
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzCommand -fuzztime=30s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzCode -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
 	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/
@@ -79,6 +80,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=20s ./internal/tamper/
+	$(GO) test -run='^$$' -fuzz=FuzzMatchers -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzString -fuzztime=10s ./internal/clip/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=20s ./internal/audit/
 	$(GO) test -run='^$$' -fuzz=FuzzRoundTrip -fuzztime=30s ./internal/install/

@@ -66,6 +66,11 @@ func TestReadme(t *testing.T) {
 			t.Errorf("the rules table lacks a row for `%s`", name)
 		}
 	}
+	for _, p := range risk.Packs {
+		if !strings.Contains(rules, "| `"+p.Name+"` | `"+p.Rule.Name+"` |") {
+			t.Errorf("the packs table lacks a row for pack `%s` (rule `%s`)", p.Name, p.Rule.Name)
+		}
+	}
 	cli := section("CLI reference")
 	for _, verb := range []string{"start", "run", "status", "list", "pause", "resume", "abort", "report", "gate", "rollback", "restore", "explain", "log", "replay", "install", "uninstall", "doctor", "demo", "bench", "version", "init", "statusline", "ui"} {
 		if !strings.Contains(cli, "`ralph "+verb) {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
@@ -20,18 +23,24 @@ import (
 
 const explainUsage = `Usage: ralph explain [--json] -- COMMAND...
        ralph explain [--json] --event FILE
-       ralph explain --rules
+       ralph explain [--json] --rules
 
 explain shows how pre-tool-call judges a Bash command or a saved hook event:
-how the command parses (every program it runs, through wrappers, nested
-shells and interpreters), which rules match, and the decision with its
-reason. Nothing is run, written or checkpointed. The project is the one
-holding the current directory; its aiwg.yml applies.
+how the command parses (every program it runs, where, and through which
+wrappers, nested shells and interpreters), which rules match, the class of
+danger that decided and why, and the decision with its reason. Nothing is
+run, written or checkpointed. The project is the one holding the current
+directory; its aiwg.yml applies.
+
+--rules lists the rules as they apply in the project: the built-in rules
+with the level, action and message aiwg.yml gives them, the opt-in packs
+(on or off), and the rules of the defaults and of aiwg.yml. Text is wrapped
+to $COLUMNS (80 when unset).
 
 Flags:
   --event FILE   judge a hook event (JSON, as the agent sends it; - for stdin)
-  --json         print the verdict as JSON
-  --rules        list the built-in rules with an example each
+  --json         print the verdict (or the rules) as JSON
+  --rules        list the project's rules with an example each
 `
 
 func explain(e *env, args []string) error {
@@ -42,13 +51,16 @@ func explain(e *env, args []string) error {
 	if help, err := parse(e, fs, explainUsage, args); help || err != nil {
 		return err
 	}
-	if *rules {
-		return explainRules(e)
-	}
 	root := e.root()
 	cfg, err := config.Load(project.Layout{Root: root}.Config())
 	if err != nil {
 		return err
+	}
+	if *rules {
+		if fs.NArg() > 0 || *evFile != "" {
+			return exit.Usagef("explain: --rules takes no command or event")
+		}
+		return explainRules(e, cfg, root, *asJSON)
 	}
 	var ev *event.Event
 	switch {
@@ -116,6 +128,7 @@ type explained struct {
 	Context  string         `json:"context,omitempty"`
 	Runs     []explainedCmd `json:"runs,omitempty"`
 	Findings []explainedF   `json:"findings"`
+	Class    string         `json:"class,omitempty"` // of the finding that decided
 	Changes  []string       `json:"checkpointed,omitempty"`
 	Note     string         `json:"note,omitempty"`
 	ParseErr string         `json:"parse_error,omitempty"`
@@ -135,6 +148,7 @@ type explainedF struct {
 	Rule   string `json:"rule"`
 	Level  string `json:"level"`
 	Action string `json:"action"`
+	Class  string `json:"class"`
 	Reason string `json:"reason"`
 }
 
@@ -150,7 +164,10 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 		}
 	}
 	for _, f := range v.Findings {
-		x.Findings = append(x.Findings, explainedF{f.Rule, f.Level, string(f.Action), f.Reason})
+		x.Findings = append(x.Findings, explainedF{f.Rule, f.Level, string(f.Action), risk.Class(f.Rule), f.Reason})
+	}
+	if v.Top != nil {
+		x.Class = risk.Class(v.Top.Rule)
 	}
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
@@ -183,6 +200,19 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 			if r.File != "" {
 				where = strings.TrimSpace(where + " in " + r.File)
 			}
+			if r.Cwd != ev.Cwd && r.Remote == "" {
+				dir := r.Cwd
+				if dir == "" {
+					dir = "an unknown directory"
+				} else if rel, err := filepath.Rel(ev.Cwd, dir); err == nil && !strings.HasPrefix(rel, "..") {
+					dir = rel
+				}
+				verb := "runs in"
+				if r.Program == "cd" || r.Program == "pushd" || r.Program == "popd" {
+					verb = "now in"
+				}
+				where = strings.TrimSpace(where + " (" + verb + " " + dir + ")")
+			}
 			fmt.Fprintf(tw, "  %d\t%s\t%s\n", r.Line, oneLine(r.Command), where)
 		}
 		tw.Flush()
@@ -196,6 +226,9 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", f.Action, f.Rule, f.Level, f.Reason)
 	}
 	tw.Flush()
+	if v.Top != nil {
+		fmt.Fprintf(w, "class:    %s (rule %s, %s)\n", x.Class, v.Top.Rule, v.Top.Level)
+	}
 	if len(x.Changes) > 0 {
 		fmt.Fprintf(w, "checkpoint: %s\n", strings.Join(x.Changes, ", "))
 	}
@@ -209,13 +242,125 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 	return nil
 }
 
-func explainRules(e *env) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RULE\tLEVEL\tACTION\tCATCHES\tEXAMPLE")
-	for _, b := range risk.Builtins {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.Name, b.Level, b.Action, b.Summary, b.Example)
+// explainRules lists the project's rules (see explainUsage).
+func explainRules(e *env, cfg *config.Config, root string, asJSON bool) error {
+	g, err := risk.New(cfg, root, e.getenv)
+	if err != nil {
+		return err
 	}
-	return tw.Flush()
+	rules := g.Rules()
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rules)
+	}
+	width := 80
+	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n >= 40 {
+		width = n
+	}
+	w := e.stdout
+	src := "defaults only (no aiwg.yml)"
+	if cfg.File != "" {
+		src = cfg.File
+	}
+	fmt.Fprint(w, wrap(fmt.Sprintf("Rules of %s, from %s.", root, src), width, "", "  "))
+	section := func(title string) { fmt.Fprint(w, "\n"+wrap(title, width, "", "  ")) }
+	line := func(label, text string) {
+		if text != "" {
+			fmt.Fprint(w, wrap(label+text, width, "    ", "      "))
+		}
+	}
+	head := func(r risk.RuleInfo, extra string) {
+		h := fmt.Sprintf("  %-24s %-8s %-5s", r.Name, r.Level, r.Action)
+		if len(r.Changed) > 0 {
+			extra = "  (" + strings.Join(r.Changed, ", ") + " set in aiwg.yml)" + extra
+		}
+		if utf8.RuneCountInString(h+extra) <= width {
+			fmt.Fprintln(w, strings.TrimRight(h+extra, " "))
+			return
+		}
+		fmt.Fprintln(w, strings.TrimRight(h, " "))
+		fmt.Fprint(w, wrap(extra, width, "      ", "      "))
+	}
+	section("Built-in rules (change level, action or message under risk_rules in aiwg.yml):")
+	for _, r := range rules {
+		if r.Kind != "built-in" {
+			continue
+		}
+		head(r, "")
+		line("catches: ", r.Summary)
+		line("message: ", r.Message)
+		line("example: ", r.Example)
+	}
+	section("Opt-in packs (switch on with risk_packs in aiwg.yml):")
+	for _, r := range rules {
+		if r.Kind != "pack" {
+			continue
+		}
+		on := "off"
+		if r.On {
+			on = "on"
+		}
+		head(r, "  pack "+r.Pack+": "+on)
+		line("catches: ", r.Summary)
+		line("message: ", r.Message)
+		line("example: ", r.Example)
+	}
+	section("Rules of the defaults and of aiwg.yml:")
+	for _, r := range rules {
+		if r.Kind == "built-in" || r.Kind == "pack" {
+			continue
+		}
+		from := "default"
+		if r.Source != "" && r.Kind == "aiwg.yml" {
+			from = r.Source
+			if rel, err := filepath.Rel(root, from); err == nil && !strings.HasPrefix(rel, "..") {
+				from = rel
+			}
+		}
+		head(r, "  "+from)
+		var match []string
+		if len(r.Tools) > 0 {
+			match = append(match, "tools "+strings.Join(r.Tools, ", "))
+		}
+		if r.TestFiles {
+			match = append(match, "test files")
+		}
+		if len(r.Paths) > 0 {
+			match = append(match, "paths "+strings.Join(r.Paths, ", "))
+		}
+		if len(r.Commands) > 0 {
+			match = append(match, "commands "+strings.Join(r.Commands, ", "))
+		}
+		line("matches: ", strings.Join(match, "; "))
+		line("message: ", r.Message)
+	}
+	return nil
+}
+
+// wrap breaks text into lines of at most width columns (runes), the first
+// indented by first, the others by rest. A word longer than a line stays
+// whole.
+func wrap(text string, width int, first, rest string) string {
+	var b strings.Builder
+	line, indent := first, first
+	n := utf8.RuneCountInString(line)
+	for _, word := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(word)
+		if n > len(indent) && n+1+wn > width {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line, indent = rest, rest
+			n = utf8.RuneCountInString(line)
+		}
+		if n > len(indent) {
+			line += " "
+			n++
+		}
+		line += word
+		n += wn
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	return b.String()
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "⏎") }

@@ -42,6 +42,7 @@ type Config struct {
 	FailClosed       bool             `yaml:"fail_closed"`
 	TestFiles        []string         `yaml:"test_files"`
 	RiskRules        []RiskRule       `yaml:"risk_rules"`
+	RiskPacks        []string         `yaml:"risk_packs"`
 	TestIntegrity    TestIntegrity    `yaml:"test_integrity"`
 	Agent            Agent            `yaml:"agent"`
 
@@ -189,6 +190,9 @@ var (
 	Directions     = []string{"higher", "lower"}
 	Builtins       = []string{"test_count", "skip_count", "assertion_count"}
 	Backoffs       = []string{"exponential", "linear", "constant"}
+	// RiskPacks are the opt-in rule packs of risk_packs (package risk
+	// holds their rules).
+	RiskPacks = []string{"backups", "cicd", "messaging", "platform", "search", "secrets", "storage"}
 )
 
 // validName reports whether a rule name is lower-case letters, digits and
@@ -686,6 +690,15 @@ func (c *checker) validate(cfg *Config) error {
 			if !doublestar.ValidatePattern(g) {
 				return at(fmt.Sprintf(".paths[%d]", j), "%q is not a valid glob", g)
 			}
+		}
+	}
+	for i, p := range cfg.RiskPacks {
+		key := fmt.Sprintf("risk_packs[%d]", i)
+		if !contains(RiskPacks, p) {
+			return errAt(key, "unknown rule pack %q (known: %s)", p, strings.Join(RiskPacks, ", "))
+		}
+		if contains(cfg.RiskPacks[:i], p) {
+			return errAt(key, "rule pack %q is listed twice", p)
 		}
 	}
 	return c.validateExceptions(cfg.TestIntegrity.Allow, errAt)

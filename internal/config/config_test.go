@@ -330,7 +330,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		// Unknown keys list the known ones.
 		{"unknown top-level key", "fail_close: true\n", "aiwg.yml:1: fail_close: unknown key",
-			[]string{"known: agent, agent_persistence, completion, fail_closed, metrics, persistence_loop, risk_rules, test_files, test_integrity)"}},
+			[]string{"known: agent, agent_persistence, completion, fail_closed, metrics, persistence_loop, risk_packs, risk_rules, test_files, test_integrity)"}},
 		{"unknown nested key", "# loop\npersistence_loop:\n  max_iteration: 5\n", "aiwg.yml:3: persistence_loop.max_iteration: unknown key",
 			[]string{"known: checkpoint_interval, max_iterations, retry, timeout, warn_threshold"}},
 		{"unknown deep key", "persistence_loop:\n  retry:\n    initial: 1s\n", "aiwg.yml:3: persistence_loop.retry.initial: unknown key",
@@ -362,6 +362,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad detection_mode", "agent_persistence:\n  detection_mode: loud\n", "aiwg.yml:2: agent_persistence.detection_mode: must be one of off, minimal, standard, aggressive", []string{`"loud"`}},
 		{"bad level", "risk_rules:\n  - name: x\n    level: severe\n    action: deny\n", "aiwg.yml:2: risk_rules[0].level: rule \"x\": must be one of critical, high, medium, low", nil},
 		{"bad action", "\nrisk_rules:\n  - name: x\n    level: high\n    action: block\n", "aiwg.yml:3: risk_rules[0].action: rule \"x\": must be one of deny, ask, warn, allow", nil},
+		{"unknown rule pack", "risk_packs: [secrets, backup]\n", "aiwg.yml:1: risk_packs[1]: unknown rule pack \"backup\" (known: backups, cicd,", nil},
+		{"rule pack twice", "risk_packs:\n  - storage\n  - storage\n", "aiwg.yml:3: risk_packs[1]: rule pack \"storage\" is listed twice", nil},
+		{"rule packs not a list", "risk_packs: secrets\n", "aiwg.yml:1: risk_packs: want a list", nil},
 		{"bad action on a default rule", "risk_rules:\n  - name: ci-config\n    action: nope\n", "aiwg.yml:2: risk_rules[0].action: rule \"ci-config\"", nil},
 		{"bad direction", "metrics:\n  - name: x\n    builtin: test_count\n    direction: up\n", "aiwg.yml:4: metrics[0].direction: must be one of higher, lower", nil},
 		{"bad builtin", "metrics:\n  - name: x\n    builtin: lines\n    direction: higher\n", "aiwg.yml:3: metrics[0].builtin: must be one of test_count, skip_count, assertion_count", nil},

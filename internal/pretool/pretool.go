@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -159,10 +161,31 @@ func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 		return v, err
 	}
 	tv, err := tamper.Judge(cfg, c.Scope.Root, c.Event)
-	if err != nil || tv == nil {
+	if err != nil {
 		return v, err
 	}
-	addTamper(v, tv)
+	if tv != nil {
+		addTamper(v, tv)
+	}
+	// A Bash command that rewrites a test file with text ralph knows
+	// (cat > x_test.go <<EOF) is checked as a Write of that text.
+	paths := make([]string, 0, len(v.Writes))
+	for p := range v.Writes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if v.Decision == answer.Deny {
+			break
+		}
+		tv, err := tamper.JudgeWrite(cfg, c.Scope.Root, p, "Bash command", []byte(v.Writes[p]))
+		if err != nil {
+			return v, err
+		}
+		if tv != nil {
+			addTamper(v, tv)
+		}
+	}
 	return v, nil
 }
 
@@ -194,7 +217,9 @@ func addTamper(v *risk.Verdict, tv *tamper.Verdict) {
 	case answer.Deny:
 		v.Changes = nil // nothing to checkpoint: the call does not run
 	case answer.Ask:
-		v.Changes = []string{tv.Abs}
+		if !slices.Contains(v.Changes, tv.Abs) {
+			v.Changes = append(v.Changes, tv.Abs)
+		}
 	}
 }
 

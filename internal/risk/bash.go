@@ -41,6 +41,12 @@ type op struct {
 	replace   bool   // a write that puts something else where a file was (ln -sf)
 	dest      string // for opMoveFrom: where it goes ("" if unknown)
 	sync      bool   // rsync --delete: removes only what the source lacks
+	// text is what a write puts in the file when ralph knows it (echo,
+	// printf, a heredoc); known says whether it does.
+	text   string
+	known  bool
+	append bool   // >>, tee -a: text goes after what the file holds
+	src    string // cp, mv: the file whose text replaces the target's
 }
 
 // Command judges a Bash command line run in cwd.
@@ -82,10 +88,7 @@ var dangerous = map[string]bool{
 // unparsed judges a command line the shell parser rejected.
 func (g *Guard) unparsed(v *Verdict, cmdline string, err error) {
 	var hits []string
-	for _, f := range strings.FieldsFunc(cmdline, func(r rune) bool {
-		return strings.ContainsRune(" \t\n;|&()`\"'{}", r)
-	}) {
-		name := filepath.Base(strings.TrimLeft(f, `\$`))
+	for _, name := range commandWords(cmdline) {
 		if dangerous[name] || strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "python") {
 			hits = append(hits, name)
 		}
@@ -103,13 +106,54 @@ func (g *Guard) unparsed(v *Verdict, cmdline string, err error) {
 	g.add(v, g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v) and mentions %s, so ralph cannot tell what it would do. Fix the syntax or split it into simpler commands.", err, strings.Join(uniq(hits), ", ")), cmdline, nil))
 }
 
+// commandWords returns the words of a command line that cannot be parsed
+// which stand where a program's name does: the first word of each part
+// between ; | & ( ) { } ` and newlines, after wrappers (sudo, env, …) and
+// assignments, and the first word of quoted text after -c or eval. A
+// program named only inside other text (echo "find . -delete) is data.
+func commandWords(cmdline string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(cmdline, func(r rune) bool { return strings.ContainsRune(";|&(){}`\n", r) }) {
+		f := strings.Fields(part)
+		for i := 0; i < len(f); i++ {
+			w := strings.Trim(f[i], `"'\$`)
+			name := strings.ToLower(filepath.Base(w))
+			switch {
+			case w == "" || strings.Contains(w, "=") && i == 0 || wrappers[name]:
+				continue
+			case strings.HasPrefix(w, "-") && i > 0:
+				if (w == "-c" || strings.HasSuffix(w, "c") && !strings.HasPrefix(w, "--")) && i+1 < len(f) {
+					out = append(out, strings.ToLower(filepath.Base(strings.Trim(f[i+1], `"'\$`))))
+				}
+				continue
+			}
+			out = append(out, name)
+			if name == "eval" && i+1 < len(f) {
+				out = append(out, strings.ToLower(filepath.Base(strings.Trim(f[i+1], `"'\$`))))
+			}
+			break
+		}
+	}
+	return out
+}
+
+// wrappers run the command that follows them, for commandWords.
+var wrappers = map[string]bool{"sudo": true, "env": true, "command": true, "nice": true, "nohup": true, "time": true,
+	"timeout": true, "exec": true, "doas": true, "xargs": true, "!": true, "then": true, "do": true, "else": true}
+
 // judgeCmd applies every rule to one command.
 func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	text := quoted(c)
-	if c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c) {
+	switch {
+	case c.Name == "" && c.NameWord.FromInput:
+		g.add(v, g.builtin("dynamic-command", "in "+text+" the program to run comes from the input; ralph cannot tell what runs. Name the program literally.", text, nil))
+	case c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c):
 		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` in "+text+" is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
 	}
 	for _, f := range g.commandRules(c) {
+		g.add(v, f)
+	}
+	for _, f := range g.packRules(c) {
 		g.add(v, f)
 	}
 	if c.Name != "" {
@@ -293,8 +337,8 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		g.add(v, g.tamper(text, o.under))
 		return
 	}
-	if !o.recursive && !o.force && !o.word.Many && !o.word.FromInput {
-		return // a plain rm of one computed file cannot take a tree with it
+	if !o.recursive && !o.word.Many && !o.word.FromInput {
+		return // an rm of one computed file cannot take a tree with it (-f only silences it)
 	}
 	if o.under != "" {
 		if g.isTemp(o.under) {
@@ -338,7 +382,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		return
 	}
-	var changes, clobbered []string
+	var changes []string
 	for _, p := range o.paths {
 		if isDevice(p) {
 			if o.kind == opWrite || o.kind == opModify {
@@ -373,16 +417,40 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s puts a link where test %s was, which deletes it. Fix the code under test instead of removing tests.", text, rel), text, nil))
 			continue
 		}
-		if o.kind == opWrite && o.clobber {
-			clobbered = append(clobbered, p)
-		}
 		changes = append(changes, p)
 	}
-	if len(clobbered) > 0 {
-		if t := g.tracked(clobbered); len(t) > 0 {
-			g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("%s replaces %s, which git tracks, wholesale. Use the Edit or Write tool to change it, so the change is visible and reviewable.", text, strings.Join(relAll(g, t), ", ")), text, t))
-			return
+	// A test file rewritten by the shell is judged like a Write: its new
+	// text, when known, goes to the test-tamper check; unknown, it is
+	// refused, as nothing can check it.
+	var unseen []string
+	replaces := o.clobber || o.overwrite && !o.replace || o.kind == opMoveTo
+	for _, p := range changes {
+		rel, _ := g.inProject(p)
+		if o.kind != opWrite && o.kind != opMoveTo || !g.readableTest(rel) {
+			continue
 		}
+		known, text := o.known, o.text
+		if !known && o.src != "" {
+			if fi, err := os.Stat(o.src); err == nil && fi.Mode().IsRegular() && fi.Size() < 4<<20 {
+				if data, err := os.ReadFile(o.src); err == nil {
+					known, text = true, string(data)
+				}
+			}
+		}
+		switch {
+		case known && o.append:
+			if old, err := os.ReadFile(p); err == nil && len(old) < 4<<20 {
+				g.write(v, p, string(old)+text)
+			}
+		case known && replaces:
+			g.write(v, p, text)
+		case replaces:
+			unseen = append(unseen, p)
+		}
+	}
+	if len(unseen) > 0 {
+		g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("%s replaces test %s with output ralph cannot see, so it cannot check that no test is deleted or weakened. Use the Write or Edit tool to change a test file.", text, strings.Join(relAll(g, unseen), ", ")), text, unseen))
+		return
 	}
 	if len(changes) == 0 {
 		return
@@ -401,6 +469,26 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	if risky {
 		v.Changes = append(v.Changes, changes...)
 	}
+}
+
+// write records the full text a command gives file p, for the
+// test-tamper check.
+func (g *Guard) write(v *Verdict, p, text string) {
+	if v.Writes == nil {
+		v.Writes = map[string]string{}
+	}
+	v.Writes[p] = text
+}
+
+// testExts are the extensions of the test files the test-tamper check
+// reads.
+var testExts = map[string]bool{".go": true, ".py": true, ".js": true, ".jsx": true, ".ts": true, ".tsx": true, ".mjs": true,
+	".cjs": true, ".mts": true, ".cts": true, ".rs": true, ".java": true, ".rb": true}
+
+// readableTest reports whether rel is a test file in a language the
+// test-tamper check reads.
+func (g *Guard) readableTest(rel string) bool {
+	return testExts[filepath.Ext(rel)] && g.IsTestPath(rel)
 }
 
 // regenerable reports whether p is a directory of build output or

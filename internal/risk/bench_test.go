@@ -28,3 +28,16 @@ func BenchmarkNew(b *testing.B) {
 		newGuard(b, root, nil)
 	}
 }
+
+// BenchmarkPeerCases judges the peer guards' 2,390 test commands in turn
+// (testdata/peers): the cost of the analysis over a wide mix of commands,
+// evasions and interpreter code.
+func BenchmarkPeerCases(b *testing.B) {
+	root := sample(b)
+	g := newGuard(b, root, nil)
+	cases := readPeerCases(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Command(cases[i%len(cases)].command, root)
+	}
+}

@@ -34,7 +34,7 @@ var Builtins = []Builtin{
 		"deleting, moving away or git rm of test files, test directories or directories holding tests (also by find -delete, xargs rm, interpreter one-liners)",
 		"rm -rf tests"},
 	{"git-reset-hard", High, answer.Deny,
-		"git reset --hard or --merge: discards uncommitted work",
+		"git reset --hard or --merge (any abbreviation: --ha), merge/rebase/cherry-pick --abort: discards uncommitted work",
 		"git reset --hard HEAD~1"},
 	{"git-clean-force", High, answer.Deny,
 		"git clean -f (any force, not with -n/--dry-run): deletes untracked files",
@@ -52,19 +52,19 @@ var Builtins = []Builtin{
 		"git stash drop or clear: loses stashed work",
 		"git stash clear"},
 	{"git-checkout-discard", High, answer.Deny,
-		"git checkout -- <paths>, git checkout ., checkout -f, switch --discard-changes: overwrites uncommitted changes",
+		"git checkout -- <paths>, git checkout . (or of existing paths, -p, --pathspec-from-file), checkout -f, switch --discard-changes: overwrites uncommitted changes",
 		"git checkout -- ."},
 	{"git-restore-worktree", High, answer.Deny,
-		"git restore of the worktree (not with --staged alone): discards uncommitted changes",
+		"git restore of the worktree (not with --staged alone; -p and --pathspec-from-file too): discards uncommitted changes",
 		"git restore ."},
 	{"git-history-destroy", High, answer.Deny,
-		"git reflog expire, gc --prune=now, filter-branch, filter-repo, update-ref -d, worktree remove --force: destroys history or work",
+		"git reflog expire, gc --prune=now, filter-branch, filter-repo, update-ref -d, tag -d, worktree remove --force: destroys history or work",
 		"git reflog expire --expire=now --all"},
 	{"dd-device", Critical, answer.Deny,
 		"dd of=/dev/… or any write to a device file (not /dev/null and friends)",
 		"dd if=/dev/zero of=/dev/sda"},
 	{"mkfs", Critical, answer.Deny,
-		"mkfs, mke2fs, mkswap, wipefs, blkdiscard: formats or wipes a disk",
+		"mkfs, mke2fs, mkswap, wipefs, blkdiscard, sgdisk --zap-all, parted mklabel, sfdisk --delete, lvremove, mdadm --zero-superblock: formats or wipes a disk, a partition table or a volume",
 		"mkfs.ext4 /dev/sdb1"},
 	{"shred", High, answer.Deny,
 		"shred, srm, wipe: destroys file contents beyond recovery",
@@ -73,11 +73,14 @@ var Builtins = []Builtin{
 		"recursive chmod/chown/chgrp of the project, its parents, home, / or anything outside the project",
 		"chmod -R 777 ."},
 	{"sql-drop", High, answer.Deny,
-		"SQL DROP, TRUNCATE, ALTER TABLE … DROP or DELETE without WHERE through psql, mysql, sqlite3 and friends; dropdb; redis FLUSHALL",
+		"SQL DROP, TRUNCATE, ALTER TABLE … DROP, or DELETE or UPDATE without WHERE through psql, mysql, sqlite3 and friends; dropdb; redis FLUSHALL",
 		`psql -c "DROP TABLE users"`},
+	{"data-reset", High, answer.Ask,
+		"ORM and framework database resets (prisma migrate reset, db push --accept-data-loss, rails db:drop/db:reset, manage.py flush, artisan migrate:fresh, …) and container volumes removed with their containers (docker compose down -v)",
+		"npx prisma migrate reset --force"},
 	{"redirect-clobber", High, answer.Deny,
-		"> (or >|, &>, tee, truncate) over an existing file that git tracks: use the Edit or Write tool",
-		"echo '' > README.md"},
+		"> (or >|, &>, tee, truncate, cp /dev/null) over an existing test file with text ralph cannot see; known text (a heredoc, echo) is checked like a Write, and other files are checkpointed and allowed",
+		"go test ./... > pkg/foo/foo_test.go"},
 	{"system-write", High, answer.Deny,
 		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …), or replacing existing files outside the project (~/.bashrc)",
 		"echo '127.0.0.1 example.com' > /etc/hosts"},
@@ -88,7 +91,7 @@ var Builtins = []Builtin{
 		"a function that pipes into itself in the background",
 		":(){ :|:& };:"},
 	{"infra-destroy", High, answer.Ask,
-		"terraform destroy, kubectl delete of namespaces or everything, docker system/volume prune, aws s3 rm --recursive / rb, gh repo delete, and the like",
+		"terraform destroy, kubectl delete of namespaces or everything, docker system/volume prune, docker rm of every container, aws s3 rm --recursive / rb, cloudformation delete-stack, gh repo delete, and the like",
 		"terraform destroy -auto-approve"},
 	{"ralph-self", High, answer.Deny,
 		"the agent running ralph gate, abort, pause, resume, install, uninstall, ui (the key to the gate's buttons) or init (but --dry-run) on its own loop",
@@ -117,4 +120,73 @@ func BuiltinNames() []string {
 		names[i] = b.Name
 	}
 	return names
+}
+
+// classes group the rules by the danger they guard against, for `ralph
+// explain`.
+var classes = map[string]string{
+	"tamper": "ralph's own files", "ralph-self": "ralph's own files",
+	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
+	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",
+	"test-delete": "deleting or weakening tests", "redirect-clobber": "deleting or weakening tests",
+	"rm-unknown": "what runs is computed at run time", "dynamic-command": "what runs is computed at run time",
+	"opaque": "what runs is computed at run time", "opaque-code": "what runs is computed at run time",
+	"unparsed":       "what runs is computed at run time",
+	"git-reset-hard": "uncommitted work and git history", "git-clean-force": "uncommitted work and git history",
+	"git-push-force": "uncommitted work and git history", "git-push-delete": "uncommitted work and git history",
+	"git-branch-force-delete": "uncommitted work and git history", "git-stash-drop": "uncommitted work and git history",
+	"git-checkout-discard": "uncommitted work and git history", "git-restore-worktree": "uncommitted work and git history",
+	"git-history-destroy": "uncommitted work and git history",
+	"dd-device":           "data no checkpoint brings back", "mkfs": "data no checkpoint brings back", "shred": "data no checkpoint brings back",
+	"sql-drop": "data no checkpoint brings back", "data-reset": "data no checkpoint brings back",
+	"infra-destroy": "data no checkpoint brings back",
+	"system-write":  "the machine itself", "system-power": "the machine itself", "chmod-recursive": "the machine itself",
+	"fork-bomb": "the machine itself",
+}
+
+// Class is the class of danger a rule guards against: a built-in rule's,
+// a pack's ("data no checkpoint brings back"), or "a rule of aiwg.yml".
+func Class(rule string) string {
+	if c, ok := classes[rule]; ok {
+		return c
+	}
+	for _, p := range Packs {
+		if p.Rule.Name == rule {
+			return "data no checkpoint brings back (pack " + p.Name + ")"
+		}
+	}
+	switch rule {
+	case "test-tamper", "test-files":
+		return "deleting or weakening tests"
+	case "gate-pending":
+		return "the human gate"
+	}
+	return "a rule of aiwg.yml"
+}
+
+// RuleInfo is a rule as it applies in a project: a built-in rule with the
+// level, action and message aiwg.yml gives it, a pack's rule, or a rule of
+// aiwg.yml (or of the defaults).
+type RuleInfo struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"` // built-in, pack, aiwg.yml, default
+	Level   string `json:"level"`
+	Action  string `json:"action"`
+	Class   string `json:"class"`
+	Summary string `json:"catches,omitempty"`
+	Example string `json:"example,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Changed lists what aiwg.yml changed of a built-in or default rule
+	// (level, action, message).
+	Changed []string `json:"changed,omitempty"`
+	// Pack and On say which pack a pack's rule belongs to and whether
+	// risk_packs switches it on.
+	Pack string `json:"pack,omitempty"`
+	On   bool   `json:"on,omitempty"`
+	// Where a rule of aiwg.yml is (file:line), and what it matches.
+	Source    string   `json:"source,omitempty"`
+	Tools     []string `json:"tools,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	TestFiles bool     `json:"test_files,omitempty"`
+	Commands  []string `json:"commands,omitempty"`
 }

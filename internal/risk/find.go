@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,8 +75,13 @@ type findSpec struct {
 	names    []namePat
 	types    string // f, d, l, … ("" = any)
 	filtered bool   // some test narrows the selection
+	empty    bool   // -empty
 	maxDepth int    // -1 = none
-	deletes  bool   // -delete
+	minDepth int
+	deletes  bool // -delete
+	// injected is set when find's arguments end with items from its input
+	// (xargs find …): they may add any primary, -delete or -exec included.
+	injected bool
 }
 
 type namePat struct {
@@ -92,10 +98,18 @@ func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
 	for i < len(args) && isFindOption(args[i].Lit()) {
 		i++ // -H -L -P -O3
 	}
+	for _, a := range args {
+		if a.FromInput {
+			s.injected = true
+		}
+	}
 	for ; i < len(args); i++ {
 		t := args[i].Lit()
 		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
 			break
+		}
+		if args[i].FromInput {
+			continue
 		}
 		v, ok := args[i].Value()
 		if !ok {
@@ -137,11 +151,30 @@ func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
 			}
 			s.filtered = true
 		case "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
-			"-user", "-group", "-perm", "-links", "-samefile", "-inum", "-mindepth":
+			"-user", "-group", "-perm", "-links", "-samefile", "-inum", "-uid", "-gid", "-fstype", "-context",
+			"-lname", "-ilname", "-used", "-newermt", "-anewer", "-cnewer", "-newerat", "-newerct":
 			next()
 			s.filtered = true
+		case "-mindepth":
+			if n, err := strconv.Atoi(next()); err == nil {
+				s.minDepth = n
+			}
+			s.filtered = true
+		case "-printf", "-fprintf", "-fprint", "-fprint0", "-fls":
+			next()
+			if t == "-fprintf" {
+				next()
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// The command's words are not find's primaries.
+			for i++; i < len(args); i++ {
+				if e := args[i].Lit(); e == ";" || e == "+" {
+					break
+				}
+			}
 		case "-empty":
 			s.filtered = true
+			s.empty = true
 		case "-type", "-xtype":
 			if tp := next(); !negate {
 				s.types = tp
@@ -224,21 +257,53 @@ var stateSamples = []struct {
 
 // matchesState reports whether the spec selects any kind of file ralph
 // keeps in the .aiwg directory dir (at depth); it returns dir/ralph then.
+// Ralph's directories are never empty, its lock files may be.
 func (s *findSpec) matchesState(dir string, depth int) (string, bool) {
-	if s.typeOK(true) && s.matchOne(dir, depth) {
+	if s.typeOK(true) && s.matchName(dir, depth) && !s.empty {
 		return dir, true
 	}
 	for _, x := range stateSamples {
+		if s.empty && x.dir {
+			continue
+		}
 		p := filepath.Join(dir, filepath.FromSlash(x.rel))
 		d := depth + 1 + strings.Count(x.rel, "/")
 		if s.maxDepth >= 0 && d > s.maxDepth {
 			continue
 		}
-		if s.typeOK(x.dir) && s.matchOne(p, d) {
+		if s.typeOK(x.dir) && s.matchName(p, d) {
 			return filepath.Join(dir, "ralph"), true
 		}
 	}
 	return "", false
+}
+
+// matchName is matchOne without the tests that look at the file itself
+// (-empty), for paths that need not exist.
+func (s *findSpec) matchName(p string, depth int) bool {
+	e := s.empty
+	s.empty = false
+	ok := s.matchOne(p, depth)
+	s.empty = e
+	return ok
+}
+
+// isEmpty reports whether p is an empty file or directory, as -empty does.
+func isEmpty(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		return fi.Mode().IsRegular() && fi.Size() == 0
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) == 0
 }
 
 func (s *findSpec) typeOK(isDir bool) bool {
@@ -252,6 +317,12 @@ func (s *findSpec) typeOK(isDir bool) bool {
 }
 
 func (s *findSpec) matchOne(p string, depth int) bool {
+	if depth < s.minDepth {
+		return false
+	}
+	if s.empty && !isEmpty(p) {
+		return false
+	}
 	if len(s.names) == 0 {
 		return depth > 0 || !s.filtered
 	}
@@ -274,6 +345,10 @@ func (s *findSpec) matchOne(p string, depth int) bool {
 // find | xargs rm.
 func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 	s := o.find
+	if s.injected {
+		g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s gets arguments from its input, which may add any test or action to the find; ralph cannot check what it deletes. Name the files literally.", text), text, nil))
+		return
+	}
 	if s.unknown {
 		g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s files under a directory computed at run time, so ralph cannot check them. Name the directory literally.", text, verb), text, nil))
 		return
@@ -281,6 +356,11 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 	for _, root := range s.roots {
 		w := g.where(root)
 		switch {
+		case slices.Contains(g.Temp, root) && s.minDepth == 0 && !s.filtered && !within(g.Root, root):
+			// The temp directory itself, with everything other programs
+			// keep there.
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s the temp directory %s itself, with every program's files in it. Delete your own files in it by name.", text, verb, root), text, nil))
+			continue
 		case g.isTemp(root) && !within(g.Root, root):
 			continue // scratch space, and the project is not in it
 		case g.isTemp(root):

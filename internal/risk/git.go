@@ -2,8 +2,6 @@ package risk
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -40,7 +38,8 @@ func parseGit(c *shell.Cmd) *gitCall {
 		case strings.HasPrefix(s, "-"):
 			args = args[1:]
 		default:
-			return &gitCall{cmd: &cc, sub: s, args: args[1:]}
+			// git RESET runs reset on a case-insensitive filesystem.
+			return &gitCall{cmd: &cc, sub: strings.ToLower(s), args: args[1:]}
 		}
 	}
 	return nil
@@ -49,7 +48,7 @@ func parseGit(c *shell.Cmd) *gitCall {
 // gitOps lists the files a git command deletes, moves or overwrites.
 func (g *Guard) gitOps(c *shell.Cmd) []op {
 	gc := parseGit(c)
-	if gc == nil {
+	if gc == nil || helpOnly(gc.args) {
 		return nil
 	}
 	switch gc.sub {
@@ -146,11 +145,16 @@ func globMatch(pattern, name string) bool {
 }
 
 // discarded returns the paths git checkout/restore would overwrite with
-// the index or a commit, or nil when it only switches branches.
+// the index or a commit ("." for all of them: -p, --pathspec-from-file),
+// or nil when it only switches or creates branches, or restores the index
+// alone.
 func (g *Guard) discarded(gc *gitCall) []shell.Word {
 	var paths, operands []shell.Word
 	dashdash := false
-	staged, worktree := false, false
+	staged, worktree := -1, -1 // -1: not given
+	fromFile, patch, branch, force := false, false, false, false
+	valueShort := map[string]string{"checkout": "bB", "switch": "cC", "restore": "s"}[gc.sub]
+	long := func(name, full string) bool { return name != "" && strings.HasPrefix(full, name) }
 	for i := 0; i < len(gc.args); i++ {
 		a := gc.args[i]
 		s := a.Lit()
@@ -159,31 +163,100 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 			paths = append(paths, a)
 		case s == "--":
 			dashdash = true
-		case s == "-b" || s == "-B" || s == "--orphan" || s == "-s" || s == "--source" || s == "--conflict" || s == "-c" || s == "-C":
-			i++
-		case s == "-S" || s == "--staged":
-			staged = true
-		case s == "-W" || s == "--worktree":
-			worktree = true
-		case strings.HasPrefix(s, "-") && !a.Dynamic:
+		case strings.HasPrefix(s, "--") && !a.Dynamic:
+			name, _, hasVal := strings.Cut(s[2:], "=")
+			switch {
+			case name == "no-staged":
+				staged = 0
+			case name == "no-worktree":
+				worktree = 0
+			case name == "no-patch":
+				patch = false
+			case long(name, "staged"):
+				staged = 1
+			case long(name, "worktree"):
+				worktree = 1
+			case long(name, "patch"):
+				patch = true
+			case long(name, "pathspec-from-file"):
+				fromFile = true
+				if !hasVal {
+					i++
+				}
+			case name == "track" || name == "no-track":
+				branch = true // creates a branch (--track=MODE glued)
+			case long(name, "orphan"), long(name, "create"), long(name, "force-create"):
+				branch = true
+				if !hasVal {
+					i++
+				}
+			case long(name, "source"), long(name, "conflict"), long(name, "unified"), long(name, "inter-hunk-context"):
+				if !hasVal {
+					i++ // git takes the next argument as the value
+				}
+			case long(name, "force"):
+				force = true
+			}
+		case len(s) > 1 && s[0] == '-' && !a.Dynamic:
+			for j := 1; j < len(s); j++ {
+				l := s[j]
+				switch l {
+				case 'S':
+					staged = 1
+				case 'W':
+					worktree = 1
+				case 'p':
+					patch = true
+				case 'f':
+					force = true
+				case 't':
+					branch = branch || gc.sub == "checkout"
+				}
+				if strings.IndexByte(valueShort, l) >= 0 {
+					branch = branch || l != 's'
+					if j == len(s)-1 {
+						i++ // the value is the next argument
+					}
+					break
+				}
+			}
 		default:
 			operands = append(operands, a)
 		}
 	}
-	if gc.sub == "restore" {
-		if staged && !worktree {
-			return nil
+	all := shell.Word{Raw: ".", Values: []string{"."}}
+	switch gc.sub {
+	case "switch":
+		return nil
+	case "restore":
+		if worktree == 0 || worktree == -1 && staged != -1 {
+			return nil // the index only (git refuses --no-staged alone)
 		}
 		if all := append(operands, paths...); len(all) > 0 {
 			return all
 		}
+		if fromFile || patch {
+			return []shell.Word{all}
+		}
 		return nil
 	}
-	// checkout: after --, everything is a path; before it, the first
-	// operand is a branch or commit unless it names an existing path.
+	// checkout
+	if branch && !force {
+		return nil // a new branch; git refuses paths with it
+	}
+	if fromFile || patch {
+		return []shell.Word{all}
+	}
+	// Before --, an operand is a path when it names an existing file or
+	// a pattern: a missing one git refuses, or brings back from the
+	// commit, which loses nothing.
 	for i, o := range operands {
-		if i > 0 || g.existsFor(gc.cmd, o) {
+		if o.Glob || g.existsFor(gc.cmd, o) || i > 0 && gc.cmd.Cwd == "" {
+			// (in a directory ralph does not know, the operands after
+			// the first may be files)
 			paths = append(paths, o)
+		} else if v, ok := o.Value(); ok && strings.ContainsAny(v, "*?[") {
+			paths = append(paths, pathspec(o))
 		}
 	}
 	if len(paths) == 0 {
@@ -207,10 +280,29 @@ func (g *Guard) existsFor(c *shell.Cmd, w shell.Word) bool {
 
 // gitArgFlags are the short options that take a value, per subcommand.
 var gitArgFlags = map[string]string{
-	"clean":  "e",
-	"push":   "o",
-	"commit": "mFCct",
-	"branch": "tu",
+	"clean":    "e",
+	"push":     "o",
+	"commit":   "mFCct",
+	"branch":   "tu",
+	"checkout": "bB",
+	"switch":   "cC",
+	"restore":  "s",
+	"tag":      "muF",
+}
+
+// helpOnly reports whether a git command only asks for its help (-h or
+// --help before --), or gives --version, which a subcommand refuses: it
+// runs nothing.
+func helpOnly(args []shell.Word) bool {
+	for _, a := range args {
+		switch a.Lit() {
+		case "--":
+			return false
+		case "-h", "--help", "--version":
+			return true // help, or an option git refuses there
+		}
+	}
+	return false
 }
 
 // gitRules applies the git rules to c.
@@ -220,22 +312,41 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 		return nil
 	}
 	text := quoted(c)
+	if helpOnly(gc.args) {
+		return nil
+	}
 	fl, operands := splitFlags(gc.args, gitArgFlags[gc.sub])
 	one := func(rule, why string) []Finding {
 		return []Finding{g.builtin(rule, fmt.Sprintf("%s %s", text, why), text, nil)}
 	}
+	// Long options may be abbreviated (git reset --ha): abbrev matches
+	// any prefix; a prefix git finds ambiguous only fails.
+	opt := func(short string, longs ...string) bool {
+		return short != "" && fl.set[short] || fl.has(longs...) || fl.abbrev(longs...)
+	}
 	switch gc.sub {
 	case "reset":
-		if fl.has("hard", "merge") {
+		if opt("", "hard", "merge") {
 			return one("git-reset-hard", "throws away uncommitted changes, with no way back. Commit or stash them first, or use `git reset --soft` / `git restore --staged`.")
 		}
+	case "merge", "rebase", "cherry-pick", "revert", "am":
+		if opt("", "abort") {
+			return one("git-reset-hard", "throws away the "+gc.sub+" in progress and the conflict resolutions made so far, like git reset --merge. Finish it, or ask the human.")
+		}
 	case "clean":
-		if fl.has("f", "force") && !fl.has("n", "dry-run") {
+		if opt("f", "force") && !opt("n", "dry-run") {
 			return one("git-clean-force", "deletes untracked files for good. Use `git clean -n` to see what it would delete, then remove files one by one.")
 		}
 	case "push":
-		force := fl.has("f", "force", "mirror")
-		del := fl.has("d", "delete", "prune")
+		force := opt("f", "force", "mirror")
+		for l := range fl.long {
+			// --force-with-lease and --force-if-includes keep the check;
+			// any other --force… git refuses, or forces.
+			if strings.HasPrefix(l, "force") && l != "force-with-lease" && l != "force-if-includes" {
+				force = true
+			}
+		}
+		del := opt("d", "delete", "prune")
 		for _, o := range operands {
 			s := o.Lit()
 			if strings.HasPrefix(s, "+") {
@@ -252,8 +363,12 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 			return one("git-push-delete", "deletes branches on the remote.")
 		}
 	case "branch":
-		if fl.set["D"] || fl.has("d", "delete") && fl.has("f", "force") {
+		if fl.set["D"] || opt("d", "delete") && opt("f", "force") {
 			return one("git-branch-force-delete", "deletes a branch even if its work is not merged. Use `git branch -d`, which refuses to lose work.")
+		}
+	case "tag":
+		if opt("d", "delete") {
+			return one("git-history-destroy", "deletes a tag; tags have no reflog to bring them back.")
 		}
 	case "stash":
 		if len(operands) > 0 {
@@ -262,7 +377,7 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 			}
 		}
 	case "checkout", "switch":
-		if fl.has("f", "force", "discard-changes") || gc.sub == "checkout" && g.discarded(gc) != nil {
+		if opt("f", "force") || gc.sub == "switch" && opt("", "discard-changes") || gc.sub == "checkout" && g.discarded(gc) != nil {
 			return one("git-checkout-discard", "overwrites uncommitted changes in the working tree. Commit or stash them first.")
 		}
 	case "restore":
@@ -284,7 +399,7 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 			return one("git-history-destroy", "deletes a ref directly.")
 		}
 	case "worktree":
-		if len(operands) > 0 && operands[0].Lit() == "remove" && fl.has("f", "force") {
+		if len(operands) > 0 && operands[0].Lit() == "remove" && opt("f", "force") {
 			return one("git-history-destroy", "removes a worktree with its uncommitted changes.")
 		}
 	}
@@ -306,8 +421,12 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		if onDevice(c) {
 			return one("mkfs", "formats or wipes a disk or partition.")
 		}
+	case wipesDisk(c) != "":
+		return one("mkfs", wipesDisk(c))
 	case name == "shred" || name == "srm" || name == "wipe":
-		return one("shred", "destroys file contents beyond recovery. Use rm if the file must go.")
+		if _, files := splitFlags(c.Args, "ns"); len(files) > 0 {
+			return one("shred", "destroys file contents beyond recovery. Use rm if the file must go.")
+		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		return g.chmodRules(c, text)
 	case name == "ralph":
@@ -351,6 +470,9 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 			return one("system-power", "deletes every cron job of the user.")
 		}
 	}
+	if why := dataResets(c); why != "" {
+		return one("data-reset", why)
+	}
 	if why := infraDestroys(c); why != "" {
 		return one("infra-destroy", why)
 	}
@@ -372,37 +494,6 @@ func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
 		}
 	}
 	return nil
-}
-
-// tracked returns which of paths git tracks in the project. Outside a git
-// repository nothing is tracked.
-func (g *Guard) tracked(paths []string) []string {
-	set := map[string]bool{}
-	if g.Tracked != nil {
-		set = g.Tracked(g.Root, paths)
-	} else if _, err := os.Stat(filepath.Join(g.Root, ".git")); err == nil {
-		args := []string{"-C", g.Root, "ls-files", "-z", "--"}
-		for _, p := range paths {
-			if r, err := filepath.Rel(g.Root, p); err == nil {
-				args = append(args, r)
-			}
-		}
-		out, err := exec.Command("git", args...).Output()
-		if err == nil {
-			for _, r := range strings.Split(string(out), "\x00") {
-				if r != "" {
-					set[filepath.Join(g.Root, r)] = true
-				}
-			}
-		}
-	}
-	var out []string
-	for _, p := range paths {
-		if set[p] {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // hasOpt reports whether c has the argument opt.
@@ -451,9 +542,13 @@ func infraDestroys(c *shell.Cmd) string {
 		if has("system", "prune") || has("volume", "rm") || has("volume", "prune") || has("image", "prune", "-a") {
 			return "deletes containers, images or volumes with their data."
 		}
+		if (has("rm") || has("container", "rm") || has("kill")) && everyContainer(c) {
+			return "removes every container, whatever it runs."
+		}
 	case "aws":
 		if has("s3", "rm", "--recursive") || has("s3", "rb") || has("s3api", "delete-bucket") ||
-			has("rds", "delete-db-instance") || has("dynamodb", "delete-table") || has("ec2", "terminate-instances") {
+			has("rds", "delete-db-instance") || has("dynamodb", "delete-table") || has("ec2", "terminate-instances") ||
+			has("cloudformation", "delete-stack") || has("rds", "delete-db-cluster") || has("eks", "delete-cluster") {
 			return "deletes cloud resources or data."
 		}
 	case "gsutil":
@@ -474,6 +569,17 @@ func infraDestroys(c *shell.Cmd) string {
 		}
 	}
 	return ""
+}
+
+// everyContainer reports whether a docker rm or kill acts on the list of
+// all containers: $(docker ps -aq) or -a given to rm.
+func everyContainer(c *shell.Cmd) bool {
+	for _, a := range c.Args {
+		if a.Dynamic && a.Many && strings.Contains(a.Raw, "ps") && strings.Contains(a.Raw, "-") && strings.Contains(a.Raw, "q") {
+			return true
+		}
+	}
+	return false
 }
 
 // onDevice reports whether a formatting command targets a device (or

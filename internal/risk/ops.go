@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
@@ -12,9 +13,14 @@ import (
 // ops lists what c does to files.
 func (g *Guard) ops(c *shell.Cmd) []op {
 	var out []op
+	text, known := c.Output()
 	for _, r := range c.Redirs {
 		if r.Writes() {
-			out = append(out, g.target(c, opWrite, r.Target, func(o *op) { o.clobber = r.Clobbers() }))
+			out = append(out, g.target(c, opWrite, r.Target, func(o *op) {
+				o.clobber = r.Clobbers()
+				o.append = !o.clobber
+				o.text, o.known = text, known && (r.Fd == "" || r.Fd == "1" || r.Op == "&>" || r.Op == "&>>")
+			}))
 		}
 	}
 	args := c.Args
@@ -23,6 +29,11 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		fl, paths := splitFlags(args, "")
 		rec := fl.has("r", "R", "recursive") || c.Name == "rimraf"
 		force := fl.has("f", "force") || c.Name == "rimraf"
+		if len(paths) == 0 && c.Name == "rm" && rec {
+			// rm -rf with nothing to delete: an operand went missing
+			// ($EMPTY), and what the command was meant to take is unknown.
+			out = append(out, op{kind: opDelete, cmd: c, word: shell.Word{Raw: "(no operand)", Dynamic: true, Many: true}, unknown: true, recursive: true, force: force})
+		}
 		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = rec, force })...)
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")
@@ -45,7 +56,11 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 					out = append(out, g.into(c, dest, p, opWrite))
 				}
 			} else {
-				out = append(out, g.target(c, opWrite, dest, nil))
+				o := g.target(c, opWrite, dest, nil)
+				if v, ok := paths[0].Value(); ok {
+					o.src, _ = g.resolve(c, v)
+				}
+				out = append(out, o)
 			}
 		}
 		fromNull := false
@@ -65,10 +80,22 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 	case "tee":
 		fl, paths := splitFlags(args, "")
 		app := fl.has("a", "append")
-		out = append(out, g.targets(c, opWrite, paths, func(o *op) { o.clobber = !app })...)
+		in, known := c.StdinText()
+		out = append(out, g.targets(c, opWrite, paths, func(o *op) {
+			o.clobber, o.append = !app, app
+			o.text, o.known = in, known
+		})...)
 	case "truncate":
-		_, paths := splitFlags(args, "sr")
-		out = append(out, g.targets(c, opWrite, paths, func(o *op) { o.clobber = true })...)
+		fl, paths := splitFlags(args, "sr")
+		size := fl.values["s"]
+		if v, ok := fl.values["size"]; ok {
+			size = v
+		}
+		for _, o := range g.targets(c, opWrite, paths, nil) {
+			// Growing a file loses nothing; shrinking it does.
+			o.clobber = len(o.paths) != 1 || !grows(size, o.paths[0])
+			out = append(out, o)
+		}
 	case "sed", "perl", "ruby":
 		out = append(out, g.inPlace(c)...)
 	case "dd":
@@ -86,7 +113,7 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		rec, paths := permArgs(c)
 		out = append(out, g.targets(c, opMeta, paths, func(o *op) { o.recursive = rec })...)
 	case "find":
-		if spec := g.findSpec(c); spec.deletes {
+		if spec := g.findSpec(c); spec.deletes || spec.injected {
 			out = append(out, op{kind: opDelete, cmd: c, find: spec, recursive: true, force: true, unknown: true})
 		}
 	case "rsync":
@@ -109,6 +136,21 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 type flags struct {
 	set    map[string]bool
 	values map[string]string
+	long   map[string]bool // long options as written (--forc)
+}
+
+// abbrev reports whether a long option given is name or an abbreviation
+// of it: git (and other parse-options users) accept any unique prefix,
+// and a prefix that is not unique only fails.
+func (f flags) abbrev(names ...string) bool {
+	for l := range f.long {
+		for _, n := range names {
+			if l != "" && strings.HasPrefix(n, l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (f flags) has(names ...string) bool {
@@ -141,11 +183,11 @@ func (f flags) value(names ...string) shell.Word {
 // splitFlags separates options from operands. Short options listed in
 // withArg take a value (-t DIR or -tDIR). Everything after -- is an operand.
 func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
-	f := flags{set: map[string]bool{}, values: map[string]string{}}
+	f := flags{set: map[string]bool{}, values: map[string]string{}, long: map[string]bool{}}
 	var rest []shell.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		s := a.Lit()
+		s := dashes(a.Lit())
 		switch {
 		case a.Dynamic || a.FromInput || a.Glob || len(s) < 2 || s[0] != '-':
 			rest = append(rest, a)
@@ -154,6 +196,7 @@ func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
 		case strings.HasPrefix(s, "--"):
 			name, val, ok := strings.Cut(s[2:], "=")
 			f.set[name] = true
+			f.long[strings.ToLower(name)] = true // --HARD: git refuses it, no need to let it by
 			if ok {
 				f.values[name] = val
 			}
@@ -174,6 +217,16 @@ func splitFlags(args []shell.Word, withArg string) (flags, []shell.Word) {
 		}
 	}
 	return f, rest
+}
+
+// dashes turns the Unicode dashes a command line may carry (‐‐hard, copied
+// from a document) into ASCII hyphens, so an option spelled with them is
+// read as the option it looks like.
+func dashes(s string) string {
+	if s == "" || s[0] < 0x80 {
+		return s
+	}
+	return strings.NewReplacer("‐", "-", "‑", "-", "‒", "-", "–", "-", "—", "-", "−", "-").Replace(s)
 }
 
 // empty reports whether w is the zero Word (an absent option value).
@@ -212,6 +265,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				o.unknown = true
 				continue
 			}
+			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
+				p = g.escape(p, strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/."))
+			}
 			if w.Glob {
 				o.pattern = p
 				matches, _ := filepath.Glob(p)
@@ -245,6 +301,37 @@ func (g *Guard) resolve(c *shell.Cmd, val string) (string, bool) {
 		return "", false
 	}
 	return filepath.Join(c.Cwd, val), true
+}
+
+// escape returns where deleting p in the project really acts when a link
+// leads out of it: through a linked directory on the way (link/x), or, for
+// a path written with a trailing slash (link/), through the link itself.
+// Otherwise it returns p.
+func (g *Guard) escape(p string, follow bool) string {
+	if _, ok := g.inProject(p); !ok || p == g.Root {
+		return p
+	}
+	dir, base := filepath.Split(p)
+	q := p
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		q = filepath.Join(d, base)
+	}
+	if follow {
+		if r, err := filepath.EvalSymlinks(q); err == nil {
+			q = r
+		}
+	}
+	if q == p {
+		return p
+	}
+	root := g.Root
+	if r, err := filepath.EvalSymlinks(g.Root); err == nil {
+		root = r
+	}
+	if within(q, root) {
+		return p // still in the project
+	}
+	return q
 }
 
 // underDir returns the directory a dynamic word is known to be under, from
@@ -289,7 +376,9 @@ func (g *Guard) into(c *shell.Cmd, dir, src shell.Word, kind opKind) op {
 		return o
 	}
 	w := shell.Word{Raw: dir.Raw + "/" + filepath.Base(s), Values: []string{filepath.Join(d, filepath.Base(s))}}
-	return g.target(c, kind, w, nil)
+	o := g.target(c, kind, w, nil)
+	o.src, _ = g.resolve(c, s)
+	return o
 }
 
 // move returns the ops of mv (and git mv): each source moves away, the
@@ -316,6 +405,9 @@ func (g *Guard) move(c *shell.Cmd, args []shell.Word, withArg string) []op {
 		from := g.target(c, opMoveFrom, s, func(o *op) { o.recursive = true })
 		if len(to.paths) == 1 && !to.unknown {
 			from.dest = to.paths[0]
+		}
+		if len(from.paths) == 1 && !from.unknown {
+			to.src = from.paths[0]
 		}
 		out = append(out, from, to)
 	}
@@ -409,4 +501,68 @@ func isMode(s string) bool {
 		return true
 	}
 	return strings.ContainsAny(s, "+-=") && strings.Trim(s, "ugoa+-=rwxXst,01234567") == ""
+}
+
+// grows reports whether truncate -s size leaves every byte of file p in
+// place: +N, >N and %N never shrink a file; an absolute N does not when
+// the file holds at most N bytes.
+func grows(size, p string) bool {
+	if size == "" {
+		return false
+	}
+	switch size[0] {
+	case '+', '>', '%':
+		_, ok := parseSize(size[1:])
+		return ok
+	case '-', '<', '/':
+		return false
+	}
+	n, ok := parseSize(size)
+	if !ok {
+		return false
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return true // a new file
+	}
+	return fi.Mode().IsRegular() && fi.Size() <= n
+}
+
+// parseSize reads a size as truncate does: a number with an optional
+// unit (K, M, G, T, P, E: powers of 1024; KB, MB, …: of 1000; KiB, …).
+func parseSize(s string) (int64, bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	unit := strings.ToUpper(s[i:])
+	if unit == "" {
+		return n, true
+	}
+	k := strings.Index("KMGTPE", unit[:1])
+	if k < 0 {
+		return 0, false
+	}
+	base := int64(1024)
+	switch unit[1:] {
+	case "", "IB":
+	case "B":
+		base = 1000
+	default:
+		return 0, false
+	}
+	for range k + 1 {
+		if n > 1<<62/base {
+			return 1 << 62, true
+		}
+		n *= base
+	}
+	return n, true
 }

@@ -11,18 +11,48 @@ import (
 )
 
 // tempDirs returns the directories whose contents are scratch space: the
-// temp directories and the user's caches.
+// temp directories and the user's caches. A TMPDIR that is /, a system
+// directory or holds the home directory is not scratch space.
 func tempDirs(getenv func(string) string) []string {
 	dirs := []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/folders"}
-	if h := getenv("HOME"); filepath.IsAbs(h) {
+	h := getenv("HOME")
+	if filepath.IsAbs(h) {
 		dirs = append(dirs, filepath.Join(h, ".cache"), filepath.Join(h, "Library", "Caches"))
 	}
 	for _, k := range []string{"TMPDIR", "TMP", "TEMP"} {
-		if d := getenv(k); d != "" && filepath.IsAbs(d) {
-			dirs = append(dirs, filepath.Clean(d))
+		d := getenv(k)
+		if d == "" || !filepath.IsAbs(d) {
+			continue
 		}
+		d = filepath.Clean(d)
+		if systemDirs[d] && !slices.Contains(dirs, d) || filepath.IsAbs(h) && within(filepath.Clean(h), d) {
+			continue
+		}
+		dirs = append(dirs, d)
 	}
 	return dirs
+}
+
+// homeCaches are the package managers' caches under the home directory:
+// everything in them (and they themselves) can be fetched again.
+var homeCaches = []string{
+	".npm/_cacache", ".npm/_npx", ".npm/_logs", ".yarn/cache", ".yarn/berry/cache", ".pnpm-store",
+	".local/share/pnpm/store", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts",
+	".gradle/caches", ".gradle/wrapper/dists", ".m2/repository", ".ivy2/cache", ".sbt/boot", ".nuget/packages",
+	".pub-cache", ".composer/cache", ".bun/install/cache", ".pyenv/cache", ".npm-global/_cacache",
+	".node-gyp", ".electron", ".cache",
+}
+
+// cacheDirs returns homeCaches under home.
+func cacheDirs(home string) []string {
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	out := make([]string, len(homeCaches))
+	for i, c := range homeCaches {
+		out[i] = filepath.Join(home, filepath.FromSlash(c))
+	}
+	return out
 }
 
 // HookBinaries are the names of ralph-hooks' executables.
@@ -138,6 +168,11 @@ func (g *Guard) where(p string) place {
 	}
 	for _, t := range g.Temp {
 		if p != t && within(p, t) {
+			return inTemp
+		}
+	}
+	for _, c := range g.Caches {
+		if within(p, c) {
 			return inTemp
 		}
 	}

@@ -14,8 +14,10 @@ package risk
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,6 +59,10 @@ type Verdict struct {
 	// Changes are the existing files (absolute) the call changes or
 	// deletes, to checkpoint before it runs.
 	Changes []string
+	// Writes are the test files a Bash command rewrites with text ralph
+	// knows (cat > x_test.go <<EOF), absolute path to full new text: the
+	// caller checks them as it checks a Write (rule test-tamper).
+	Writes map[string]string
 	// Analysis is how a Bash command was read.
 	Analysis *shell.Analysis
 	Target   string // the command or path judged
@@ -111,14 +117,16 @@ type Guard struct {
 	Root string
 	Home string
 	Temp []string // temp directories; anything strictly inside is scratch
+	// Caches are package managers' caches: they and anything inside are
+	// scratch.
+	Caches []string
 	// Protected are the files and directories the agent may not change.
 	Protected []string
-	// Tracked reports which of paths git tracks; nil means ask git.
-	Tracked func(root string, paths []string) map[string]bool
 
 	cfg      *config.Config
 	rules    []*rule
 	builtins map[string]*rule
+	packs    []*Pack // the opt-in packs switched on
 	analyzer *shell.Analyzer
 }
 
@@ -135,9 +143,22 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Home = filepath.Clean(h)
 	}
 	g.Temp = tempDirs(getenv)
+	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+	}
+	for i, p := range Packs {
+		b := p.Rule
+		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+		if slices.Contains(cfg.RiskPacks, p.Name) {
+			g.packs = append(g.packs, &Packs[i])
+		}
+	}
+	for _, name := range cfg.RiskPacks {
+		if !slices.Contains(PackNames(), name) {
+			return nil, &config.Error{File: cfg.File, Key: "risk_packs", Msg: fmt.Sprintf("unknown rule pack %q (known: %s)", name, strings.Join(PackNames(), ", "))}
+		}
 	}
 	for _, r := range cfg.RiskRules {
 		if b, ok := g.builtins[r.Name]; ok {
@@ -158,8 +179,31 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: os.ReadFile}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript}
 	return g, nil
+}
+
+// maxScript is the largest script file the guard reads to judge it.
+const maxScript = 256 << 10
+
+// readScript reads a script file that a command runs, for the shell
+// analysis: only a regular file, and no more than maxScript bytes and one
+// more (so the analysis sees it is too long), whatever the path names (a
+// device, a pipe).
+func readScript(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxScript+1))
 }
 
 // override applies a risk_rules entry to a built-in rule.
@@ -472,4 +516,63 @@ func within(p, dir string) bool {
 		return strings.HasPrefix(p, "/")
 	}
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// Rules returns every rule as it applies in the guard's project: the
+// built-in rules, the packs' rules, then the rules of the configuration.
+func (g *Guard) Rules() []RuleInfo {
+	var out []RuleInfo
+	info := func(b Builtin, kind string) RuleInfo {
+		r := g.builtins[b.Name]
+		ri := RuleInfo{Name: b.Name, Kind: kind, Level: r.Level, Action: r.Action, Class: Class(b.Name), Summary: b.Summary, Example: b.Example, Message: r.Message}
+		if r.Level != b.Level {
+			ri.Changed = append(ri.Changed, "level")
+		}
+		if r.Action != string(b.Action) {
+			ri.Changed = append(ri.Changed, "action")
+		}
+		if r.Message != "" {
+			ri.Changed = append(ri.Changed, "message")
+		}
+		return ri
+	}
+	for _, b := range Builtins {
+		out = append(out, info(b, "built-in"))
+	}
+	for _, p := range Packs {
+		ri := info(p.Rule, "pack")
+		ri.Pack, ri.On = p.Name, slices.Contains(g.cfg.RiskPacks, p.Name)
+		out = append(out, ri)
+	}
+	for _, r := range g.rules {
+		ri := RuleInfo{Name: r.Name, Kind: "default", Level: r.Level, Action: r.Action, Class: Class(r.Name), Message: r.Message,
+			Tools: r.Tools, Paths: r.Paths, TestFiles: r.TestFiles, Commands: r.Commands}
+		if r.Line > 0 {
+			ri.Kind, ri.Source = "aiwg.yml", fmt.Sprintf("%s:%d", g.cfg.File, r.Line)
+			if def := defaultRule(r.Name); def != nil {
+				ri.Kind = "default"
+				for _, k := range []string{"level", "action", "message", "tools", "paths", "test_files", "commands"} {
+					if r.Set[k] {
+						ri.Changed = append(ri.Changed, k)
+					}
+				}
+			}
+		}
+		out = append(out, ri)
+	}
+	return out
+}
+
+// defaultRule returns the risk rule of the embedded defaults named name.
+func defaultRule(name string) *config.RiskRule {
+	def, err := config.Default()
+	if err != nil {
+		return nil
+	}
+	for i := range def.RiskRules {
+		if def.RiskRules[i].Name == name {
+			return &def.RiskRules[i]
+		}
+	}
+	return nil
 }

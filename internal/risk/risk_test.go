@@ -148,19 +148,6 @@ func newGuard(t testing.TB, root string, cfg *config.Config) *Guard {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		// Without git, say what a repository would: everything but the
-		// ignored files is tracked.
-		g.Tracked = func(root string, paths []string) map[string]bool {
-			set := map[string]bool{}
-			for _, p := range paths {
-				if !strings.HasSuffix(p, ".log") {
-					set[p] = true
-				}
-			}
-			return set
-		}
-	}
 	return g
 }
 
@@ -426,6 +413,9 @@ func FuzzCommand(f *testing.F) {
 	root := sample(f)
 	g := newGuard(f, root, nil)
 	for _, c := range readCorpus(f, "testdata/commands.txt") {
+		f.Add(c.command)
+	}
+	for _, c := range readPeerCases(f) {
 		f.Add(c.command)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {

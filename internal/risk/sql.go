@@ -105,13 +105,14 @@ func (g *Guard) sqlDestroys(c *shell.Cmd) string {
 var sqlRes = sync.OnceValue(func() [3]*regexp.Regexp {
 	return [3]*regexp.Regexp{
 		regexp.MustCompile(`(?is)^\s*(?:drop\s+(?:table|database|schema|view|index|materialized\s+view|user|role|sequence|function|procedure|trigger|type|extension|owned|collection)\b|truncate\b|alter\s+table\b.*\bdrop\b)`),
-		regexp.MustCompile(`(?is)^\s*delete\s+from\b`),
+		regexp.MustCompile(`(?is)^\s*(?:delete\s+from\b|update\s+\S+(?:\s+(?:as\s+)?\w+)?\s+set\b)`),
 		regexp.MustCompile(`(?is)\bwhere\b`),
 	}
 })
 
-// destructiveSQL returns the first statement of text that drops, truncates
-// or deletes without WHERE, or "". String literals and comments are data.
+// destructiveSQL returns the first statement of text that drops, truncates,
+// or deletes or updates every row (no WHERE), or "". String literals and
+// comments are data.
 func destructiveSQL(text string) string {
 	res := sqlRes()
 	for _, stmt := range strings.Split(stripSQL(text), ";") {

@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -20,18 +23,26 @@ func interpreter(name string) string {
 		return "ruby"
 	case name == "php":
 		return "php"
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+		return "awk"
+	case name == "lua" || name == "luajit" || strings.HasPrefix(name, "lua5"):
+		return "lua"
 	}
 	return ""
 }
 
 // codeFlag is each language's option for inline code.
-var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby": "e", "php": "r"}
+var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby": "e", "php": "r", "lua": "e", "awk": "e"}
 
 // interp finds the inline code an interpreter runs (-c, -e, eval, a heredoc
 // or piped text) and turns the file deletions, moves, writes and shell
 // calls in it into commands. Script files are not read: running the
 // project's own scripts is the point of a loop.
 func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, sc *scope, in *Cmd) {
+	if lang == "awk" {
+		w.awk(c, name, args, sc)
+		return
+	}
 	flag := codeFlag[lang]
 	var codes []Word
 	script := false
@@ -69,6 +80,13 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		default:
 			if len(codes) == 0 {
 				script = true
+				if v, ok := a.Value(); ok {
+					if text, ok := w.writtenFile(v, sc.cwd); ok {
+						// A script this command line wrote.
+						codes = append(codes, Word{Raw: v, Values: []string{text}})
+						script = false
+					}
+				}
 			}
 			i = len(args)
 		}
@@ -89,6 +107,51 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	}
 }
 
+// awk finds the program of awk [-F fs] [-v var=val] 'PROGRAM' [file…] or
+// awk -f progfile: the first operand, unless -f (or gawk's -e) gives it.
+func (w *walker) awk(c *ctx, name string, args []Word, sc *scope) {
+	var codes []Word
+	fromFile := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.Lit()
+		switch {
+		case s == "--":
+			if i+1 < len(args) && !fromFile && len(codes) == 0 {
+				codes = append(codes, args[i+1])
+			}
+			i = len(args)
+		case (s == "-f" || s == "--file") && i+1 < len(args):
+			fromFile = true
+			if v, ok := args[i+1].Value(); ok {
+				if text, ok := w.writtenFile(v, sc.cwd); ok {
+					codes = append(codes, Word{Raw: v, Values: []string{text}})
+				}
+			}
+			i++
+		case (s == "-e" || s == "--source") && i+1 < len(args):
+			codes = append(codes, args[i+1])
+			i++
+		case s == "-F" || s == "-v" || s == "--assign" || s == "--field-separator" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
+			i++
+		case strings.HasPrefix(s, "-") && len(s) > 1 && !a.Dynamic:
+		default:
+			if !fromFile && len(codes) == 0 {
+				codes = append(codes, a)
+			}
+			i = len(args)
+		}
+	}
+	for _, code := range codes {
+		v, ok := code.Value()
+		if !ok {
+			w.opaque(name + " running a computed program: " + code.Raw)
+			continue
+		}
+		w.code(c.with(name), "awk", v, sc)
+	}
+}
+
 // op maps an API call in code to the shell command with the same effect.
 type op struct {
 	re   string
@@ -102,6 +165,8 @@ type op struct {
 	// paths is how many path arguments to take: 1, 2 (move, copy), or the
 	// special forms pathOpen and pathObject.
 	paths int
+	// getline: the match is awk's "COMMAND" | getline.
+	getline bool
 }
 
 const (
@@ -150,6 +215,16 @@ var ops = map[string][]op{
 		{re: `\b(?:system|exec|spawn)\b\s*\(?`, shell: true},
 		{re: `(?:%x\s*[{(]|` + "`" + `)`, quoted: true},
 	},
+	"awk": {
+		{re: `\bsystem\s*\(`, shell: true},
+		{re: `"[^"\n]*"\s*\|\s*getline\b`, getline: true},
+	},
+	"lua": {
+		{re: `\b(?:os\.execute|io\.popen)\s*\(`, shell: true},
+		{re: `\bos\.remove\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\bos\.rename\s*\(`, argv: []string{"mv"}, paths: 2},
+		{re: `\bio\.open\s*\(`, argv: []string{"tee"}, paths: pathOpen},
+	},
 	"php": {
 		{re: `\bunlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
 		{re: `\brmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
@@ -173,10 +248,21 @@ var compiled = sync.OnceValue(func() map[string][]*regexp.Regexp {
 // one-liners (print, json, imports) are judged without a regexp.
 var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-	"copy", "`", "qx", "%x", "$"}
+	"copy", "`", "qx", "%x", "$", "getline"}
+
+// shells are the programs that run the text piped into them as commands.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
 // code finds the effects of inline code and emits them as commands.
 func (w *walker) code(c *ctx, lang, code string, sc *scope) {
+	if lang == "awk" {
+		// print | "sh": the program's output runs as commands.
+		for _, m := range awkPipe().FindAllStringSubmatch(code, -1) {
+			if f := strings.Fields(m[1]); len(f) > 0 && shells[path.Base(f[0])] {
+				w.opaque(strings.Join(c.via, " ") + " piping its output into " + m[1])
+			}
+		}
+	}
 	hit := false
 	for _, q := range quick {
 		if strings.Contains(code, q) {
@@ -187,6 +273,7 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 	if !hit {
 		return
 	}
+	vars := assignments(code)
 	for i, re := range compiled()[lang] {
 		o := ops[lang][i]
 		for _, m := range re.FindAllStringIndex(code, -1) {
@@ -197,10 +284,18 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 				}
 				continue
 			}
-			args := parseArgs(rest)
+			if o.getline {
+				// "COMMAND" | getline: the command is the string before the pipe.
+				q := code[m[0]:m[1]]
+				if k := strings.IndexByte(q[1:], '"'); k >= 0 {
+					w.shellString(c, q[1:k+1], sc)
+				}
+				continue
+			}
+			args := evalArgs(parseArgs(rest), vars)
 			switch {
 			case o.shell:
-				w.shellCall(c, args, sc)
+				w.shellCall(c, lang, args, sc)
 			case o.paths == pathOpen:
 				if len(args) >= 2 && args[1].lit && strings.ContainsAny(args[1].val, "wax+") {
 					w.synthetic(c, o.argv, args[:1], sc)
@@ -246,14 +341,21 @@ func (w *walker) synthetic(c *ctx, argv []string, args []codeArg, sc *scope) {
 		words = append(words, Word{Raw: a, Values: []string{a}})
 	}
 	for _, a := range args {
-		words = append(words, a.word())
+		wd := a.word()
+		if v, ok := wd.Value(); ok && (v == "~" || strings.HasPrefix(v, "~/")) {
+			if h := sc.vars["HOME"]; !h.dynamic && len(h.vals) == 1 {
+				v = h.vals[0] + v[1:]
+				wd = Word{Raw: wd.Raw, Values: []string{v}}
+			}
+		}
+		words = append(words, wd)
 	}
 	w.exec(c, words, sc, nil, nil)
 }
 
 // shellCall handles system("cmd"), subprocess.run(["rm", "-rf", x]),
 // spawn("rm", ["-rf", x]) and the like.
-func (w *walker) shellCall(c *ctx, args []codeArg, sc *scope) {
+func (w *walker) shellCall(c *ctx, lang string, args []codeArg, sc *scope) {
 	if len(args) == 0 {
 		return
 	}
@@ -274,6 +376,9 @@ func (w *walker) shellCall(c *ctx, args []codeArg, sc *scope) {
 		w.exec(c, codeWords(list), sc, nil, nil)
 	case a.lit:
 		w.shellString(c, a.val, sc)
+	case lang == "awk":
+		// awk's system() of a computed string runs its input as commands.
+		w.opaque(strings.Join(c.via, " ") + " running a computed command: system(" + a.raw + ")")
 	default:
 		w.opaqueCode(strings.Join(c.via, " ") + " runs a computed command: " + a.raw)
 	}
@@ -296,13 +401,14 @@ func codeWords(list []codeArg) []Word {
 type codeArg struct {
 	val  string
 	lit  bool
+	glob bool // a pattern: glob("/etc/*")
 	list []codeArg
 	raw  string
 }
 
 func (a codeArg) word() Word {
 	if a.lit {
-		return Word{Raw: a.val, Values: []string{a.val}}
+		return Word{Raw: a.val, Values: []string{a.val}, Glob: a.glob}
 	}
 	return Word{Raw: a.raw, Dynamic: true}
 }
@@ -357,6 +463,18 @@ func parseArg(s string) (codeArg, int) {
 		var b strings.Builder
 		for i := start + 1; i < len(s) && i < maxExpr; i++ {
 			switch {
+			case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'x' && i+3 < len(s) && isHex(s[i+2]) && isHex(s[i+3]):
+				v, _ := strconv.ParseUint(s[i+2:i+4], 16, 8)
+				b.WriteByte(byte(v))
+				i += 3
+			case s[i] == '\\' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7':
+				j := i + 1
+				for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' {
+					j++
+				}
+				v, _ := strconv.ParseUint(s[i+1:j], 8, 8)
+				b.WriteByte(byte(v))
+				i = j - 1
 			case s[i] == '\\' && i+1 < len(s):
 				i++
 				b.WriteByte(unescapeChar(s[i]))
@@ -459,4 +577,120 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// awkPipe matches awk's print … | "COMMAND".
+var awkPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|\s*"([^"\n]*)"`) })
+
+// assignRe matches a variable assigned in code: name = value (const, let,
+// var, my, $name).
+var assignRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|[;{(\s])(?:const\s+|let\s+|var\s+|my\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*([^=\s])`)
+})
+
+// assignments returns the variables code assigns a value ralph can work
+// out (a string, Path('x'), os.path.join of strings …); the last
+// assignment of a name wins.
+func assignments(code string) map[string]codeArg {
+	if !strings.Contains(code, "=") {
+		return nil
+	}
+	vars := map[string]codeArg{}
+	for _, m := range assignRe().FindAllStringSubmatchIndex(code, 64) {
+		name := code[m[2]:m[3]]
+		a, _ := parseArg(code[m[4]:])
+		if v, ok := evalArg(a, vars); ok {
+			vars[name] = v
+		} else {
+			delete(vars, name)
+		}
+	}
+	return vars
+}
+
+// evalArgs works out the arguments that are expressions of known values.
+func evalArgs(args []codeArg, vars map[string]codeArg) []codeArg {
+	for i, a := range args {
+		if v, ok := evalArg(a, vars); ok {
+			args[i] = v
+		}
+	}
+	return args
+}
+
+// wrappers are calls that return their (path) argument unchanged, for
+// ralph's purpose.
+var pathCalls = []string{"Path", "pathlib.Path", "PosixPath", "PurePath", "pathlib.PurePath", "os.path.abspath",
+	"os.path.realpath", "os.path.normpath", "os.path.expanduser", "os.fspath", "str", "path.resolve",
+	"path.normalize", "File.expand_path", "Pathname.new", "Pathname", "File.absolute_path", "realpath"}
+
+// joinCalls join their arguments into a path.
+var joinCalls = []string{"os.path.join", "path.join", "File.join", "path.resolve", "filepath.Join"}
+
+// homeExprs stand for the home directory.
+var homeExprs = []string{"Path.home()", "pathlib.Path.home()", "os.homedir()", "require('os').homedir()",
+	"Dir.home", "os.environ['HOME']", `os.environ["HOME"]`, "os.getenv('HOME')", `os.getenv("HOME")`,
+	"ENV['HOME']", `ENV["HOME"]`, "process.env.HOME", "$ENV{HOME}", "$ENV{'HOME'}", "os.path.expanduser('~')"}
+
+// evalArg works out the value of an argument that is an expression of
+// known values, or reports false.
+func evalArg(a codeArg, vars map[string]codeArg) (codeArg, bool) {
+	if a.lit || a.list != nil {
+		return a, true
+	}
+	e := strings.TrimSpace(a.raw)
+	if v, ok := vars[strings.TrimPrefix(e, "$")]; ok {
+		return v, true
+	}
+	for _, h := range homeExprs {
+		if e == h {
+			return codeArg{val: "~", lit: true, raw: e}, true
+		}
+	}
+	if strings.HasPrefix(e, "%w[") && strings.HasSuffix(e, "]") || strings.HasPrefix(e, "%w(") && strings.HasSuffix(e, ")") {
+		var list []codeArg
+		for _, f := range strings.Fields(e[3 : len(e)-1]) {
+			list = append(list, codeArg{val: f, lit: true, raw: f})
+		}
+		if len(list) == 1 {
+			return list[0], true
+		}
+		return codeArg{list: list, raw: e}, true
+	}
+	open := strings.IndexByte(e, '(')
+	if open <= 0 || !strings.HasSuffix(e, ")") || closeParen(e[open+1:]) != len(e)-open-2 {
+		return a, false
+	}
+	fn := e[:open]
+	inner := parseArgs(e[open+1 : len(e)-1])
+	for i, x := range inner {
+		v, ok := evalArg(x, vars)
+		if !ok || !v.lit {
+			return a, false
+		}
+		inner[i] = v
+	}
+	switch {
+	case slices.Contains(joinCalls, fn) && len(inner) > 0:
+		parts := make([]string, len(inner))
+		for i, x := range inner {
+			parts[i] = x.val
+		}
+		joined := parts[0]
+		for _, p := range parts[1:] {
+			if strings.HasPrefix(p, "/") {
+				joined = p
+			} else {
+				joined = strings.TrimSuffix(joined, "/") + "/" + p
+			}
+		}
+		return codeArg{val: joined, lit: true, raw: e}, true
+	case slices.Contains(pathCalls, fn) && len(inner) == 1:
+		return codeArg{val: inner[0].val, lit: true, raw: e}, true
+	case (fn == "glob" || fn == "glob.glob" || fn == "Dir.glob" || fn == "glob.sync") && len(inner) == 1:
+		return codeArg{val: inner[0].val, lit: true, glob: true, raw: e}, true
+	}
+	return a, false
 }

@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -32,12 +34,70 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 			w.assign(c, as, callsc)
 		}
 	}
-	words := make([]Word, len(ce.Args))
-	for i, a := range ce.Args {
+	words := make([]Word, 0, len(ce.Args))
+	for _, a := range ce.Args {
 		w.subst(c, a, sc)
-		words[i] = w.word(c, a, callsc)
+		words = append(words, w.fields(c, a, callsc)...)
 	}
-	return w.exec(c, words, sc, redirs, in)
+	if len(words) > 0 {
+		if name, ok := words[0].Value(); ok {
+			if f, ok := sc.funcs[name]; ok && !strings.Contains(name, "/") {
+				return w.callFunc(c, name, f, words[1:], sc, redirs, in)
+			}
+			switch name {
+			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap":
+				// Builtins that change this shell: VAR=x applies to them
+				// for the call only, the change stays.
+				return w.exec(c, words, sc, redirs, in)
+			}
+		}
+	}
+	// VAR=x cmd: cmd (and the shells and git it may run) sees VAR.
+	return w.exec(c, words, callsc, redirs, in)
+}
+
+// callFunc walks the body of function name, called with args: in the
+// caller's shell (a cd in it moves the caller), with $1… set to the
+// arguments. A function that calls itself is walked once.
+func (w *walker) callFunc(c *ctx, name string, f function, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
+	w.emitRedirsAt(c, redirs, sc)
+	if w.calling[name] {
+		return nil
+	}
+	if c.depth >= MaxDepth {
+		w.opaque(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return nil
+	}
+	if w.calling == nil {
+		w.calling = map[string]bool{}
+	}
+	w.calling[name] = true
+	defer delete(w.calling, name)
+	saved := map[string]value{}
+	for i := 1; i <= 9; i++ {
+		k := strconv.Itoa(i)
+		if v, ok := sc.vars[k]; ok {
+			saved[k] = v
+		}
+		delete(sc.vars, k)
+		if i <= len(args) {
+			if v, ok := args[i-1].Value(); ok {
+				sc.vars[k] = value{vals: []string{v}}
+			} else {
+				sc.vars[k] = value{dynamic: true}
+			}
+		}
+	}
+	fc := &ctx{src: f.src, via: append(append([]string(nil), c.via...), name+"()"), depth: c.depth + 1, line: c.line}
+	cmd := w.stmt(fc, f.body, sc, in)
+	for i := 1; i <= 9; i++ {
+		k := strconv.Itoa(i)
+		delete(sc.vars, k)
+		if v, ok := saved[k]; ok {
+			sc.vars[k] = v
+		}
+	}
+	return cmd
 }
 
 func (w *walker) emitRedirsAt(c *ctx, redirs []Redir, sc *scope) {
@@ -133,8 +193,23 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.flock(c, args, sc, redirs, in)
 	case "watch":
 		if rest, ok := skipOpts(args, "ndq", "interval differences equexit"); ok {
+			// watch joins its arguments for sh -c (or, -x, runs them as
+			// they are): judge both readings.
+			if slices.ContainsFunc(rest, func(a Word) bool { return strings.ContainsAny(a.Raw, " \t\n;|&<>()$`'\"") }) {
+				w.exec(c.with(name), rest, sc, nil, in)
+			}
 			return w.joined(c.with(name), rest, sc, in)
 		}
+	case "trap":
+		// trap 'CODE' SIGNAL…: the code runs when the signal (or EXIT)
+		// comes, in this shell.
+		rest, _ := skipOpts(args, "", "")
+		if len(rest) > 1 {
+			if v, ok := rest[0].Value(); !ok || v != "-" && v != "" {
+				w.joinedOne(c.with("trap"), rest[0], sc)
+			}
+		}
+		return leaf()
 	case "npx", "bunx", "pnpx":
 		if rest, ok := skipOpts(args, "pc", "package call"); ok {
 			return inner(name, rest)
@@ -152,15 +227,17 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 				}
 			}
 		}
-	case "xargs", "parallel":
-		return w.xargs(c, name, args, sc, redirs, in)
+	case "xargs":
+		return w.xargs(c, args, sc, redirs, in)
+	case "parallel":
+		return w.parallel(c, args, sc, redirs, in)
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "rbash", "su", "runuser", "script":
 		return w.shell(c, name, words, sc, redirs, in)
 	case "eval":
 		return w.joined(c.with("eval"), args, sc, in)
 	case "source", ".":
 		if len(args) > 0 {
-			w.script(c.with(name), args[0], sc)
+			w.script(c.with(name), args[0], sc, true)
 		}
 		return leaf()
 	case "cd", "pushd", "popd":
@@ -188,6 +265,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		cmd := leaf()
 		w.container(c, name, args, sc)
 		return cmd
+	case "kubectl", "oc":
+		cmd := leaf()
+		w.kubeExec(c, name, args)
+		return cmd
 	case "git":
 		cmd := leaf()
 		w.gitShell(c, args, sc)
@@ -198,7 +279,90 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		w.interp(c, lang, name, args, redirs, sc, in)
 		return cmd
 	}
+	if v, ok := words[0].Value(); ok && strings.Contains(v, "/") {
+		if text, ok := w.writtenFile(v, sc.cwd); ok {
+			// A script this command line wrote, run by its path.
+			cmd := leaf()
+			w.runText(c.with(v), text, sc)
+			return cmd
+		}
+		if text, p, ok := w.readScript(v, sc.cwd); ok {
+			// A script of the project, run by its path (./x.sh).
+			cmd := leaf()
+			prev := w.file
+			w.file = p
+			w.runText(c, text, sc)
+			w.file = prev
+			return cmd
+		}
+	}
 	return leaf()
+}
+
+// readScript reads a script run by path when it is text: a file starting
+// with #! (a binary runs nothing ralph can read).
+func (w *walker) readScript(v, cwd string) (string, string, bool) {
+	if w.a.ReadFile == nil || w.file != "" {
+		return "", "", false // only from the command line itself
+	}
+	p := v
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return "", "", false
+		}
+		p = filepath.Join(cwd, p)
+	}
+	data, err := w.a.ReadFile(p)
+	if err != nil || len(data) > maxWritten || !bytes.HasPrefix(data, []byte("#!")) {
+		return "", "", false
+	}
+	// A shell script, as bash x.sh reads: not other languages' programs
+	// (./node_modules/.bin/jest), which are the project's tools.
+	first, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(f) == 0 {
+		return "", "", false
+	}
+	prog := path.Base(f[0])
+	if prog == "env" {
+		// #!/usr/bin/env [-S] [VAR=x] bash -e: the first word that is
+		// neither an option nor a setting.
+		prog = ""
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+				prog = path.Base(a)
+				break
+			}
+		}
+	}
+	if !shells[prog] {
+		return "", "", false
+	}
+	return string(data), p, true
+}
+
+// runText walks a script's text by the language its #! line names (shell
+// when none).
+func (w *walker) runText(c *ctx, text string, sc *scope) {
+	lang := ""
+	if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, "#!") {
+		f := strings.Fields(strings.TrimPrefix(first, "#!"))
+		if len(f) > 0 {
+			prog := path.Base(f[0])
+			if prog == "env" && len(f) > 1 {
+				prog = path.Base(f[len(f)-1])
+			}
+			lang = interpreter(prog)
+			if lang == "" && (prog == "awk" || prog == "gawk") {
+				lang = "awk"
+			}
+		}
+	}
+	if lang == "" {
+		w.scriptAt(text, sc.child(), c.via, c.depth+1, c.line)
+		return
+	}
+	w.code(c, lang, text, sc)
 }
 
 // with returns c nested one wrapper deeper.
@@ -208,25 +372,49 @@ func (c *ctx) with(label string) *ctx {
 }
 
 // cmdName returns the program name a word runs: its base name, with quotes
-// and backslashes gone. A computed name keeps its literal tail
-// ("$VENV/bin/python" runs python).
+// and backslashes gone, lower-cased (RM runs rm on a case-insensitive
+// filesystem) and without a Windows .exe. A computed name keeps its
+// literal tail ("$VENV/bin/python" runs python); $SHELL and $BASH run a
+// shell.
 func cmdName(w Word) string {
 	if v, ok := w.Value(); ok {
 		if v == "" {
 			return ""
 		}
-		return path.Base(v)
+		return program(path.Base(v))
 	}
 	if w.Dynamic {
-		raw := w.Raw
+		raw := strings.Trim(w.Raw, `"`)
+		switch raw {
+		case "$SHELL", "${SHELL}", "$BASH", "${BASH}":
+			return "sh"
+		}
 		if i := strings.LastIndex(raw, "/"); i >= 0 && i < len(raw)-1 {
 			tail := strings.Trim(raw[i+1:], `"'`)
 			if tail != "" && !strings.ContainsAny(tail, "$`(){}*?[]") {
-				return tail
+				return program(tail)
 			}
 		}
 	}
 	return ""
+}
+
+// program normalises a program's base name: the part after a Windows
+// path separator, lower-cased, without .exe.
+func program(base string) string {
+	if i := strings.LastIndexByte(base, '\\'); i >= 0 && i < len(base)-1 {
+		base = base[i+1:]
+	}
+	for i := 0; i < len(base); i++ {
+		if c := base[i]; c >= 'A' && c <= 'Z' {
+			base = strings.ToLower(base)
+			break
+		}
+	}
+	if n := strings.TrimSuffix(base, ".exe"); n != "" {
+		base = n
+	}
+	return base
 }
 
 // skipOpts drops leading options. Short options in withArg (one letter each)
@@ -319,7 +507,7 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		case strings.HasPrefix(a, "--split-string="):
 			s := strings.TrimPrefix(a, "--split-string=")
 			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), sc, in)
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
+		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-P" || a == "-a" || a == "--argv0":
 			if i+1 < len(args) && (a == "-C" || a == "--chdir") {
 				nsc = sc.clone()
 				w.cd("cd", args[i+1:i+2], nsc)
@@ -329,6 +517,16 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
 		case strings.HasPrefix(a, "-"):
 		case isAssignWord(args[i]):
+			if nsc == sc {
+				nsc = sc.clone()
+			}
+			k, _, _ := strings.Cut(args[i].Lit(), "=")
+			if val, ok := args[i].Value(); ok {
+				_, v, _ := strings.Cut(val, "=")
+				nsc.vars[k] = value{vals: []string{v}}
+			} else {
+				nsc.vars[k] = value{dynamic: true}
+			}
 		default:
 			return w.exec(c.with("env"), args[i:], nsc, redirs, in)
 		}
@@ -399,8 +597,9 @@ func (w *walker) joinedOne(c *ctx, arg Word, sc *scope) *Cmd {
 	return w.joined(c, []Word{arg}, sc, nil)
 }
 
-// script reads and walks a script file run by path.
-func (w *walker) script(c *ctx, arg Word, sc *scope) {
+// script reads and walks a script file run by path: in the current shell
+// (source), or in a child shell.
+func (w *walker) script(c *ctx, arg Word, sc *scope, source bool) {
 	p, ok := arg.Value()
 	if !ok && shellSetup(arg.Raw) {
 		return
@@ -416,6 +615,16 @@ func (w *walker) script(c *ctx, arg Word, sc *scope) {
 		}
 		p = filepath.Join(sc.cwd, p)
 	}
+	nsc := sc.child()
+	if source {
+		nsc = sc
+	}
+	if text, ok := w.writtenFile(p, ""); ok {
+		// Written by this command line: as much the agent's code as an
+		// inline script.
+		w.scriptAt(text, nsc, c.with(p).via, c.depth+1, c.line)
+		return
+	}
 	if w.a.ReadFile == nil {
 		return // scripts are not read: only their invocation is judged
 	}
@@ -430,7 +639,7 @@ func (w *walker) script(c *ctx, arg Word, sc *scope) {
 	}
 	prev := w.file
 	w.file = p
-	w.scriptAt(string(data), sc.clone(), c.via, c.depth+1, c.line)
+	w.scriptAt(string(data), nsc, c.via, c.depth+1, c.line)
 	w.file = prev
 }
 
@@ -442,9 +651,12 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	case "su", "runuser", "script":
 		// su [opts] [user] -c CMD; script -c CMD
 		for i := 0; i < len(args); i++ {
-			if s := args[i].Lit(); (s == "-c" || s == "--command") && i+1 < len(args) {
+			s := args[i].Lit()
+			short := len(s) > 1 && s[0] == '-' && s[1] != '-' && !args[i].Dynamic
+			if (s == "--command" || short && strings.HasSuffix(s, "c")) && i+1 < len(args) {
+				// -c, or -c last in a cluster (script -qc, su -lc)
 				w.leafOf(c, words, sc, redirs, in)
-				return w.joinedOne(c.with(name+" -c"), args[i+1], sc)
+				return w.joinedOne(c.with(name+" -c"), args[i+1], sc.child())
 			} else if strings.HasPrefix(s, "--command=") {
 				v := strings.TrimPrefix(s, "--command=")
 				w.leafOf(c, words, sc, redirs, in)
@@ -454,12 +666,14 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 		return w.leafOf(c, words, sc, redirs, in)
 	}
 	label := name
-	script, hasC := "", false
+	script, hasC, noexec := "", false, false
 	var file *Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		s := a.Lit()
 		switch {
+		case s == "--" && hasC:
+			continue // bash -c -- SCRIPT
 		case s == "--" || s == "-":
 			if i+1 < len(args) && !hasC {
 				file = &args[i+1]
@@ -471,6 +685,9 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 		case len(s) > 1 && (s[0] == '-' || s[0] == '+') && !a.Dynamic:
 			if strings.Contains(s[1:], "c") && s[0] == '-' {
 				hasC = true
+			}
+			if strings.Contains(s[1:], "n") && s[0] == '-' {
+				noexec = true // bash -n: read the script, run nothing
 			}
 		default:
 			if hasC {
@@ -489,9 +706,10 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	}
 	cmd := w.leafOf(c, words, sc, redirs, in)
 	switch {
+	case noexec:
 	case hasC:
 		// sh -c SCRIPT NAME ARG…: the words after the script are $0, $1, ….
-		nsc := sc.clone()
+		nsc := sc.child()
 		if k := slices.IndexFunc(args, func(a Word) bool { return a.Raw != "" && a.Lit() == script }); k >= 0 {
 			for n, a := range args[k+1:] {
 				if v, ok := a.Value(); ok {
@@ -501,10 +719,10 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 		}
 		w.scriptAt(script, nsc, c.with(label).via, c.depth+1, c.line)
 	case file != nil:
-		w.script(c.with(name), *file, sc)
+		w.script(c.with(name), *file, sc, false)
 	default:
 		if text, ok := stdinText(redirs, in); ok {
-			w.scriptAt(text, sc.clone(), c.with(name+" -s").via, c.depth+1, c.line)
+			w.scriptAt(text, sc.child(), c.with(name+" -s").via, c.depth+1, c.line)
 		} else if in != nil {
 			w.opaque(name + " reading commands from " + in.Text())
 		}
@@ -557,7 +775,10 @@ func setStdout(cmd *Cmd) {
 			parts = append(parts, v)
 		}
 		cmd.Stdout, cmd.StdoutKnown = strings.Join(parts, " "), true
-		if cmd.Name == "printf" || hasFlag(cmd.Args, "e") {
+		switch {
+		case cmd.Name == "printf":
+			cmd.Stdout, cmd.StdoutKnown = printf(parts)
+		case hasFlag(cmd.Args, "e"):
 			cmd.Stdout = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(cmd.Stdout)
 		}
 	case "cat":
@@ -567,10 +788,35 @@ func setStdout(cmd *Cmd) {
 	}
 }
 
-// cd follows cd/pushd/popd when their target is known.
+// cd follows cd/pushd/popd when their target is known: pushd keeps the
+// directory it leaves, popd goes back to it, cd - to $OLDPWD.
 func (w *walker) cd(name string, args []Word, sc *scope) {
 	if name == "popd" {
+		if n := len(sc.dirs); n > 0 {
+			sc.setCwd(sc.dirs[n-1])
+			sc.dirs = sc.dirs[:n-1]
+			return
+		}
 		sc.setCwd("")
+		return
+	}
+	prev := sc.cwd
+	defer func() {
+		if name == "pushd" {
+			sc.dirs = append(sc.dirs, prev)
+		}
+		if prev == "" {
+			sc.vars["OLDPWD"] = value{dynamic: true}
+		} else {
+			sc.vars["OLDPWD"] = value{vals: []string{prev}}
+		}
+	}()
+	if rest, _ := skipOpts(args, "", ""); len(rest) == 1 && rest[0].Lit() == "-" {
+		if o := sc.vars["OLDPWD"]; !o.dynamic && len(o.vals) == 1 {
+			sc.setCwd(o.vals[0])
+		} else {
+			sc.setCwd("")
+		}
 		return
 	}
 	rest, _ := skipOpts(args, "", "")
@@ -593,57 +839,106 @@ func (w *walker) cd(name string, args []Word, sc *scope) {
 	}
 }
 
-// xargs handles xargs [opts] CMD ARGS… and GNU parallel: CMD runs with the
-// items read from the command piped in appended.
-func (w *walker) xargs(c *ctx, name string, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
+// maxItems bounds the known input items a command is run with, one by
+// one (xargs -I, parallel).
+const maxItems = 16
+
+// xargsOpts are xargs' options that take a value (GNU and BSD): short
+// letters, then long names. -i, -e, -l and --replace, --eof take theirs
+// glued, if any.
+var xargsOpts = [2]string{"adEILnPsJRS", "arg-file delimiter max-lines max-args max-procs max-chars process-slot-var"}
+
+// xargs handles xargs [opts] CMD ARGS…: CMD runs with the items read from
+// the command piped in, appended or (-I, -J, --replace) put in place of
+// the replacement string. When that command's output is literal (echo,
+// printf), the items are known and CMD is judged with them.
+func (w *walker) xargs(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
 	var rest []Word
-	replace := ""
-	if name == "parallel" {
-		rest = args
-		for i, a := range args {
-			if s := a.Lit(); s == ":::" || s == "::::" {
-				rest = args[:i]
+	replace, null := "", false
+	longs := strings.Fields(xargsOpts[1])
+loop:
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case args[i].Dynamic:
+			rest = args[i:]
+			break loop
+		case s == "--":
+			rest = args[i+1:]
+			break loop
+		case s == "-0" || s == "--null":
+			null = true
+		case s == "--replace" || s == "-i":
+			replace = "{}"
+		case strings.HasPrefix(s, "--replace="):
+			replace = strings.TrimPrefix(s, "--replace=")
+			if replace == "" {
+				replace = "{}"
+			}
+		case strings.HasPrefix(s, "-i") && !strings.HasPrefix(s, "--"):
+			replace = s[2:]
+		case strings.HasPrefix(s, "--"):
+			name, _, glued := strings.Cut(s[2:], "=")
+			if !glued && slices.Contains(longs, name) {
+				i++
+			}
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			// Clustered flags (-0rt), the last may take a value.
+			for j := 1; j < len(s); j++ {
+				l := s[j]
+				if l == '0' {
+					null = true
+				}
+				if strings.IndexByte(xargsOpts[0], l) < 0 {
+					continue
+				}
+				val := s[j+1:]
+				if val == "" && i+1 < len(args) {
+					i++
+					val = args[i].Lit()
+				}
+				if l == 'I' || l == 'J' {
+					replace = val
+				}
 				break
 			}
-		}
-		rest, _ = skipOpts(rest, "jSIdaE", "jobs sshlogin")
-		replace = "{}"
-	} else {
-	loop:
-		for i := 0; i < len(args); i++ {
-			s := args[i].Lit()
-			switch {
-			case s == "-I" || s == "--replace":
-				if i+1 < len(args) {
-					replace = args[i+1].Lit()
-				}
-				i++
-			case strings.HasPrefix(s, "-I"):
-				replace = s[2:]
-			case s == "-i":
-				replace = "{}"
-			case strings.HasPrefix(s, "--replace="):
-				replace = strings.TrimPrefix(s, "--replace=")
-			case s == "-L" || s == "-n" || s == "-P" || s == "-s" || s == "-E" || s == "-d" || s == "-a" ||
-				s == "--max-lines" || s == "--max-args" || s == "--max-procs" || s == "--delimiter" || s == "--arg-file":
-				i++
-			case s == "--":
-				rest = args[i+1:]
-				break loop
-			case strings.HasPrefix(s, "-") && !args[i].Dynamic:
-			default:
-				rest = args[i:]
-				break loop
-			}
+		default:
+			rest = args[i:]
+			break loop
 		}
 	}
 	if len(rest) == 0 {
 		rest = []Word{{Raw: "echo", Values: []string{"echo"}}}
 	}
+	w.leafOf(c, append([]Word{{Raw: "xargs", Values: []string{"xargs"}}}, args...), sc, redirs, in)
+	cc := c.with("xargs")
+	if in != nil && in.StdoutKnown {
+		sep := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
+		if null {
+			sep = func(r rune) bool { return r == 0 }
+		} else if replace != "" {
+			sep = func(r rune) bool { return r == '\n' }
+		}
+		items := strings.FieldsFunc(in.Stdout, sep)
+		w.withItems(cc, rest, replace, items, sc)
+		if inputAsCode(rest, replace) {
+			// The input becomes code: judge it whole too, as it would run
+			// with -0 or -d '\n', and ask, as other input runs anything.
+			w.scriptAt(in.Stdout, sc.child(), cc.via, cc.depth+1, cc.line)
+			w.opaque("xargs running its input as code: " + strings.TrimSpace(in.Text()))
+		}
+		return nil
+	}
+	return w.exec(cc, withInput(rest, replace), sc, nil, in)
+}
+
+// withInput returns argv with the item read from input in place of the
+// replacement string, or appended when there is none.
+func withInput(argv []Word, replace string) []Word {
 	item := Word{Raw: "{}", FromInput: true, Dynamic: true}
-	sub := make([]Word, 0, len(rest)+1)
+	sub := make([]Word, 0, len(argv)+1)
 	replaced := false
-	for _, a := range rest {
+	for _, a := range argv {
 		if replace != "" && strings.Contains(a.Raw, replace) {
 			sub = append(sub, item)
 			replaced = true
@@ -654,8 +949,182 @@ func (w *walker) xargs(c *ctx, name string, args []Word, sc *scope, redirs []Red
 	if !replaced {
 		sub = append(sub, item)
 	}
-	w.leafOf(c, append([]Word{{Raw: name, Values: []string{name}}}, args...), sc, redirs, in)
-	return w.exec(c.with(name), sub, sc, nil, in)
+	return sub
+}
+
+// withItems runs argv with known items: once per item in place of the
+// replacement string, or once with all of them appended.
+func (w *walker) withItems(c *ctx, argv []Word, replace string, items []string, sc *scope) {
+	if replace == "" {
+		run := append([]Word(nil), argv...)
+		for _, it := range items[:min(len(items), maxValues)] {
+			run = append(run, Word{Raw: it, Values: []string{it}})
+		}
+		w.exec(c, run, sc, nil, nil)
+		return
+	}
+	for _, it := range items[:min(len(items), maxItems)] {
+		run := make([]Word, len(argv))
+		replaced := false
+		for i, a := range argv {
+			run[i] = a
+			if v, ok := a.Value(); ok && strings.Contains(v, replace) {
+				v = strings.ReplaceAll(v, replace, it)
+				run[i] = Word{Raw: v, Values: []string{v}}
+				replaced = true
+			}
+		}
+		if !replaced {
+			// xargs -I runs the command without the item; judged with
+			// it, in case the replacement string is spelled otherwise.
+			run = append(run, Word{Raw: it, Values: []string{it}})
+		}
+		w.exec(c, run, sc, nil, nil)
+	}
+}
+
+// inputAsCode reports whether the items xargs or parallel reads become
+// code or a program: appended to a shell -c, an interpreter, eval or a
+// wrapper with no command yet, or put by the replacement string where
+// those take their code.
+func inputAsCode(argv []Word, replace string) bool {
+	if replace != "" {
+		if k := slices.IndexFunc(argv, func(a Word) bool { return a.Raw == replace }); k >= 0 {
+			return asCode(argv[:k])
+		}
+	}
+	return asCode(argv)
+}
+
+// asCode reports whether argv runs its next argument as code: a shell's
+// -c, eval, an interpreter's -c/-e, or a wrapper with no command yet.
+func asCode(argv []Word) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name := cmdName(argv[0])
+	last := argv[len(argv)-1].Lit()
+	switch {
+	case name == "eval", name == "sudo" || name == "env" || name == "nohup" || name == "exec" || name == "command":
+		return true
+	case shells[name] && (len(argv) == 1 || strings.HasPrefix(last, "-") && strings.HasSuffix(last, "c")):
+		return true
+	case interpreter(name) != "" && (len(argv) == 1 || strings.HasPrefix(last, "-") && strings.ContainsAny(last[len(last)-1:], "ce")):
+		return true
+	}
+	return false
+}
+
+// parallelOpts are GNU parallel's options that take a value.
+var parallelOpts = [2]string{"jSIdaENnXsL", "jobs sshlogin results joblog tmpdir workdir wd colsep max-args timeout retries delay halt memfree load env sshloginfile slf basefile return tag-string rpl header arg-file delimiter max-replace-args max-lines"}
+
+// parallel handles GNU parallel [opts] [CMD ARGS…] [::: ITEMS…]: CMD runs
+// once per item, the item in place of {} (or appended); without CMD the
+// items are themselves command lines; without ::: they are read from the
+// input.
+func (w *walker) parallel(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
+	w.leafOf(c, append([]Word{{Raw: "parallel", Values: []string{"parallel"}}}, args...), sc, redirs, in)
+	cc := c.with("parallel")
+	cmdArgs, groups := args, [][]Word(nil)
+	for i, a := range args {
+		if s := a.Lit(); s == ":::" || s == "::::" || s == ":::+" || s == "::::+" {
+			cmdArgs = args[:i]
+			var group []Word
+			for _, b := range args[i+1:] {
+				if t := b.Lit(); t == ":::" || t == "::::" || t == ":::+" || t == "::::+" {
+					break
+				}
+				if s == "::::" || s == "::::+" {
+					group = append(group, Word{Raw: b.Raw, Dynamic: true, FromInput: true})
+					continue
+				}
+				group = append(group, b)
+			}
+			groups = append(groups, group)
+		}
+	}
+	longs := strings.Fields(parallelOpts[1])
+	replace := "{}"
+	i := 0
+	for ; i < len(cmdArgs); i++ {
+		s := cmdArgs[i].Lit()
+		if cmdArgs[i].Dynamic || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if s == "--dry-run" || s == "--dryrun" {
+			return nil // prints the commands, runs none
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, glued := strings.Cut(s[2:], "=")
+			if !glued && slices.Contains(longs, name) {
+				i++
+			}
+			continue
+		}
+		if l := s[1]; strings.IndexByte(parallelOpts[0], l) >= 0 {
+			val := s[2:]
+			if val == "" && i+1 < len(cmdArgs) {
+				i++
+				val = cmdArgs[i].Lit()
+			}
+			if l == 'I' {
+				replace = val
+			}
+		}
+	}
+	argv := cmdArgs[i:]
+	var items []Word
+	for _, g := range groups {
+		items = append(items, g...)
+	}
+	known := len(groups) > 0
+	for _, it := range items {
+		if _, ok := it.Value(); !ok {
+			known = false
+		}
+	}
+	if len(groups) == 0 && in != nil && in.StdoutKnown {
+		for _, l := range strings.Split(in.Stdout, "\n") {
+			if l != "" {
+				items = append(items, Word{Raw: l, Values: []string{l}})
+			}
+		}
+		known = true
+	}
+	switch {
+	case len(argv) == 0 && known:
+		// The items are the command lines.
+		for _, it := range items[:min(len(items), maxItems)] {
+			v, _ := it.Value()
+			w.scriptAt(v, sc.child(), cc.via, cc.depth+1, cc.line)
+		}
+	case len(argv) == 0:
+		w.opaque("parallel running command lines read from its input")
+	case known && inputAsCode(argv, replace):
+		w.opaque("parallel running its input as code")
+		fallthrough
+	case known:
+		var vals []string
+		for _, it := range items {
+			v, _ := it.Value()
+			vals = append(vals, v)
+		}
+		if !slices.ContainsFunc(argv, func(a Word) bool { return strings.Contains(a.Raw, replace) }) {
+			replace = "" // appended
+			for _, v := range vals[:min(len(vals), maxItems)] {
+				w.exec(cc, append(append([]Word(nil), argv...), Word{Raw: v, Values: []string{v}}), sc, nil, nil)
+			}
+			break
+		}
+		w.withItems(cc, argv, replace, vals, sc)
+	default:
+		w.exec(cc, withInput(argv, replace), sc, nil, in)
+	}
+	return nil
 }
 
 // findExec walks the commands of find's -exec, -execdir, -ok and -okdir.
@@ -679,7 +1148,13 @@ func (w *walker) findExec(c *ctx, find *Cmd, args []Word, sc *scope) {
 			sub = append(sub, args[j])
 		}
 		if len(sub) > 0 {
-			w.exec(c.with("find "+s), sub, sc, nil, find)
+			esc := sc
+			if s == "-execdir" || s == "-okdir" {
+				// Runs in the directory of each file found.
+				esc = sc.clone()
+				esc.setCwd("")
+			}
+			w.exec(c.with("find "+s), sub, esc, nil, find)
 		}
 		i = j
 	}
@@ -711,8 +1186,20 @@ func (w *walker) ssh(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 	return cmd
 }
 
-// gitShell follows git commands that run shell code: git rebase --exec and
-// git bisect run.
+// gitCommandVars are the environment variables whose value git runs as a
+// shell command line.
+var gitCommandVars = []string{"GIT_SSH_COMMAND", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_ASKPASS"}
+
+// gitCommandKeys are the configuration keys whose value git runs as a
+// shell command line ("!cmd" for an alias or a credential helper).
+var gitCommandKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "diff.external",
+	"sequence.editor", "gpg.program", "credential.helper", "core.gitproxy", "uploadpack.packobjectshook", "merge.tool"}
+
+// gitShell follows what a git command runs as shell code: git rebase
+// --exec, git bisect run, git submodule foreach, aliases and command
+// settings given on the command line (-c alias.x=…, -c core.sshCommand=…,
+// GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the variables
+// whose value git runs (GIT_SSH_COMMAND, …).
 func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	for i, a := range args {
 		s := a.Lit()
@@ -722,7 +1209,126 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 		if s == "run" && i > 0 && args[i-1].Lit() == "bisect" && i+1 < len(args) {
 			w.exec(c.with("git bisect run"), args[i+1:], sc, nil, nil)
 		}
+		if s == "foreach" && i > 0 && args[i-1].Lit() == "submodule" || s == "foreach" && i > 1 && args[i-2].Lit() == "submodule" {
+			rest, _ := skipOpts(args[i+1:], "", "")
+			if len(rest) > 0 {
+				sub := sc.child()
+				sub.setCwd("") // each submodule
+				w.joined(c.with("git submodule foreach"), rest, sub, nil)
+			}
+		}
 	}
+	for _, k := range gitCommandVars {
+		if v, ok := sc.vars[k]; ok {
+			w.gitCommand(c, k, v, sc)
+		}
+	}
+	for _, k := range []string{"GIT_SSH"} { // a program, run without a shell
+		if v, ok := sc.vars[k]; ok {
+			if v.dynamic || len(v.vals) != 1 {
+				w.opaque("git with " + k + " computed at run time")
+			} else if v.vals[0] != "" {
+				w.exec(c.with(k), []Word{{Raw: v.vals[0], Values: v.vals}}, sc, nil, nil)
+			}
+		}
+	}
+	cfg, sub, rest := gitConfig(args, sc)
+	for k, v := range cfg {
+		switch {
+		case slices.Contains(gitCommandKeys, k):
+			w.gitCommand(c, "git -c "+k, value{vals: []string{strings.TrimPrefix(v, "!")}}, sc)
+		case k == "alias."+sub:
+			if strings.HasPrefix(v, "!") {
+				// A shell alias: the command line, with the arguments.
+				words := []Word{{Raw: v[1:], Values: []string{v[1:]}}}
+				w.joined(c.with("git alias "+sub), append(words, rest...), sc.child(), nil)
+				continue
+			}
+			if f := strings.Fields(v); len(f) > 0 && strings.ToLower(f[0]) == sub {
+				continue // git refuses an alias loop
+			}
+			if c.depth >= MaxDepth {
+				w.opaque(fmt.Sprintf("git aliases nested deeper than %d levels", MaxDepth))
+				continue
+			}
+			argv := []Word{{Raw: "git", Values: []string{"git"}}}
+			for _, f := range strings.Fields(v) {
+				argv = append(argv, Word{Raw: f, Values: []string{f}})
+			}
+			ac := c.with("git alias " + sub)
+			ac.depth++
+			w.exec(ac, append(argv, rest...), sc, nil, nil)
+		}
+	}
+}
+
+// gitCommand judges a command line git runs from a variable or setting.
+func (w *walker) gitCommand(c *ctx, what string, v value, sc *scope) {
+	if v.dynamic || len(v.vals) != 1 {
+		w.opaque("git running " + what + ", computed at run time")
+		return
+	}
+	if v.vals[0] != "" {
+		w.scriptAt(v.vals[0], sc.child(), c.with(what).via, c.depth+1, c.line)
+	}
+}
+
+// gitConfig returns the settings a git command line gives (-c key=value,
+// GIT_CONFIG_COUNT/KEY_n/VALUE_n, GIT_CONFIG_PARAMETERS), keys
+// lower-cased as git compares them (but for alias names), with the
+// subcommand and its arguments.
+func gitConfig(args []Word, sc *scope) (map[string]string, string, []Word) {
+	cfg := map[string]string{}
+	set := func(kv string) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			v = "true"
+		}
+		sect, name, _ := strings.Cut(k, ".")
+		if strings.EqualFold(sect, "alias") {
+			cfg["alias."+name] = v
+			return
+		}
+		cfg[strings.ToLower(k)] = v
+	}
+	known := func(name string) (string, bool) {
+		v, ok := sc.vars[name]
+		if !ok || v.dynamic || len(v.vals) != 1 {
+			return "", false
+		}
+		return v.vals[0], true
+	}
+	if n, ok := known("GIT_CONFIG_COUNT"); ok {
+		count, _ := strconv.Atoi(n)
+		for i := 0; i < min(count, 64); i++ {
+			k, ok1 := known("GIT_CONFIG_KEY_" + strconv.Itoa(i))
+			v, ok2 := known("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
+			if ok1 && ok2 {
+				set(k + "=" + v)
+			}
+		}
+	}
+	if p, ok := known("GIT_CONFIG_PARAMETERS"); ok {
+		for _, f := range strings.Fields(p) {
+			set(strings.Trim(f, "'"))
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case s == "-c" && i+1 < len(args):
+			set(args[i+1].Lit())
+			i++
+		case strings.HasPrefix(s, "-c") && len(s) > 2 && !strings.HasPrefix(s, "--"):
+			set(s[2:])
+		case (s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--config-env" || s == "--exec-path") && i+1 < len(args):
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			return cfg, strings.ToLower(s), args[i+1:]
+		}
+	}
+	return cfg, "", nil
 }
 
 // containerArgOpts are the options of docker/podman run and exec that take
@@ -771,6 +1377,54 @@ func (w *walker) container(c *ctx, name string, args []Word, sc *scope) {
 	remote := &scope{vars: map[string]value{}}
 	n := len(w.out.Cmds)
 	w.exec(c.with(host), args[i:], remote, nil, nil)
+	for _, rc := range w.out.Cmds[n:] {
+		rc.Remote = host
+	}
+}
+
+// kubeValueOpts are kubectl's options that take a value as the next
+// argument.
+var kubeValueOpts = map[string]bool{"-n": true, "--namespace": true, "-c": true, "--container": true, "--context": true,
+	"--kubeconfig": true, "-f": true, "--filename": true, "--pod-running-timeout": true, "--cluster": true, "--user": true,
+	"-s": true, "--server": true, "--token": true, "--as": true}
+
+// kubeExec follows kubectl exec POD -- CMD…: the command runs in a
+// container, judged like another machine's.
+func (w *walker) kubeExec(c *ctx, name string, args []Word) {
+	i := 0
+	for ; i < len(args) && args[i].Lit() != "exec"; i++ {
+		if kubeValueOpts[args[i].Lit()] {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	rest := args[i+1:]
+	var cmdArgs []Word
+	pod := false
+	for j := 0; j < len(rest); j++ {
+		s := rest[j].Lit()
+		switch {
+		case s == "--":
+			cmdArgs = rest[j+1:]
+			j = len(rest)
+		case kubeValueOpts[s]:
+			j++
+		case strings.HasPrefix(s, "-"):
+		case !pod:
+			pod = true
+		default:
+			cmdArgs = rest[j:] // the old form: kubectl exec POD CMD
+			j = len(rest)
+		}
+	}
+	if len(cmdArgs) == 0 {
+		return
+	}
+	host := name + " exec"
+	n := len(w.out.Cmds)
+	w.exec(c.with(host), cmdArgs, &scope{vars: map[string]value{}}, nil, nil)
 	for _, rc := range w.out.Cmds[n:] {
 		rc.Remote = host
 	}

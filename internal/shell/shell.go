@@ -154,6 +154,18 @@ func (c *Cmd) Text() string {
 	return strings.TrimSpace(b.String())
 }
 
+// Output returns what c writes on its standard output when that is
+// literal data: echo's text and newline, printf's, cat's heredoc.
+func (c *Cmd) Output() (string, bool) {
+	if !c.StdoutKnown {
+		return "", false
+	}
+	if c.Name == "echo" && !hasFlag(c.Args, "n") {
+		return c.Stdout + "\n", true
+	}
+	return c.Stdout, true
+}
+
 // Env gives the variables a command line may use whose values ralph knows
 // (HOME, TMPDIR, …). It returns "" for variables it does not know.
 type Env func(name string) string
@@ -183,6 +195,8 @@ func (a *Analyzer) Analyze(src, cwd string) *Analysis {
 			}
 		}
 	}
+	// Field splitting uses IFS; unset, it is space, tab and newline.
+	sc.vars["IFS"] = value{vals: []string{" \t\n"}}
 	if _, ok := sc.vars["TMPDIR"]; !ok {
 		// Unset, $TMPDIR/x would be /x; but whoever writes it means the
 		// temp directory, and judging it so keeps mistakes in scratch space.
@@ -201,6 +215,13 @@ type walker struct {
 	a    *Analyzer
 	out  *Analysis
 	file string // script file being walked, if any
+	// calling holds the functions being walked, so that a function
+	// calling itself is walked once.
+	calling map[string]bool
+	// written holds the files this command line writes with literal
+	// text (cat > x.sh <<EOF), by absolute path, so that running them
+	// later in the same line is read like an inline script.
+	written map[string]string
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -224,12 +245,45 @@ type scope struct {
 	cwd     string
 	vars    map[string]value
 	aliases map[string]string
+	// funcs are the functions defined so far, by name: a body runs only
+	// where the function is called. exported holds those of export -f,
+	// which child shells see.
+	funcs    map[string]function
+	exported map[string]bool
+	dirs     []string // pushd's stack, "" for an unknown directory
+}
+
+// function is a function's body and the source it was written in.
+type function struct {
+	body *syntax.Stmt
+	src  string
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported}
 	for k, v := range s.vars {
 		n.vars[k] = v
+	}
+	if len(s.funcs) > 0 {
+		n.funcs = make(map[string]function, len(s.funcs))
+		for k, v := range s.funcs {
+			n.funcs[k] = v
+		}
+	}
+	n.dirs = append([]string(nil), s.dirs...)
+	return n
+}
+
+// child returns the scope of a new shell started from s (bash -c, a
+// script): variables carry over (as if exported), functions only when
+// exported with export -f, the directory stack not at all.
+func (s *scope) child() *scope {
+	n := s.clone()
+	n.dirs = nil
+	for k := range n.funcs {
+		if !s.exported[k] {
+			delete(n.funcs, k)
+		}
 	}
 	return n
 }
@@ -352,16 +406,53 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			w.stmts(c, it.Stmts, sc)
 		}
 	case *syntax.FuncDecl:
-		if x.Name != nil && forkBomb(x.Name.Value, x.Body) {
+		if x.Name == nil {
+			break
+		}
+		if forkBomb(x.Name.Value, x.Body) {
 			w.out.ForkBomb = true
 		}
-		// The body runs only if called; check it as if it were.
-		w.stmt(c, x.Body, sc.clone(), nil)
+		// The body runs where the function is called (see call), with
+		// the shell's state at that point; a function never called runs
+		// nothing.
+		if sc.funcs == nil {
+			sc.funcs = map[string]function{}
+		}
+		sc.funcs[x.Name.Value] = function{body: x.Body, src: c.src}
 	case *syntax.DeclClause:
+		funcs := false
 		for _, as := range x.Args {
+			if as.Naked && as.Name == nil && as.Value != nil {
+				if f := as.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "f") {
+					funcs = true
+				}
+				continue
+			}
+			if funcs && as.Naked && as.Name != nil && x.Variant.Value == "export" {
+				if sc.exported == nil {
+					sc.exported = map[string]bool{}
+				}
+				sc.exported[as.Name.Value] = true
+				continue
+			}
 			w.assign(c, as, sc)
 		}
 	case *syntax.TimeClause:
+		// time -- cmd, time -p -- ! cmd: Bash's time takes -- before
+		// the command.
+		if x.Stmt == nil {
+			return nil
+		}
+		if ce, ok := x.Stmt.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "--" {
+			n := *ce
+			n.Args = n.Args[1:]
+			if n.Args[0].Lit() == "!" && len(n.Args) > 1 {
+				n.Args = n.Args[1:]
+			}
+			st := *x.Stmt
+			st.Cmd = &n
+			return w.stmt(c, &st, sc, in)
+		}
 		return w.stmt(c, x.Stmt, sc, in)
 	case *syntax.CoprocClause:
 		w.stmt(c, x.Stmt, sc.clone(), nil)
@@ -389,6 +480,65 @@ func (w *walker) emit(c *ctx, cmd *Cmd) {
 	}
 	cmd.File = w.file
 	w.out.Cmds = append(w.out.Cmds, cmd)
+	w.remember(cmd)
+}
+
+// maxWritten bounds the text kept of files a command line writes.
+const maxWritten = 256 << 10
+
+// remember keeps the text cmd writes to a file when it is literal (cat >
+// x.sh <<EOF, echo … > x.py, … | tee x.sh), so that the file run later in
+// the same command line is read as written.
+func (w *walker) remember(cmd *Cmd) {
+	write := func(target Word, text string, appendTo bool) {
+		v, ok := target.Value()
+		if !ok || v == "" || len(text) > maxWritten {
+			return
+		}
+		if !filepath.IsAbs(v) {
+			if cmd.Cwd == "" {
+				return
+			}
+			v = filepath.Join(cmd.Cwd, v)
+		}
+		if w.written == nil {
+			w.written = map[string]string{}
+		}
+		if appendTo {
+			text = w.written[v] + text
+		}
+		w.written[filepath.Clean(v)] = text
+	}
+	if cmd.StdoutKnown {
+		for _, r := range cmd.Redirs {
+			if r.Writes() && (r.Fd == "" || r.Fd == "1") {
+				write(r.Target, cmd.Stdout+"\n", r.Op == ">>" || r.Op == "&>>")
+			}
+		}
+	}
+	if cmd.Name == "tee" && cmd.Input != nil && cmd.Input.StdoutKnown {
+		for _, a := range cmd.Args {
+			if !strings.HasPrefix(a.Lit(), "-") {
+				write(a, cmd.Input.Stdout+"\n", false)
+			}
+		}
+	}
+}
+
+// writtenFile returns the text of a file this command line wrote, by the
+// path a later command names in directory cwd.
+func (w *walker) writtenFile(p, cwd string) (string, bool) {
+	if len(w.written) == 0 || p == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return "", false
+		}
+		p = filepath.Join(cwd, p)
+	}
+	text, ok := w.written[filepath.Clean(p)]
+	return text, ok
 }
 
 // assign records X=val in sc.

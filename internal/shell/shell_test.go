@@ -176,8 +176,26 @@ func TestAnalyze(t *testing.T) {
 		{"while", "while false; do rm -rf build; done", []string{"false", "rm -rf build"}},
 		{"until", "until true; do rm -rf build; done", []string{"true", "rm -rf build"}},
 		{"case", "case $x in a) rm -rf build;; *) echo;; esac", []string{"rm -rf build", "echo"}},
-		{"function body", "f() { rm -rf build; }", []string{"rm -rf build"}},
-		{"function keyword", "function f { rm -rf build; }; f", []string{"rm -rf build", "f"}},
+		// A function's body runs where it is called, and only there.
+		{"function never called", "f() { rm -rf build; }", []string{}},
+		{"function called", "f() { rm -rf build; }; f", []string{"rm -rf build [via f()]"}},
+		{"function keyword", "function f { rm -rf build; }; f", []string{"rm -rf build [via f()]"}},
+		{"function arguments", "f() { rm -rf \"$1\"; }; f build", []string{"rm -rf build [via f()]"}},
+		{"function redefined", "f() { rm -rf /; }; f() { rm -rf build; }; f", []string{"rm -rf build [via f()]"}},
+		{"function defined in a subshell", "(f() { rm -rf /; }); f", []string{"f"}},
+		{"function calling itself", "f() { rm x; f; }; f", []string{"rm x [via f()]"}},
+		{"function not seen by a child shell", "f() { rm -rf /; }; sh -c f", []string{"sh -c f", "f [via sh -c]"}},
+		{"exported function seen by a child shell", "f() { rm -rf /; }; export -f f; sh -c f", []string{"sh -c f", "rm -rf / [via sh -c, f()]"}},
+		{"function under the time binary", "f() { rm -rf /; }; X=1 time f", []string{"f [via time]"}},
+		{"function under time", "f() { rm -rf /; }; time f", []string{"rm -rf / [via f()]"}},
+		{"function in a pipeline", "f() { rm -rf /; }; f | cat", []string{"rm -rf / [via f()]", "cat"}},
+		{"function through a variable", "W='rm -rf ~'; f() { $W; }; f", []string{"rm -rf /home/u [via f()]"}},
+
+		// Unquoted expansions split into words.
+		{"command in a variable", `CMD="rm -rf"; $CMD build`, []string{"rm -rf build"}},
+		{"IFS as a separator", "rm$IFS-rf$IFS~", []string{"rm -rf /home/u"}},
+		{"quoted is one word", `CMD="rm -rf"; "$CMD" build`, []string{"rm -rf build"}},
+		{"empty expansion vanishes", `E=; rm $E build`, []string{"rm build"}},
 		{"coproc", "coproc rm -rf build", []string{"rm -rf build"}},
 		{"negation", "! rm -rf build", []string{"rm -rf build"}},
 		{"background", "rm -rf build &", []string{"rm -rf build"}},
@@ -200,10 +218,19 @@ func TestAnalyze(t *testing.T) {
 		{"find two -exec", `find . -exec chmod +x {} \; -exec rm {} \;`, []string{`find . -exec chmod +x {} ; -exec rm {} ;`, "chmod +x <input> [via find -exec]", "rm <input> [via find -exec]"}},
 		{"find -exec sh -c", `find . -exec sh -c 'rm "$1"' _ {} \;`, []string{`find . -exec sh -c rm "$1" _ {} ;`, `sh -c rm "$1" _ <input> [via find -exec]`, `rm ?"$1" [via find -exec, sh -c]`}},
 		{"xargs", "find . -type d | xargs rm -rf", []string{"find . -type d", "xargs rm -rf", "rm -rf <input> [via xargs]"}},
-		{"xargs -I{}", "echo build | xargs -I{} rm -rf {}", []string{"echo build", "xargs -I{} rm -rf {}", "rm -rf <input> [via xargs]"}},
+		{"xargs -I{}", "echo build | xargs -I{} rm -rf {}", []string{"echo build", "xargs -I{} rm -rf {}", "rm -rf build [via xargs]"}},
 		{"xargs -n 1", "ls | xargs -n 1 rm", []string{"ls", "xargs -n 1 rm", "rm <input> [via xargs]"}},
 		{"xargs without a command echoes", "ls | xargs", []string{"ls", "xargs", "echo <input> [via xargs]"}},
-		{"parallel", "parallel rm ::: a b", []string{"parallel rm ::: a b", "rm <input> [via parallel]"}},
+		{"parallel", "parallel rm ::: a b", []string{"parallel rm ::: a b", "rm a [via parallel]", "rm b [via parallel]"}},
+		{"xargs of unknown input", "cat list | xargs rm -f", []string{"cat list", "xargs rm -f", "rm -f <input> [via xargs]"}},
+		{"xargs of known items appended", "echo a b | xargs rm -f", []string{"echo a b", "xargs rm -f", "rm -f a b [via xargs]"}},
+		{"xargs --replace without a value", "echo / | xargs --replace bash -c 'rm -rf {}'", []string{"echo /", "xargs --replace bash -c rm -rf {}", "bash -c rm -rf / [via xargs]", "rm -rf / [via xargs, bash -c]"}},
+		{"xargs -J", "echo / | xargs -J {} rm -rf {}", []string{"echo /", "xargs -J {} rm -rf {}", "rm -rf / [via xargs]"}},
+		{"xargs options with values", "echo ok | xargs -R 2 -S 4096 --process-slot-var SLOT rm -f", []string{"echo ok", "xargs -R 2 -S 4096 --process-slot-var SLOT rm -f", "rm -f ok [via xargs]"}},
+		{"parallel without a command", "parallel ::: 'rm -rf /' 'ls'", []string{"parallel ::: rm -rf / ls", "rm -rf / [via parallel]", "ls [via parallel]"}},
+		{"parallel of piped command lines", "printf 'rm -rf /\\n' | parallel", []string{"printf rm -rf /\\n", "parallel", "rm -rf / [via parallel]"}},
+		{"parallel options with values", "parallel --results out -j 4 rm -rf {} ::: build", []string{"parallel --results out -j 4 rm -rf {} ::: build", "rm -rf build [via parallel]"}},
+		{"parallel --dry-run", "parallel --dry-run rm -rf {} ::: /", []string{"parallel --dry-run rm -rf {} ::: /"}},
 
 		// ssh.
 		{"ssh", "ssh host rm -rf /", []string{"ssh host rm -rf /", "rm -rf / [via ssh host]"}},
@@ -387,12 +414,17 @@ func TestAnalyzeCwd(t *testing.T) {
 		{"cd ~ && rm x", "/proj", []string{"cd@/home/u", "rm@/home/u"}},
 		{"cd - && rm x", "/proj", []string{"cd@", "rm@"}},
 		{"cd -P /tmp && rm x", "/proj", []string{"cd@/tmp", "rm@/tmp"}},
-		{"pushd /tmp && rm x && popd && rm y", "/proj", []string{"pushd@/tmp", "rm@/tmp", "popd@", "rm@"}},
+		{"pushd /tmp && rm x && popd && rm y", "/proj", []string{"pushd@/tmp", "rm@/tmp", "popd@/proj", "rm@/proj"}},
+		{"cd /a; cd /b; cd -; rm x", "/proj", []string{"cd@/a", "cd@/b", "cd@/a", "rm@/a"}},
+		{"(cd sub && rm -rf .); rm y", "/proj", []string{"cd@/proj/sub", "rm@/proj/sub", "rm@/proj"}},
+		{"cd .. && rm -rf proj", "/proj", []string{"cd@/", "rm@/"}},
 		{"for d in x y; do cd $d; done; rm z", "/proj", []string{"cd@", "rm@"}},
 		{"D=/srv; cd $D && rm x", "/proj", []string{"cd@/srv", "rm@/srv"}},
 		{"env -C /tmp rm x", "/proj", []string{"rm@/tmp"}},
 		{"builtin cd /tmp; rm x", "/proj", []string{"cd@/tmp", "rm@/tmp"}},
-		{"f() { cd /b; }; rm y", "/proj", []string{"cd@/b", "rm@/proj"}},
+		{"f() { cd /b; }; rm y", "/proj", []string{"rm@/proj"}},
+		{"f() { cd /b; }; f; rm y", "/proj", []string{"cd@/b", "rm@/b"}},
+		{"(f() { cd /b; }); f; rm y", "/proj", []string{"f@/proj", "rm@/proj"}},
 		{"ssh host 'cd /x && rm y'", "/proj", []string{"ssh@/proj", "cd@/x", "rm@/x"}},
 		{"ssh host rm y", "/proj", []string{"ssh@/proj", "rm@"}},
 	}
@@ -665,6 +697,9 @@ func TestAnalyzeScripts(t *testing.T) {
 		"/proj/self.sh":         "bash /proj/self.sh\n",
 		"/proj/unreadable.sh":   "",
 		"/proj/dir/relative.sh": "rm x\n",
+		"/proj/run.sh":          "#!/usr/bin/env -S LC_ALL=C bash -e\nrm -rf build\n",
+		"/proj/tool":            "#!/usr/bin/env node\nrequire('fs').rmSync('dist', {recursive: true})\n",
+		"/proj/noshell":         "#!\nrm -rf build\n",
 	}
 	read := func(p string) ([]byte, error) {
 		if p == "/proj/unreadable.sh" {
@@ -693,6 +728,9 @@ func TestAnalyzeScripts(t *testing.T) {
 		{"bash big.sh", "/proj", []string{"bash big.sh"}, 1, 0},
 		{"bash clean.sh", "", []string{"bash clean.sh"}, 1, 0},
 		{"bash self.sh", "/proj", nil, 0, 1}, // recursion ends at MaxDepth, inside a file: a warning
+		{"./run.sh", "/proj", []string{"run.sh", "rm -rf build"}, 0, 0},
+		{"./tool", "/proj", []string{"tool"}, 0, 0},       // another language's program: the project's tool
+		{"./noshell", "/proj", []string{"noshell"}, 0, 0}, // #! names no interpreter
 	}
 	for _, tt := range tests {
 		t.Run(tt.src+"@"+tt.cwd, func(t *testing.T) {
@@ -923,6 +961,26 @@ func corpus(t testing.TB) []string {
 	return out
 }
 
+// peerCommands returns the commands of the peer guards' test cases
+// (../risk/testdata/peers), as more seeds.
+func peerCommands(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob("../risk/testdata/peers/*.txt")
+	var out []string
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if p := strings.SplitN(line, " | ", 5); len(p) == 5 && !strings.HasPrefix(line, "#") && filepath.Base(file) != "disagreements.txt" {
+				out = append(out, strings.ReplaceAll(p[4], "⏎", "\n"))
+			}
+		}
+	}
+	return out
+}
+
 // checkAnalysis checks the invariants every analysis keeps.
 func checkAnalysis(t *testing.T, src string, a *Analysis) {
 	t.Helper()
@@ -1009,6 +1067,9 @@ func TestAnalyzeCorpus(t *testing.T) {
 // runs in well under a second.
 func FuzzAnalyze(f *testing.F) {
 	for _, src := range corpus(f) {
+		f.Add(src)
+	}
+	for _, src := range peerCommands(f) {
 		f.Add(src)
 	}
 	for _, s := range []string{nest("rm -rf /", 4), heredocs("rm x", MaxDepth+1), "echo {a,b}{c,d}", "cat <<EOF | bash\nrm $X\nEOF",

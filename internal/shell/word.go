@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -68,6 +69,49 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 	return wd
 }
 
+// fields resolves x as the shell splits it into arguments: an unquoted
+// expansion whose value holds IFS characters ($CMD with CMD="rm -rf",
+// rm$IFS-rf) becomes several words; one that is empty, none.
+func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
+	wd := w.word(c, x, sc)
+	if wd.Dynamic || len(wd.Values) != 1 || !unquotedExpansion(x.Parts) {
+		return []Word{wd}
+	}
+	ifs := " \t\n"
+	if v := sc.vars["IFS"]; !v.dynamic && len(v.vals) == 1 {
+		ifs = v.vals[0]
+	}
+	if ifs == "" || !strings.ContainsAny(wd.Values[0], ifs) && wd.Values[0] != "" {
+		return []Word{wd}
+	}
+	parts := strings.FieldsFunc(wd.Values[0], func(r rune) bool { return strings.ContainsRune(ifs, r) })
+	out := make([]Word, 0, len(parts))
+	for _, p := range parts {
+		raw := p
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			// Not expanded by Bash here, but whoever splits a word to
+			// hide rm -rf ~ means the home directory.
+			if h := sc.vars["HOME"]; !h.dynamic && len(h.vals) == 1 {
+				p = h.vals[0] + p[1:]
+			}
+		}
+		out = append(out, Word{Raw: raw, Values: []string{p}, Glob: wd.Glob && globChars(p)})
+	}
+	return out
+}
+
+// unquotedExpansion reports whether parts hold a parameter expansion or
+// command substitution outside quotes, which the shell field-splits.
+func unquotedExpansion(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst:
+			return true
+		}
+	}
+	return false
+}
+
 // refs reports the multi-valued variables parts use, whether they use a
 // variable holding a pattern, and whether they use anything unknown.
 func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, glob, dynamic bool) {
@@ -81,12 +125,19 @@ func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, glob,
 			multi, glob = append(multi, m...), glob || gl
 		case *syntax.ParamExp:
 			if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Slice != nil ||
-				x.Repl != nil || x.Exp != nil || x.Names != 0 || x.NestedParam != nil {
+				x.Repl != nil || x.Names != 0 || x.NestedParam != nil {
 				return nil, false, true
 			}
 			v, ok := sc.vars[x.Param.Value]
 			if !ok || v.dynamic {
 				return nil, false, true
+			}
+			if x.Exp != nil && x.Exp.Word != nil {
+				// ${TMPDIR:-/tmp}, ${f%.go}: known when the variable and
+				// the word are.
+				if m, _, d := w.refs(x.Exp.Word.Parts, sc); d || len(m) > 0 || len(v.vals) > 1 {
+					return nil, false, true
+				}
 			}
 			if len(v.vals) > 1 {
 				multi = append(multi, x.Param.Value)
@@ -135,9 +186,31 @@ func envs(sc *scope, multi []string) []expand.Environ {
 	}
 	out := make([]expand.Environ, len(combos))
 	for i, m := range combos {
-		out[i] = expand.FuncEnviron(func(k string) string { return m[k] })
+		out[i] = expand.FuncEnviron(func(k string) string {
+			if user, ok := strings.CutPrefix(k, "HOME "); ok {
+				return userHome(m["HOME"], user)
+			}
+			return m[k]
+		})
 	}
 	return out
+}
+
+// userHome is where ~user points: root's is /root, anyone else's beside
+// the known home (/home/other for /home/me), never the user's database:
+// the judgement must not depend on the machine.
+func userHome(home, user string) string {
+	if user == "root" {
+		return "/root"
+	}
+	if strings.ContainsAny(user, "/\x00") {
+		return ""
+	}
+	dir := "/home"
+	if home != "" && filepath.IsAbs(home) {
+		dir = filepath.Dir(filepath.Clean(home))
+	}
+	return filepath.Join(dir, user)
 }
 
 // hasGlob reports whether parts hold unquoted pattern characters.
@@ -307,9 +380,37 @@ func echoed(cs *syntax.CmdSubst) (string, bool) {
 		if !ok || strings.HasPrefix(v, "-") {
 			return "", false
 		}
-		parts = append(parts, Unescape(v))
+		if name == "echo" {
+			v = Unescape(v)
+		}
+		parts = append(parts, v)
+	}
+	if name == "printf" {
+		return printf(parts)
 	}
 	return strings.Join(parts, " "), true
+}
+
+// printf returns what printf prints for its arguments (format first),
+// formatted as the shell's builtin does.
+func printf(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	format, rest := args[0], args[1:]
+	var b strings.Builder
+	for n := 0; ; n++ {
+		out, used, err := expand.Format(&expand.Config{}, format, rest)
+		if err != nil || n > maxValues {
+			return "", false
+		}
+		b.WriteString(out)
+		if used == 0 || used >= len(rest) {
+			break
+		}
+		rest = rest[used:] // the format is reused for the arguments left
+	}
+	return b.String(), true
 }
 
 // unescaped returns x with the backslashes of its unquoted literals removed

@@ -56,7 +56,36 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
-	p = filepath.Clean(p)
+	return judge(cfg, root, filepath.Clean(p), ev.Tool, func(before []byte) ([]byte, bool, error) {
+		if ev.Tool == "Write" {
+			content, err := ev.Str("content")
+			return []byte(content), err == nil, err
+		}
+		edits, err := ev.Edits()
+		if err != nil {
+			return nil, false, err
+		}
+		s, err := Apply(string(before), edits)
+		if err != nil {
+			return nil, false, nil // the tool refuses the call by itself
+		}
+		return []byte(s), true, nil
+	})
+}
+
+// JudgeWrite judges a Bash command that writes content to test file p
+// (absolute) whole, as a Write would (cat > tests/x_test.go <<EOF …);
+// tool names the writer in the reason. It returns nil as [Judge] does.
+func JudgeWrite(cfg *config.Config, root, p, tool string, content []byte) (*Verdict, error) {
+	if !cfg.TestIntegrity.Enabled {
+		return nil, nil
+	}
+	return judge(cfg, root, filepath.Clean(p), tool, func([]byte) ([]byte, bool, error) { return content, true, nil })
+}
+
+// judge compares test file p before and after a change that after
+// computes from its contents.
+func judge(cfg *config.Config, root, p, tool string, after func(before []byte) ([]byte, bool, error)) (*Verdict, error) {
 	name := relName(root, p)
 	var as string // the name to read the file as, if not its own
 	switch lang := testscan.Lang(name); {
@@ -74,29 +103,12 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 	if err != nil {
 		return nil, nil // a new file, or one that cannot be read: nothing to compare with
 	}
-	var after []byte
-	if ev.Tool == "Write" {
-		content, err := ev.Str("content")
-		if err != nil {
-			return nil, err
-		}
-		after = []byte(content)
-	} else {
-		edits, err := ev.Edits()
-		if err != nil {
-			return nil, err
-		}
-		s, err := Apply(string(before), edits)
-		if err != nil {
-			return nil, nil // the tool refuses the call by itself
-		}
-		after = []byte(s)
+	next, ok, err := after(before)
+	if err != nil || !ok || bytes.Equal(before, next) {
+		return nil, err
 	}
-	if bytes.Equal(before, after) {
-		return nil, nil
-	}
-	opt := Options{Tool: ev.Tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as}
-	f := Check(name, before, after, opt)
+	opt := Options{Tool: tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as}
+	f := Check(name, before, next, opt)
 	if f == nil {
 		return nil, nil
 	}

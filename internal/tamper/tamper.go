@@ -17,8 +17,17 @@
 //     constant false condition, an assertion or-ed with true;
 //   - removes assertions from a test, replaces them by trivially true
 //     ones (assert True, expect(true).toBe(true), assert!(true)), or
-//     replaces exact checks by checks that a value merely exists
-//     (toBe(5) by toBeDefined(), eq(120) by be_truthy);
+//     checks less with as many: an exact check replaced by one that a
+//     value merely exists (toBe(5) by toBeDefined(), eq(120) by
+//     be_truthy), by a bound (> 0), a type check (isinstance, be_a) or a
+//     non-empty check (len(x) > 0); a mock's argument matcher dropped
+//     (toHaveBeenCalledWith by toHaveBeenCalled, verify(m).f(any()));
+//     an error's message check dropped (match=, toThrow('msg'),
+//     should_panic(expected = …)); the expected exception made broader
+//     (ValueError by Exception, raise_error without a class); a table or
+//     parametrize case removed;
+//   - makes a test expect the failure it checks against (#[should_panic],
+//     @Test(expected = …) or test.failing added);
 //   - removes assertions from helpers, fixtures or setup, or makes them
 //     trivially true.
 //
@@ -33,8 +42,11 @@
 // old_string that is not in the file). test_integrity.allow in aiwg.yml
 // lets named tests of named files change.
 //
-// Deleting, skipping, emptying or bypassing a test is critical; fewer,
-// trivial or loosened assertions are high. The rule denies both; the
+// Deleting, skipping, emptying or bypassing a test (expecting its failure
+// included) is critical; fewer, trivial or loosened assertions are high.
+// The judged change may also come from a Bash command that rewrites a test
+// file with text pre-tool-call can read (a heredoc, cp of a file):
+// [JudgeWrite]. The rule denies both; the
 // detection mode lowers high ones as it does every rule's (off: allowed,
 // minimal: asked).
 package tamper
@@ -242,7 +254,7 @@ func describe(ps []Problem) string {
 	group := func(k Kind, verb string, item func(Problem) string) {
 		var items []string
 		for _, p := range ps {
-			if p.Kind == k {
+			if p.Kind == k && (k != Weakened || (p.How == "") == (verb == "removes assertions from")) {
 				items = append(items, item(p))
 			}
 		}
@@ -268,6 +280,7 @@ func describe(ps []Problem) string {
 	group(Emptied, "empties", named)
 	group(Trivialized, "replaces assertions by trivially true ones in", counts)
 	group(Weakened, "removes assertions from", counts)
+	group(Weakened, "weakens", counts) // the same number of checks, that check less
 	for _, p := range ps {
 		switch p.Kind {
 		case Bypassed:

@@ -1,0 +1,262 @@
+package tamper
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
+)
+
+// subtestsHold reports whether the tests added under parent (its subtests)
+// hold at least lost real assertions.
+func subtestsHold(af *testscan.File, added []int, parent string, lost int, a *side) bool {
+	n := 0
+	for _, j := range added {
+		name := af.Tests[j].Name
+		if strings.HasPrefix(name, parent+"/") || strings.HasPrefix(name, parent+" > ") {
+			n += a.real(j)
+		}
+	}
+	return n >= lost
+}
+
+// linesKept reports whether every line that left test pair p is still in
+// the file as often as it was.
+func linesKept(b, a *side, p [2]int) bool {
+	gone, _ := lineDiff(b.seg(p[0]), a.seg(p[1]))
+	if len(gone) == 0 {
+		return false // the test's lines changed in place: not a move
+	}
+	before, after := b.allLines(), a.allLines()
+	for _, l := range gone {
+		if after[l] < before[l] {
+			return false
+		}
+	}
+	return true
+}
+
+// folded reports whether the change to test pair p replaced some of its
+// assertions by fewer new ones that check the same things: the lines it
+// added hold assertions (the test without the removed lines has fewer
+// than after the change), and they name most of the words and values of
+// the lines removed.
+func folded(b, a *side, p [2]int) bool {
+	bseg, aseg := b.seg(p[0]), a.seg(p[1])
+	goneLines, addedLines := lineDiff(bseg, aseg)
+	if len(goneLines) == 0 || len(addedLines) == 0 || b.deep <= 0 ||
+		coverage(strings.Join(goneLines, "\n"), strings.Join(addedLines, "\n")) < 0.6 {
+		return false
+	}
+	b.deep--
+	gone := map[string]int{}
+	for _, l := range goneLines {
+		gone[l]++
+	}
+	// The file before, without the lines the change removed from the
+	// test, to count what the added lines bring. In languages of braces a
+	// removed line leaves its braces, so that blocks still close: what is
+	// left of "if got != 5 {" … "}" is an empty block.
+	t := b.f.Tests[p[0]]
+	start, end := lineOffset(b.src, t.Line), lineOffset(b.src, t.Line)+len(bseg)
+	braces := b.f.Lang != "python" && b.f.Lang != "ruby"
+	var mid strings.Builder
+	mid.WriteString(b.src[:start])
+	for l := range strings.Lines(b.src[start:end]) {
+		if k := strings.TrimSpace(l); gone[k] > 0 {
+			gone[k]--
+			if braces {
+				for _, c := range l {
+					if c == '{' || c == '}' {
+						mid.WriteRune(c)
+					}
+				}
+			}
+			mid.WriteString("\n")
+			continue
+		}
+		mid.WriteString(l)
+	}
+	mid.WriteString(b.src[end:])
+	mf, err := testscan.Scan(b.name, []byte(mid.String()))
+	if mf == nil || err != nil {
+		return false
+	}
+	nth := 0 // t is the nth test of its name
+	for _, u := range b.f.Tests[:p[0]] {
+		if u.Name == t.Name {
+			nth++
+		}
+	}
+	for _, u := range mf.Tests {
+		if u.Name != t.Name {
+			continue
+		}
+		if nth > 0 {
+			nth--
+			continue
+		}
+		return u.Assertions-u.Trivial < a.real(p[1])
+	}
+	return false
+}
+
+// stopWord reports whether w is a word of assertions themselves, which
+// says nothing of what an assertion checks.
+func stopWord(w string) bool {
+	switch w {
+	case "assert", "expect", "to", "eq", "self", "t", "Error", "Errorf", "Fatal", "Fatalf", "if", "not":
+		return true
+	}
+	return false
+}
+
+// coverage is the share of the distinct words and values of gone that
+// added names.
+func coverage(gone, added string) float64 {
+	have := map[string]bool{}
+	for _, w := range tokens(added) {
+		have[w] = true
+	}
+	seen := map[string]bool{}
+	n, found := 0, 0
+	for _, w := range tokens(gone) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !isWord(r) || stopWord(w) || seen[w] {
+			continue
+		}
+		seen[w] = true
+		n++
+		if have[w] {
+			found++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(found) / float64(n)
+}
+
+// loosened says how a change to a test (segment bseg before, aseg after)
+// that keeps its count of assertions checks less: an exact check replaced
+// by one that a value merely exists ("an exact check by toBeDefined()"),
+// by a bound, a type check or a non-empty check; a mock's argument
+// matcher or an error's message check dropped; the expected exception
+// made broader. "" when it does none of these.
+//
+// The checks of matchers (deep) read the two sources whole again; the
+// caller says whether its budget allows it.
+func loosened(lang, bseg, aseg string, deep bool) string {
+	gone, added := lineDiff(bseg, aseg)
+	if len(gone) == 0 {
+		return ""
+	}
+	exact, weaker := 0, ""
+	for _, l := range gone {
+		if exactCheck(lang, l) {
+			exact++
+		}
+	}
+	for _, l := range added {
+		if exactCheck(lang, l) {
+			exact--
+		}
+		if weaker != "" {
+			continue
+		}
+		if _, lo := assertKind(lang, l); lo != "" {
+			weaker = lo
+		} else if w := weakCheck(lang, l); w != "" {
+			weaker = w + " (`" + clip(l, 60) + "`)"
+		}
+	}
+	if exact > 0 && weaker != "" {
+		return "replaces an exact check by " + weaker
+	}
+	if !deep {
+		return ""
+	}
+	if how := droppedArgs(bseg, aseg); how != "" {
+		return how
+	}
+	if how := droppedMessage(bseg, aseg); how != "" {
+		return how
+	}
+	return broadened(bseg, aseg)
+}
+
+// onlyLooseGone reports whether every line a change removed from a test
+// is a loose assertion (assertNotNull(x), expect(x).toBeDefined()).
+func onlyLooseGone(lang, bseg, aseg string) bool {
+	gone, _ := lineDiff(bseg, aseg)
+	for _, l := range gone {
+		if _, loose := assertKind(lang, l); loose == "" {
+			return false
+		}
+	}
+	return len(gone) > 0
+}
+
+// assertKind classifies an assertion line: exact (it compares with a
+// value, matches, or expects an error) or loose (it only checks that a
+// value exists or is truthy; loose names the check). Lines of neither kind
+// are neither.
+func assertKind(lang, l string) (exact bool, loose string) {
+	has := func(subs ...string) string {
+		for _, s := range subs {
+			if strings.Contains(l, s) {
+				return s
+			}
+		}
+		return ""
+	}
+	switch lang {
+	case "js":
+		if !strings.Contains(l, "expect(") && !strings.Contains(l, "assert") {
+			return false, ""
+		}
+		if s := has(".toBeDefined()", ".toBeTruthy()", ".not.toBeNull()", ".not.toBeUndefined()", ".toBeDefined", "assert.ok(", "assert(", ".exist"); s != "" {
+			return false, s
+		}
+		return has(".toBe(", ".toEqual(", ".toStrictEqual(", ".toMatch", ".toThrow(", ".toHaveBeenCalledWith(", ".toHaveLength(", ".toBeCloseTo(", ".toContain", "assert.equal", "assert.strictEqual", "assert.deepEqual", "assert.deepStrictEqual", "assert.throws", ".rejects.", ".resolves.") != "", ""
+	case "python":
+		if s := has("assertIsNotNone(", "is not None"); s != "" {
+			return false, s
+		}
+		if strings.HasPrefix(l, "assert ") && has("==", "!=", "<", ">", " in ", " not in ", "isinstance(", "(") == "" {
+			return false, "a bare assert on a value"
+		}
+		if strings.HasPrefix(l, "assertTrue(") || strings.HasPrefix(l, "self.assertTrue(") {
+			if has("==", "!=", "<", ">", " in ") == "" {
+				return false, "assertTrue on a value"
+			}
+		}
+		return strings.HasPrefix(l, "assert ") && has("==", "!=", "<", ">", " in ") != "" ||
+			has("assertEqual(", "assertEquals(", "assertIn(", "assertRaises(", "pytest.raises(", "assertAlmostEqual(", "assertDictEqual(", "assertListEqual(", "assertCountEqual(", "assertRegex(") != "", ""
+	case "ruby":
+		if !strings.Contains(l, "expect") && !strings.Contains(l, "assert") && !strings.Contains(l, "should") {
+			return false, ""
+		}
+		if s := has("be_truthy", "be_present", "not_to be_nil", "to_not be_nil", "be_a(", "be_an(", "be_kind_of(", "be_a_kind_of(", "assert_not_nil", "refute_nil"); s != "" {
+			return false, s
+		}
+		return has("eq(", "eq ", "eql(", "equal(", "include(", "raise_error", "match(", "have_attributes(", "contain_exactly(", "assert_equal", "assert_raises", "be_within(") != "", ""
+	case "java":
+		if s := has("assertNotNull(", "isNotNull()", "!= null)"); s != "" {
+			return false, s
+		}
+		return has("assertEquals(", "assertThrows(", "assertArrayEquals(", "isEqualTo(", "isEqualByComparingTo(", "containsExactly(", "hasSize(", "assertSame(", "verify(") != "", ""
+	case "go":
+		if s := has(".NotNil(", ".True(", ".NoError(", ".Error("); s != "" && (strings.HasPrefix(l, "assert.") || strings.HasPrefix(l, "require.") || strings.HasPrefix(l, "s.")) {
+			return false, strings.TrimPrefix(s, ".") + "…)"
+		}
+		return has(".Equal(", ".EqualValues(", ".Exactly(", ".ErrorIs(", ".ErrorAs(", ".JSONEq(", ".Len(", ".ElementsMatch(", ".EqualError(", ".ErrorContains(") != "" ||
+			strings.HasPrefix(l, "if ") && has(" != ", "!reflect.DeepEqual", "cmp.Diff(", "!errors.Is(") != "", ""
+	case "rust":
+		if s := has(".is_ok())", ".is_some())", ".is_err())", ".is_none())"); s != "" && strings.HasPrefix(l, "assert!(") {
+			return false, "assert!(" + strings.TrimPrefix(s, ".")
+		}
+		return has("assert_eq!(", "assert_ne!(", "matches!(") != "" || strings.HasPrefix(l, "assert!(") && has("==", "!=", "<", ">") != "", ""
+	}
+	return false, ""
+}

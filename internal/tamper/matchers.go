@@ -1,0 +1,454 @@
+package tamper
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// This file reads what an assertion checks, to catch a change that keeps
+// a test's count of assertions but checks less: an exact expectation
+// replaced by a bound, a type check or a non-empty check; a mock's
+// argument matcher or an error's message check dropped; the expected
+// exception made broader; a table or parametrize case removed; a test
+// made to expect the failure it should not have (#[should_panic],
+// @Test(expected = …), test.failing).
+
+// weakKinds are the checks weaker than an exact expectation, per
+// language, most specific first: each a kind and the patterns that make a
+// line such a check.
+var weakKinds = sync.OnceValue(func() map[string][]weakKind {
+	k := func(kind string, res ...string) weakKind {
+		return weakKind{kind, regexp.MustCompile(strings.Join(res, "|"))}
+	}
+	return map[string][]weakKind{
+		"python": {
+			k("a non-empty check", `\blen\([^)]*\)\s*(?:>\s*0|>=\s*1|!=\s*0)`, `assertTrue\(\s*len\(`, `assertNotEqual\(\s*len\(`, `assertGreater\(\s*len\(`, `assert\s+\w+(?:\.\w+)*\s*!=\s*(?:\[\]|\{\}|""|''|\(\))`),
+			k("a type check", `assertIsInstance\(`, `\bisinstance\(`, `\btype\([^)]*\)\s*(?:==|is)\s`),
+			k("a bound", `assertGreater(?:Equal)?\(`, `assertLess(?:Equal)?\(`, `^assert\s+[^=!]*[<>]=?[^=]*$`, `assertTrue\([^)]*[<>]`),
+		},
+		"js": {
+			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`),
+			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `expect\.any\(`, `\.toBeType`, `\.toEqual\(\s*expect\.any\(`),
+			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`),
+		},
+		"ruby": {
+			k("a non-empty check", `not_to\s+be_empty`, `to_not\s+be_empty`, `\bbe_present\b`, `refute_empty`, `\.any\?`),
+			k("a type check", `\bbe_an?\(`, `\bbe_an?_kind_of\(`, `\bbe_kind_of\(`, `\bbe_instance_of\(`, `assert_kind_of`, `assert_instance_of`, `\.is_a\?`),
+			k("a bound", `\bbe\s*[<>]=?`, `\bbe_between\(`, `assert_operator\b`, `be_positive`),
+		},
+		"java": {
+			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
+			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
+			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
+		},
+		"rust": {
+			k("a non-empty check", `assert!\(\s*!\s*[\w.]+\.is_empty\(\)`, `assert!\([^)]*\.len\(\)\s*>\s*0`, `assert_ne!\([^,]*\.len\(\),\s*0`),
+			k("a type check", `assert!\(\s*matches!\(`),
+			k("a bound", `assert!\([^=!]*[<>]=?[^=]*\)`),
+		},
+		"go": {
+			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
+			k("a type check", `\.IsType\(`, `\.Implements\(`),
+			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`),
+		},
+	}
+})
+
+type weakKind struct {
+	kind string
+	re   *regexp.Regexp
+}
+
+// weakCheck names the weaker-than-exact check assertion line l makes, or
+// "".
+func weakCheck(lang, l string) string {
+	for _, k := range weakKinds()[lang] {
+		if k.re.MatchString(l) {
+			return k.kind
+		}
+	}
+	return ""
+}
+
+// exactCheck reports whether assertion line l expects an exact value (not
+// a bound, a type or a non-empty value).
+func exactCheck(lang, l string) bool {
+	if weakCheck(lang, l) != "" {
+		return false
+	}
+	exact, _ := assertKind(lang, l)
+	return exact
+}
+
+// argMatchers are the assertions on a mock's call that check its
+// arguments, per language, with the forms that drop them.
+var argChecks = []struct{ with, without *regexp.Regexp }{
+	{regexp.MustCompile(`\.(?:toHaveBeenCalledWith|toBeCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|lastCalledWith|calledWith|calledOnceWith)\(`),
+		regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenCalledTimes|toBeCalledTimes|called|calledOnce)`)},
+	{regexp.MustCompile(`\.assert_(?:called_with|called_once_with|any_call|has_calls)\(`),
+		regexp.MustCompile(`\.assert_(?:called|called_once)\(|\.called|\.call_count`)},
+	{regexp.MustCompile(`receive(?:d)?\([^)]*\)(?:\.\w+)*\.with\(|have_received\([^)]*\)\.with\(`),
+		regexp.MustCompile(`receive\(|have_received\(`)},
+	{regexp.MustCompile(`verify\(.*\)\.\w+\((?:[^)]*[^)\s])\)`),
+		regexp.MustCompile(`any(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|ArgumentMatchers\.any`)},
+	{regexp.MustCompile(`\.EXPECT\(\)\.\w+\((?:[^)]*[^)\s])\)|\.On\("[^"]+",\s*[^)]+\)`),
+		regexp.MustCompile(`gomock\.Any\(\)|mock\.Anything`)},
+}
+
+// droppedArgs says how a change from test source bseg to aseg dropped the
+// check of a mock's arguments, or "". The sources are compared with their
+// white space removed, so a reformatted call is the same call.
+func droppedArgs(bseg, aseg string) string {
+	b, a := blanks(bseg), blanks(aseg)
+	// A check with its arguments: a match of with that holds no any().
+	checked := func(c struct{ with, without *regexp.Regexp }, s string) int {
+		n := 0
+		for _, m := range c.with.FindAllString(s, -1) {
+			if !c.without.MatchString(m) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range argChecks {
+		if checked(c, b) > checked(c, a) && count(c.without, a) > count(c.without, b) {
+			return "drops the check of the mock's arguments"
+		}
+	}
+	return ""
+}
+
+func count(re *regexp.Regexp, s string) int { return len(re.FindAllStringIndex(s, -1)) }
+
+// messageChecks match an expectation of an error that checks its message,
+// and the same expectation without it.
+var messageChecks = []struct{ with, without *regexp.Regexp }{
+	{regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:['"/` + "`" + `]|new\w)`), regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:\w+)?\)`)},
+	{regexp.MustCompile(`assertRaisesRegexp?\(|raises\([^)]*match\s*=`), regexp.MustCompile(`assertRaises\(|raises\(`)},
+	{regexp.MustCompile(`raise_error\((?:[\w:]+,)?(?:['"/]|%r)`), regexp.MustCompile(`raise_error`)},
+	{regexp.MustCompile(`#\[should_panic\(expected`), regexp.MustCompile(`#\[should_panic\]`)},
+	{regexp.MustCompile(`\.(?:EqualError|ErrorContains)\(`), regexp.MustCompile(`\.(?:Error|NotNil)\(`)},
+	{regexp.MustCompile(`\.hasMessage(?:Containing|StartingWith|Matching)?\(`), regexp.MustCompile(`\.isInstanceOf\(|assertThrows\(|isThrownBy\(`)},
+}
+
+// droppedMessage says how a change from test source bseg to aseg dropped
+// the check of an error's message, or "".
+func droppedMessage(bseg, aseg string) string {
+	b, a := blanks(bseg), blanks(aseg)
+	for _, c := range messageChecks {
+		if count(c.with, b) > count(c.with, a) && count(c.without, a)-count(c.with, a) > count(c.without, b)-count(c.with, b) {
+			return "drops the check of the error's message"
+		}
+	}
+	return ""
+}
+
+// raisesRe finds the exception class an expectation of an error names:
+// pytest.raises(X), assertRaises(X), raise_error(X), toThrow(X),
+// assertThrows(X.class), expected = X.class, ErrorIs/ErrorAs.
+var raisesRe = sync.OnceValue(func() *regexp.Regexp {
+	// (no \b: the text it reads has no white space left)
+	return regexp.MustCompile(`(?:raises|assertRaises(?:Regexp?)?|raise_error|toThrow|toThrowError|assertThrows|assertThrowsExactly|catchThrowableOfType|ErrorIs|ErrorAs|assert_raises|(?:assert|require)\.Error)(?:\(([A-Za-z_][\w.:]*)?|$|[^\w(])`)
+})
+
+// broad are the exception classes that take (almost) any error.
+var broad = map[string]bool{"Exception": true, "BaseException": true, "Throwable": true, "RuntimeException": true,
+	"Error": true, "StandardError": true, "Object": true, "": true, "Exception.class": true, "Throwable.class": true,
+	"RuntimeException.class": true, "Error.class": true}
+
+// laterClass finds the class named after the callable in assertRaises(X,
+// lambda …) and the error in ErrorIs(t, err, ErrX).
+var laterClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,([\w.]*[A-Z]\w*)\)`) })
+
+// broadened says how a change from test source bseg to aseg made the
+// expected exception broader, or "".
+func broadened(bseg, aseg string) string {
+	classes := func(src string) map[string]int {
+		m := map[string]int{}
+		for _, x := range raisesRe().FindAllStringSubmatchIndex(src, -1) {
+			c := ""
+			if x[2] >= 0 {
+				c = strings.TrimSuffix(src[x[2]:x[3]], ".class")
+			}
+			if c == "t" || c == "self" || c == "err" || c == "lambda" || c == "s" {
+				c = ""
+				end := min(len(src), x[1]+200)
+				if k := strings.IndexByte(src[x[1]:end], ';'); k >= 0 {
+					end = x[1] + k
+				}
+				if l := laterClass().FindStringSubmatch(src[x[1]:end]); l != nil {
+					c = l[1]
+				}
+			}
+			m[c]++
+		}
+		return m
+	}
+	was, now := classes(blanks(bseg)), classes(blanks(aseg))
+	for c, n := range was {
+		if broad[c] || now[c] >= n {
+			continue
+		}
+		for b := range now {
+			if broad[b] && was[b] < now[b] {
+				if b == "" {
+					return "accepts any exception where it expected " + c
+				}
+				return "broadens the expected exception from " + c + " to " + b
+			}
+		}
+	}
+	return ""
+}
+
+// expectsFailure returns the marker that makes a test pass only if the
+// code fails, when text (a test's attributes and source) holds one.
+func expectsFailure(lang, text string) string {
+	var markers []string
+	switch lang {
+	case "rust":
+		markers = []string{"#[should_panic"}
+	case "java":
+		markers = []string{"expected =", "expected="}
+	case "js":
+		markers = []string{".failing(", "test.fails(", "it.fails("}
+	}
+	for _, m := range markers {
+		if strings.Contains(text, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// own returns test i's attributes and source, without the next test's
+// attributes that end its source.
+func (s *side) own(i int) string {
+	seg := s.seg(i)
+	if i+1 < len(s.f.Tests) && s.f.Tests[i+1].Line > s.f.Tests[i].Line {
+		seg = strings.TrimSuffix(seg, s.prelude(i+1))
+	}
+	return s.prelude(i) + "\n" + seg
+}
+
+// prelude returns the attribute lines right above test i (#[…], @…):
+// where its should_panic, expected exception or parametrize cases are.
+func (s *side) prelude(i int) string {
+	t := s.f.Tests[i]
+	if s.starts == nil {
+		s.starts = []int{0}
+		for k := 0; k < len(s.src); k++ {
+			if s.src[k] == '\n' {
+				s.starts = append(s.starts, k+1)
+			}
+		}
+	}
+	line := func(n int) string { // 1-based
+		a := s.starts[n-1]
+		b := len(s.src)
+		if n < len(s.starts) {
+			b = s.starts[n] - 1
+		}
+		return s.src[a:b]
+	}
+	end := min(t.Line, len(s.starts)+1) // the test's own line
+	start, depth := end, 0
+	for n := end - 1; n >= 1 && end-n <= maxSegLines; n-- {
+		l := strings.TrimSpace(line(n))
+		depth += strings.Count(l, ")") + strings.Count(l, "]") + strings.Count(l, "}") -
+			strings.Count(l, "(") - strings.Count(l, "[") - strings.Count(l, "{")
+		if depth > 0 || strings.HasPrefix(l, "@") || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "//") {
+			start = n // an attribute, a comment, or inside one's arguments
+			continue
+		}
+		break
+	}
+	if start >= end {
+		return ""
+	}
+	a, b := s.starts[start-1], s.starts[end-1]
+	return s.src[a:min(b, a+maxSegBytes)]
+}
+
+// tableStarts find the tables of cases a test runs on: Go's []struct{…}{
+// and map[…]…{ literals, pytest's parametrize, JS's each, JUnit's
+// @ValueSource and @CsvSource, rstest's #[case] and test_case.
+var tableStarts = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\[\]\s*(?:\*?\w+(?:\.\w+)?|struct\s*\{)|map\[[^\]]+\][\w.*]+)\s*\{|parametrize\(|\.each\(|\.each\x60|@(?:ValueSource|CsvSource|EnumSource)\(`)
+})
+
+// tableCases returns the cases of the tables in text (a test's prelude and
+// source), each with its white space removed, in order.
+func tableCases(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#[case(") || strings.HasPrefix(t, "#[test_case(") || strings.HasPrefix(t, "@pytest.param(") {
+			out = append(out, squeeze(t))
+		}
+	}
+	for _, m := range tableStarts().FindAllStringIndex(text, 16) {
+		rest := text[m[1]:]
+		head := text[m[0]:m[1]]
+		switch {
+		case strings.HasSuffix(head, "{") && strings.Contains(head, "struct"):
+			// []struct{ fields }{ cases }: skip the type's braces.
+			k := matching(rest, '{', '}')
+			if k < 0 {
+				continue
+			}
+			rest = strings.TrimLeft(rest[k+1:], " \t")
+			if !strings.HasPrefix(rest, "{") {
+				continue
+			}
+			rest = rest[1:]
+			fallthrough
+		case strings.HasSuffix(head, "{"):
+			out = append(out, elements(rest, '}')...)
+		case strings.HasSuffix(head, "parametrize("):
+			// the cases are the second argument
+			if args := elements(rest, ')'); len(args) >= 2 && args[1] != "" && (args[1][0] == '[' || args[1][0] == '(') {
+				out = append(out, elements(args[1][1:], closerOf(args[1][0]))...)
+			}
+		case strings.HasSuffix(head, "each("):
+			a := strings.TrimLeft(rest, " \t\n")
+			if a != "" && a[0] == '[' {
+				out = append(out, elements(a[1:], ']')...)
+			}
+		case strings.HasSuffix(head, "each\x60"):
+			if k := strings.IndexByte(rest, '`'); k >= 0 {
+				rows := strings.Split(strings.TrimSpace(rest[:k]), "\n")
+				for _, r := range rows[1:] { // the first row names the columns
+					if r = squeeze(r); r != "" {
+						out = append(out, r)
+					}
+				}
+			}
+		default: // @ValueSource(ints = {1, 2}), @CsvSource({"a, 1", …})
+			if k := strings.IndexByte(rest, '{'); k >= 0 && k < strings.IndexByte(rest+")", ')') {
+				out = append(out, elements(rest[k+1:], '}')...)
+			}
+		}
+	}
+	return out
+}
+
+func closerOf(c byte) byte {
+	if c == '(' {
+		return ')'
+	}
+	return ']'
+}
+
+// elements splits s, which starts after an opening bracket, into its
+// top-level comma-separated elements up to the closing bracket end, white
+// space removed; strings and nested brackets are kept whole.
+func elements(s string, end byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s) && i < maxSegBytes; i++ {
+		switch c := s[i]; c {
+		case '"', '\'', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if c == end {
+					if e := squeeze(s[start:i]); e != "" {
+						out = append(out, e)
+					}
+					return out
+				}
+				return out
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				if e := squeeze(s[start:i]); e != "" {
+					out = append(out, e)
+				}
+				start = i + 1
+			}
+		}
+	}
+	return nil // unclosed: not a table ralph can read
+}
+
+// matching returns the index in s of the bracket closing one opened just
+// before s, or -1.
+func matching(s string, open, close byte) int {
+	depth := 0
+	for i := 0; i < len(s) && i < maxSegBytes; i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case close:
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// blanks removes the spaces and tabs of s, and the line breaks inside a
+// call's arguments (after "(" or ","), so that a call reads the same
+// however it is laid out; statements stay on their lines.
+func blanks(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.NewReplacer("(\n", "(", ",\n", ",").Replace(s)
+}
+
+// squeeze removes the white space and a line comment from a case.
+func squeeze(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if k := strings.Index(l, "//"); k >= 0 && !strings.Contains(l[:k], `"`) {
+			l = l[:k]
+		}
+		for _, r := range l {
+			if r != ' ' && r != '\t' && r != '\r' {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+// casesDropped says how a change removed cases from a test's tables: the
+// case count went down and a case of before is gone. "" when not.
+func casesDropped(before, after string) string {
+	b, a := tableCases(before), tableCases(after)
+	if len(a) >= len(b) {
+		return ""
+	}
+	have := map[string]int{}
+	for _, c := range a {
+		have[c]++
+	}
+	for _, c := range b {
+		if have[c] > 0 {
+			have[c]--
+			continue
+		}
+		n := len(b) - len(a)
+		what := "1 case"
+		if n > 1 {
+			what = plural(n, "case")
+		}
+		return "drops " + what + " of its table of " + plural(len(b), "case") + " (`" + clip(c, 60) + "`)"
+	}
+	return ""
+}

@@ -1,0 +1,50 @@
+package tamper
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTableCases(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      int
+	}{
+		{"go slice of structs", "tests := []struct {\n\tin string\n\twant int\n}{\n\t{\"a\", 1},\n\t{\"b\", 2}, // two\n}\n", 2},
+		{"go map", "cases := map[string]int{\n\t\"a\": 1,\n\t\"b\": 2,\n\t\"c\": 3,\n}\n", 3},
+		{"pytest parametrize", "@pytest.mark.parametrize(\"a, b\", [(1, 2), (3, 4)])\ndef test_x(a, b): pass\n", 2},
+		{"jest each", "test.each([\n  [1, 2],\n  [3, 4],\n  [5, 6],\n])('x', () => {})", 3},
+		{"jest each table", "it.each`\n  a | b\n  ${1} | ${2}\n  ${3} | ${4}\n`('x', () => {})", 2},
+		{"junit csv", "@CsvSource({\"a, 1\", \"b, 2\"})\nvoid x() {}", 2},
+		{"junit values", "@ValueSource(ints = {1, 2, 3})\nvoid x() {}", 3},
+		{"rstest", "#[case(1, 2)]\n#[case(3, 4)]\nfn x() {}", 2},
+		{"unclosed", "tests := []int{1, 2", 0},
+	}
+	for _, tt := range tests {
+		if got := tableCases(tt.src); len(got) != tt.want {
+			t.Errorf("%s: tableCases = %q, want %d cases", tt.name, got, tt.want)
+		}
+	}
+}
+
+// FuzzMatchers checks that the readers of matchers, attributes and tables
+// never panic and stay bounded on any test source.
+func FuzzMatchers(f *testing.F) {
+	for _, s := range []string{
+		"tests := []struct{ a int }{ {1}, {2} }", "@pytest.mark.parametrize('a', [1, 2])", "test.each`a\n1\n`",
+		"expect(f).toThrow('x')", "with pytest.raises(ValueError, match='x'):", "assert.ErrorIs(t, err, ErrX)",
+		"verify(m).f(eq(1))", "#[should_panic(expected = \"x\")]", strings.Repeat("{", 300), "@CsvSource({",
+	} {
+		f.Add(s, s+"\n")
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		if len(before) > 4096 || len(after) > 4096 {
+			return
+		}
+		for _, lang := range []string{"go", "python", "js", "ruby", "java", "rust"} {
+			loosened(lang, before, after, true)
+			expectsFailure(lang, after)
+		}
+		casesDropped(before, after)
+	})
+}
