@@ -94,6 +94,9 @@ func start(e *env, args []string) error {
 	if *owner == "" {
 		*owner = cmp(e.getenv("USER"), e.getenv("USERNAME"), "unknown")
 	}
+	if !cfg.AgentPersistence.Enabled {
+		return fmt.Errorf("start: agent_persistence.enabled is false in %s: the persistence extension is off, so no loop would be driven (the guard still applies); set it true to run loops", project.Layout{Root: root}.Config())
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	st, warnings, err := loop.Start(ctx, loop.Options{
@@ -119,7 +122,7 @@ func start(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, ".\n\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
 	fmt.Fprintf(e.stdout, "The first agent session to call a hook drives the loop; or set RALPH_LOOP_ID=%s.\n", st.LoopID)
 	fmt.Fprintf(e.stdout, "Watch it:  ralph status %s\nStop it:   ralph pause %s   |   ralph abort %s\n", st.LoopID, st.LoopID, st.LoopID)
-	if cfg.AgentPersistence.PatternsEnabled {
+	if cfg.AgentPersistence.LearnPatterns {
 		if ps, err := reflection.Known(root); err != nil {
 			fmt.Fprintf(e.stderr, "ralph: warning: %v\n", err)
 		} else {

@@ -136,7 +136,7 @@ func newState(id string, o Options, m Metrics) *State {
 		Baseline:         m,
 		Recent:           []float64{},
 		RegressionEvents: []Regression{},
-		Reinforcement:    Minimal,
+		Reinforcement:    firstLevel(o.Config),
 		Fence:            1,
 		IterationStart:   now,
 	}

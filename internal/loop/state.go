@@ -101,6 +101,9 @@ type State struct {
 	ErrorHistory []ToolError `json:"error_history,omitempty"` // the latest, at most 10
 	Stuck        bool        `json:"stuck"`
 	StuckReason  string      `json:"stuck_reason,omitempty"`
+	// StuckByErrors says the same tool error repeating raised Stuck: it
+	// holds until another error comes or the iteration ends.
+	StuckByErrors bool `json:"stuck_by_errors,omitempty"`
 
 	StartSnapshot   string    `json:"start_snapshot,omitempty"`      // tree of the working tree when the loop started
 	Snapshot        string    `json:"snapshot,omitempty"`            // tree of the working tree at the end of the last iteration, or at the start

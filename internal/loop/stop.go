@@ -92,6 +92,16 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if !sc.Archived && st.Status == Waiting {
+		after, expired, err := ExpireGate(sc.Root, sc.Loop, s.Config, s.Now())
+		if expired {
+			res := Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s FAILED: %s", sc.Loop, after.Reason)}, Archived: err == nil}
+			if err != nil {
+				res.Warnings = []string{err.Error()}
+			}
+			return res, nil
+		}
+	}
 	if sc.Archived || st.Status != Running {
 		return Result{Answer: idle(st), Archived: sc.Archived}, nil
 	}
@@ -341,7 +351,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
-	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
+	it.Regressions = Detected(regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N), cfg)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
@@ -414,7 +424,7 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 		st.Recent = st.Recent[len(st.Recent)-recentMax:]
 	}
 	score := Score{N: it.N, Quality: it.Quality, Verified: it.Verified}
-	if st.BestIteration == 0 || better(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection.QualityThreshold) {
+	if Replaces(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection) {
 		st.BestIteration, st.BestQuality, st.BestVerified = it.N, it.Quality, it.Verified
 	}
 	st.RegressionCount += len(it.Regressions)
@@ -576,7 +586,10 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 // summary is the one line for the human when a loop ends.
 func summary(sc project.Scope, st *State, it *Iteration) string {
 	best := fmt.Sprintf("best iteration %d (quality %.1f)", st.BestIteration, st.BestQuality)
-	if st.BestIteration != it.N {
+	switch {
+	case st.BestIteration == 0:
+		best = "no best iteration: none passed the completion command (best_output_selection.require_verification)"
+	case st.BestIteration != it.N:
 		best += fmt.Sprintf(", not the final one (%d, quality %.1f)", it.N, it.Quality)
 	}
 	report := filepath.Join(sc.Analytics(), "report.md")

@@ -1,0 +1,118 @@
+package loop
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+)
+
+// TestStuckByErrorsClears: the same tool error three times in a row marks
+// the loop stuck for the iteration it happened in; the next iteration, or
+// another error, clears it, so it does not use up recovery attempts on its
+// own.
+func TestStuckByErrorsClears(t *testing.T) {
+	s, st, _ := calcLoop(t, "false", 10)
+	sc, _ := project.NewScope(s.Scope.Root, st.LoopID)
+	fail := func(sig string) {
+		t.Helper()
+		if _, err := RecordError(sc, time.Now(), ToolError{Tool: "Bash", Signature: sig}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		fail("TypeError")
+	}
+	if after, _, _ := Read(sc.Root, st.LoopID); !after.Stuck || !after.StuckByErrors {
+		t.Fatalf("three same errors: stuck %v by errors %v", after.Stuck, after.StuckByErrors)
+	}
+	s.Message = words(1)
+	it := end(t, s).Iteration
+	if it == nil || it.Stuck == "" || it.Recovery == nil || it.Recovery.Attempt != 1 {
+		t.Fatalf("iteration 1 of the errors: %+v", it)
+	}
+	s.Message = words(2)
+	it = end(t, s).Iteration
+	if it == nil || it.Stuck != "" || it.Recovery != nil {
+		t.Fatalf("iteration 2, no error: still stuck: %+v", it)
+	}
+	after, _, _ := Read(sc.Root, st.LoopID)
+	if after.Stuck || after.RecoveryAttempts != 1 {
+		t.Errorf("after iteration 2: stuck %v, recovery attempts %d, want false, 1", after.Stuck, after.RecoveryAttempts)
+	}
+	// Within an iteration, another error clears it too.
+	for range 3 {
+		fail("TypeError")
+	}
+	fail("KeyError")
+	if after, _, _ := Read(sc.Root, st.LoopID); after.Stuck {
+		t.Errorf("another error after the streak: still stuck (%s)", after.StuckReason)
+	}
+}
+
+// TestAutoEscalateOnCritical: with recovery.auto_escalate_on_critical a
+// deleted test goes to the gate at once; without, it is retried (restore
+// the tests) until max_retries, and the loop never completes meanwhile.
+func TestAutoEscalateOnCritical(t *testing.T) {
+	for _, auto := range []bool{true, false} {
+		s, _, file := calcLoop(t, "true", 10)
+		s.Config.AgentPersistence.Recovery.AutoEscalateOnCritical = auto
+		s.Config.AgentPersistence.Recovery.MaxRetries = 1
+		if err := os.WriteFile(file, []byte(oneTest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var its []*Iteration
+		for i := 1; i <= 3; i++ {
+			s.Message = words(i)
+			it := end(t, s).Iteration
+			its = append(its, it)
+			if it.Decision != Continue {
+				break
+			}
+		}
+		if auto {
+			if len(its) != 1 || its[0].Decision != Gated {
+				t.Errorf("auto: %d iterations, last %s; want the gate at iteration 1", len(its), its[len(its)-1].Decision)
+			}
+			continue
+		}
+		if len(its) != 2 || its[0].Decision != Continue || its[0].Recovery == nil || its[0].Recovery.Strategy != Restore || its[1].Decision != Gated {
+			t.Errorf("not auto: want a restore attempt, then the gate; got %+v then %+v", its[0], its[len(its)-1])
+		}
+	}
+}
+
+// TestGateTimeout: past recovery.human_gate_timeout_minutes the loop fails
+// with the gate's reason; with null it waits.
+func TestGateTimeout(t *testing.T) {
+	for _, minutes := range []*float64{nil, ptrTo(30.0)} {
+		s, st, file := calcLoop(t, "true", 10)
+		s.Config.AgentPersistence.Recovery.HumanGateTimeoutMinutes = minutes
+		os.WriteFile(file, []byte(oneTest), 0o644)
+		if it := end(t, s).Iteration; it == nil || it.Decision != Gated {
+			t.Fatalf("a deleted test: %+v", it)
+		}
+		s.Now = func() time.Time { return time.Now().Add(31 * time.Minute) }
+		res := end(t, s)
+		after, sc, _ := Read(s.Scope.Root, st.LoopID)
+		if minutes == nil {
+			if after.Status != Waiting || !strings.Contains(res.Answer.System, "stopped for a human decision") {
+				t.Errorf("null timeout: status %s, answer %q", after.Status, res.Answer.System)
+			}
+			continue
+		}
+		if after.Status != Failed || !sc.Archived || !res.Archived ||
+			!strings.Contains(res.Answer.System, "FAILED: nobody decided at the human gate gate-001 within agent_persistence.recovery.human_gate_timeout_minutes (30m0s): a critical regression escalates at once; test_deletion") {
+			t.Errorf("30 minutes: status %s, archived %v, answer %q", after.Status, sc.Archived, res.Answer.System)
+		}
+		for _, r := range after.RegressionEvents {
+			if r.Decision != Timeout {
+				t.Errorf("event %s: decision %q, want timeout", r.EventID, r.Decision)
+			}
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
