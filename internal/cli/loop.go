@@ -204,7 +204,7 @@ func best(st *loop.State) string {
 	return fmt.Sprintf("#%d (%.1f)", st.BestIteration, st.BestQuality)
 }
 
-const statusUsage = `Usage: ralph status [ID] [--all] [--persistence | --regressions | --quality] [--json]
+const statusUsage = `Usage: ralph status [ID | --loop-id ID] [--all] [--persistence | --regressions | --quality] [--json]
 
 Shows a loop (or every active loop): baseline against current metrics,
 regressions, reinforcement level, recovery attempts, best against current
@@ -212,6 +212,7 @@ iteration, and the quality trajectory with BEST and REGRESSION marks. ID
 is the loop's id or a unique prefix of it (its last 8 hex digits do).
 
 Flags:
+  --loop-id ID    the loop, as the design's CLI names it (the same as ID)
   --all           every loop, finished ones too
   --persistence   only the loop's persistence: iterations, level, recovery
   --regressions   only the regression events
@@ -226,8 +227,12 @@ func status(e *env, args []string) error {
 	regs := fs.Bool("regressions", false, "")
 	qual := fs.Bool("quality", false, "")
 	asJSON := fs.Bool("json", false, "")
+	lid := fs.String("loop-id", "", "")
 	pos, help, err := parseMixed(e, fs, statusUsage, args)
 	if help || err != nil {
+		return err
+	}
+	if pos, err = withLoopID("status", pos, *lid, given(fs, "loop-id")); err != nil {
 		return err
 	}
 	n := 0
@@ -411,6 +416,20 @@ func loopArg(root, verb string, pos []string) (string, error) {
 	return "", exit.Usagef("%s: want at most one loop id (see ralph list), got %d arguments", verb, len(pos))
 }
 
+// withLoopID adds the loop of --loop-id (the design's spelling) to the
+// positional arguments, where ID goes; given once, either way.
+func withLoopID(verb string, pos []string, id string, set bool) ([]string, error) {
+	switch {
+	case !set:
+		return pos, nil
+	case id == "":
+		return nil, exit.Usagef("%s: --loop-id: give a loop id", verb)
+	case len(pos) > 0:
+		return nil, exit.Usagef("%s: give the loop once: ID or --loop-id ID, not both", verb)
+	}
+	return []string{id}, nil
+}
+
 // given reports whether the flag name was set on the command line.
 func given(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -418,21 +437,23 @@ func given(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-const controlUsage = `Usage: ralph %[1]s [ID]
+const controlUsage = `Usage: ralph %[1]s [ID | --loop-id ID]
 
 %[2]s
 
 ID is the loop's id or a unique prefix of it (its last 8 hex digits do);
-without it, the project's only active loop.
+without it, the project's only active loop. --loop-id ID, as the design's
+CLI names it, is the same.
 `
 
-const abortUsage = `Usage: ralph abort [ID] [--force]
+const abortUsage = `Usage: ralph abort [ID | --loop-id ID] [--force]
 
 Aborts an active loop: it ends, with its report, and is archived. ID is
 the loop's id or a unique prefix of it (its last 8 hex digits do);
 without it, the project's only active loop.
 
 Flags:
+  --loop-id ID   the loop, as the design's CLI names it (the same as ID)
   --force   also end a loop whose state.json cannot be read (ralph doctor
             names it): the file is kept as state.json.corrupt, the loop
             leaves the registry and its directory goes to the archive
@@ -457,8 +478,12 @@ func control(verb string) func(e *env, args []string) error {
 		if verb == "abort" {
 			force, usage = fs.Bool("force", false, ""), abortUsage
 		}
+		lid := fs.String("loop-id", "", "")
 		pos, help, err := parseMixed(e, fs, usage, args)
 		if help || err != nil {
+			return err
+		}
+		if pos, err = withLoopID(verb, pos, *lid, given(fs, "loop-id")); err != nil {
 			return err
 		}
 		root := e.root()
