@@ -154,7 +154,7 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 }
 
 // evaluate measures and scores the iteration under the lease, renewed
-// while it runs, and reflects on it unless it completes the loop. ask
+// while it runs, and reflects on it. ask
 // says the agent is to be asked for its reflection first.
 func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool) {
 	renewed := make(chan struct{})
@@ -167,13 +167,13 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 	if s.askReflection(st, it) {
 		return it, idx, nil, warnings, true
 	}
-	if !completes(it) {
-		r, err := s.reflect(st, it)
-		if err != nil {
-			warnings = append(warnings, err.Error())
-		}
-		refl = r
+	// Every iteration gets its reflection, the one that completes the loop
+	// too (seed 002: success or failure).
+	r, err := s.reflect(st, it)
+	if err != nil {
+		warnings = append(warnings, err.Error())
 	}
+	refl = r
 	return it, idx, refl, warnings, false
 }
 
