@@ -1,7 +1,10 @@
 package loop
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -116,3 +119,37 @@ func TestGateTimeout(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestSharedAndDebugMemory: a loop has debug-memory/ from its start, with
+// every tool error in errors.jsonl (the state keeps 10); the project's
+// shared/loops.jsonl gets a line for each loop that ends.
+func TestSharedAndDebugMemory(t *testing.T) {
+	s, st, _ := calcLoop(t, "true", 10)
+	sc, _ := project.NewScope(s.Scope.Root, st.LoopID)
+	if fi, err := os.Stat(DebugMemory(sc)); err != nil || !fi.IsDir() {
+		t.Fatalf("debug-memory/: %v", err)
+	}
+	for i := range 12 {
+		if _, err := RecordError(sc, time.Now(), ToolError{Tool: "Bash", Signature: fmt.Sprintf("E%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(ErrorsPath(sc))
+	if err != nil || strings.Count(string(data), "\n") != 12 {
+		t.Errorf("errors.jsonl: %d lines, %v", strings.Count(string(data), "\n"), err)
+	}
+	if after, _, _ := Read(sc.Root, st.LoopID); len(after.ErrorHistory) != maxErrors || after.ErrorCount != 12 {
+		t.Errorf("state: %d errors kept, count %d", len(after.ErrorHistory), after.ErrorCount)
+	}
+	if res := end(t, s); res.Iteration == nil || res.Iteration.Decision != Complete {
+		t.Fatalf("the loop did not complete: %+v", res.Answer)
+	}
+	data, err = os.ReadFile(filepath.Join(SharedDir(sc.Root), "loops.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e EndedLoop
+	if err := json.Unmarshal(data, &e); err != nil || e.LoopID != st.LoopID || e.Status != Completed || e.Iterations != 1 || e.BestIteration != 1 {
+		t.Errorf("shared/loops.jsonl: %s (%v)", data, err)
+	}
+}

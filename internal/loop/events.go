@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -91,5 +92,11 @@ func RecordError(sc project.Scope, now time.Time, e ToolError) (repeats int, err
 		}
 		return nil
 	})
+	if err == nil {
+		// The whole history; the state keeps the last few.
+		if err = os.MkdirAll(DebugMemory(sc), 0o755); err == nil {
+			err = appendLine(ErrorsPath(sc), e)
+		}
+	}
 	return repeats, err
 }

@@ -151,6 +151,10 @@ func create(ctx context.Context, sc project.Scope, st *State, base testindex.Ind
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
 	}
+	if err := makeDirs(sc); err != nil {
+		os.RemoveAll(sc.Dir())
+		return nil, fmt.Errorf("start: %w", err)
+	}
 	var warnings []string
 	if tree, err := Snapshots(sc).Take(ctx); err != nil {
 		warnings = append(warnings, "no snapshot of the start: "+err.Error())

@@ -477,6 +477,9 @@ func finish(sc project.Scope, st *State, now time.Time) (project.Scope, error) {
 	if err := WriteAnalytics(sc, st); err != nil {
 		errs = append(errs, err.Error())
 	}
+	if err := noteEnded(sc, st, now); err != nil {
+		errs = append(errs, err.Error())
+	}
 	if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
 		r.Remove(sc.Loop, st.Status)
 		return nil
