@@ -2,6 +2,7 @@ package ralphhooks_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,12 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/doctor"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 )
@@ -320,4 +323,96 @@ func doctorProbe(what string) func(*testing.T, []byte, *config.Config) string {
 		}
 		return strings.Join(out, "; ")
 	}
+}
+
+// TestStateSchema: a loop's state.json, after iterations, a risky action,
+// tool errors, a regression and a gate, has the design's fields with
+// their shapes (schemas/loop-state.schema.json), bounded, and reads back.
+func TestStateSchema(t *testing.T) {
+	sch := compileSchema(t, "schemas/loop-state.schema.json")
+	root := t.TempDir()
+	test := filepath.Join(root, "calc_test.go")
+	os.WriteFile(test, []byte("package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	os.WriteFile(filepath.Join(root, "src", "validator.go"), []byte("package src\n"), 0o644)
+	cfg, _ := config.Default()
+	st, _, err := loop.Start(context.Background(), loop.Options{Root: root, Config: cfg, Task: "t", Completion: "false", MaxIterations: 20, Owner: "t", PID: os.Getpid(), Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := project.NewScope(root, st.LoopID)
+	validate := func(when string) map[string]any {
+		t.Helper()
+		data, err := os.ReadFile(sc.State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Fatalf("%s: state.json does not keep the schema: %v\n%s", when, err, data)
+		}
+		return v.(map[string]any)
+	}
+	if v := validate("at the start"); v["best_iteration"] != nil || v["detection_enabled"] != true {
+		t.Errorf("at the start: best_iteration %v, detection_enabled %v", v["best_iteration"], v["detection_enabled"])
+	}
+	// A risky action, through pre-tool-call.
+	t.Setenv("CLAUDE_PROJECT_DIR", root)
+	t.Setenv("RALPH_LOOP_ID", st.LoopID)
+	ev := fmt.Sprintf(`{"session_id":"s","cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":%q,"content":"package src // new\n"}}`, root, filepath.Join(root, "src", "validator.go"))
+	var out, errb strings.Builder
+	if code := pretool.Main(nil, strings.NewReader(ev), &out, &errb); code != 0 {
+		t.Fatalf("pre-tool-call: %d %s", code, errb.String())
+	}
+	for range 3 {
+		loop.RecordError(sc, time.Now(), loop.ToolError{Tool: "Bash", Signature: "TypeError", Message: "TypeError: x"})
+	}
+	s := &loop.Stop{Scope: sc, Config: cfg, Session: "s", Now: time.Now}
+	for i := range 12 {
+		// A different change and reflection each time: not stuck.
+		s.Message = "<reflection>\nAttempted: change " + strings.Repeat("x", i+1) + "\n</reflection>"
+		os.WriteFile(filepath.Join(root, "src", "work.go"), []byte(fmt.Sprintf("package src // %d\n", i)), 0o644)
+		if i == 11 {
+			os.WriteFile(test, []byte("package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n"), 0o644)
+		}
+		if _, err := s.End(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := validate("after 12 iterations and a gate")
+	best, _ := v["best_iteration"].(map[string]any)
+	if v["status"] != "waiting" || v["recovery_in_progress"] != true || best == nil || len(v["iteration_history"].([]any)) != 10 ||
+		len(v["completion_checks"].([]any)) != 10 || len(v["reinforcement_history"].([]any)) == 0 || len(v["risky_actions"].([]any)) != 1 {
+		t.Errorf("after the gate: %v", v)
+	}
+	got, _, err := loop.Read(root, st.LoopID)
+	if err != nil || got.BestIteration != int(best["iteration"].(float64)) {
+		t.Errorf("read back: best %d, %v", got.BestIteration, err)
+	}
+}
+
+// compileSchema compiles a JSON Schema file of the repository.
+func compileSchema(t *testing.T, path string) *jsonschema.Schema {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(path, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -295,13 +295,13 @@ func status(e *env, args []string) error {
 		}
 		switch {
 		case *pers:
-			showPersistence(e, st)
+			showPersistence(e, st, sc)
 		case *regs:
 			showRegressions(e, st)
 		case *qual:
 			showQuality(e, st, hist)
 		default:
-			showStatus(e, st, hist)
+			showStatus(e, st, hist, sc)
 		}
 	}
 	return nil
@@ -321,7 +321,7 @@ func showHeader(e *env, st *loop.State) {
 	}
 }
 
-func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
+func showStatus(e *env, st *loop.State, hist []loop.Iteration, sc project.Scope) {
 	showHeader(e, st)
 	fmt.Fprintln(e.stdout)
 	fmt.Fprintf(e.stdout, "  %-16s %10s %10s\n", "metric", "baseline", "now")
@@ -332,6 +332,9 @@ func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
 	showPersistenceLines(e, st)
 	if st.RegressionCount > 0 {
 		fmt.Fprintf(e.stdout, "  regressions:   %d (ralph status %s --regressions)\n", st.RegressionCount, st.LoopID)
+	}
+	if over, total, err := loop.FalsePositives(sc); err == nil && max(total, st.RegressionCount) > 0 {
+		fmt.Fprintf(e.stdout, "  false positives: %s\n", loop.FalsePositiveLine(over, max(total, st.RegressionCount)))
 	}
 	fmt.Fprintln(e.stdout, "\n  quality:")
 	for _, l := range loop.Bars(lastN(hist, 20), st.BestIteration) {
@@ -346,8 +349,37 @@ func lastN(hist []loop.Iteration, n int) []loop.Iteration {
 	return hist
 }
 
-func showPersistence(e *env, st *loop.State) {
+func showPersistence(e *env, st *loop.State, sc project.Scope) {
 	showHeader(e, st)
+	fmt.Fprintln(e.stdout)
+	// The design's lines (seed 000, ralph-status --persistence).
+	fmt.Fprintln(e.stdout, "  Persistence Metrics:")
+	fmt.Fprintf(e.stdout, "    Baseline Metrics: %s\n", loop.MetricsLine(&st.Baseline))
+	fmt.Fprintf(e.stdout, "    Current Metrics: %s\n", loop.MetricsLine(st.Current))
+	crit := map[string]bool{}
+	var types []string
+	for _, r := range st.RegressionEvents {
+		if r.Critical() && !crit[r.Type] {
+			crit[r.Type] = true
+			types = append(types, r.Type)
+		}
+	}
+	regs := fmt.Sprint(st.RegressionCount)
+	if len(types) > 0 {
+		regs += " (critical: " + strings.Join(types, ", ") + ")"
+	}
+	fmt.Fprintf(e.stdout, "    Regression Events: %s\n", regs)
+	fmt.Fprintf(e.stdout, "    Reinforcement Level: %s\n", st.Reinforcement)
+	fmt.Fprintf(e.stdout, "    Recovery Attempts: %d\n", st.RecoveryAttempts)
+	if st.BestIteration > 0 {
+		fmt.Fprintf(e.stdout, "    Best Iteration: %d (quality: %.1f%%)\n", st.BestIteration, st.BestQuality)
+	} else {
+		fmt.Fprintln(e.stdout, "    Best Iteration: none yet")
+	}
+	fmt.Fprintf(e.stdout, "    Current Iteration: %d (quality: %.1f%%)\n", st.Iteration, st.Quality)
+	if over, total, err := loop.FalsePositives(sc); err == nil {
+		fmt.Fprintf(e.stdout, "    False Positive Rate: %s\n", loop.FalsePositiveLine(over, max(total, st.RegressionCount)))
+	}
 	fmt.Fprintln(e.stdout)
 	showPersistenceLines(e, st)
 }

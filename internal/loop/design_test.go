@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -151,5 +152,29 @@ func TestSharedAndDebugMemory(t *testing.T) {
 	var e EndedLoop
 	if err := json.Unmarshal(data, &e); err != nil || e.LoopID != st.LoopID || e.Status != Completed || e.Iterations != 1 || e.BestIteration != 1 {
 		t.Errorf("shared/loops.jsonl: %s (%v)", data, err)
+	}
+}
+
+// TestFalsePositives: a detection the human approves at a gate is a false
+// positive; the rate is those over all detections.
+func TestFalsePositives(t *testing.T) {
+	s, st, file := calcLoop(t, "false", 10)
+	sc, _ := project.NewScope(s.Scope.Root, st.LoopID)
+	if over, total, err := FalsePositives(sc); err != nil || over != 0 || total != 0 {
+		t.Fatalf("no detection: %d of %d, %v", over, total, err)
+	}
+	os.WriteFile(file, []byte(oneTest), 0o644)
+	if it := end(t, s).Iteration; it == nil || it.Decision != Gated {
+		t.Fatalf("a deleted test: %+v", it)
+	}
+	if _, err := Decide(context.Background(), sc.Root, st.LoopID, Approve, s.Config, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	over, total, err := FalsePositives(sc)
+	if err != nil || total == 0 || over != total {
+		t.Fatalf("after approve: %d of %d, %v", over, total, err)
+	}
+	if got := FalsePositiveLine(1, 4); got != "25.0% (1 of 4 detections overridden by the human at a gate)" {
+		t.Errorf("FalsePositiveLine = %q", got)
 	}
 }

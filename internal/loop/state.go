@@ -114,9 +114,18 @@ type State struct {
 	Fence int64  `json:"fence"`
 	Lease *Lease `json:"lease,omitempty"`
 
-	// Written by pre-tool-call (package pretool).
-	LastRiskyAction  json.RawMessage `json:"last_risky_action,omitempty"`
-	RiskyActionCount int             `json:"risky_action_count,omitempty"`
+	// Written by pre-tool-call (package pretool): the last and the recent
+	// risky actions (the design's last_risky_action and risky_actions).
+	LastRiskyAction  json.RawMessage   `json:"last_risky_action,omitempty"`
+	RiskyActionCount int               `json:"risky_action_count,omitempty"`
+	RiskyActions     []json.RawMessage `json:"risky_actions,omitempty"`
+
+	// The design's histories (seed 000), the recent entries; history_files
+	// names the files that hold them all (see design_state.go).
+	IterationHistory     []HistoryEntry    `json:"iteration_history"`
+	ReinforcementHistory []LevelChange     `json:"reinforcement_history"`
+	CompletionChecks     []CompletionCheck `json:"completion_checks"`
+	ToolCallHistory      []ToolCall        `json:"tool_call_history"`
 }
 
 // Completion is how the loop is judged done.

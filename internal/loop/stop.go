@@ -183,6 +183,7 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64) (after *State, stale bool, err error) {
 	now := s.Now()
 	it.EndedAt = now.UTC()
+	calls := recentCalls(sc, 2*recentHistory)
 	var cur State
 	err = update(sc, now, func(st *State) error {
 		if st.Lease == nil || st.Lease.Token != token {
@@ -190,6 +191,7 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 			return errNoChange
 		}
 		st.Lease = nil
+		st.ToolCallHistory = calls
 		s.record(st, it, refl, now)
 		cur = *st
 		return nil
@@ -416,6 +418,8 @@ func regressions(base, cur Metrics, baseIdx, idx testindex.Index, ms []config.Me
 // record applies an iteration to the state and decides what follows.
 func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now time.Time) {
 	cfg := s.Config
+	from := st.Reinforcement
+	defer func() { noteIteration(st, it, from, now) }()
 	st.Iteration = it.N
 	st.Current = &it.Metrics
 	st.Quality = it.Quality
