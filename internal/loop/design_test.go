@@ -178,3 +178,61 @@ func TestFalsePositives(t *testing.T) {
 		t.Errorf("FalsePositiveLine = %q", got)
 	}
 }
+
+// TestFeatureRemoval: a public function of the start that is gone at a
+// Stop is a feature_removal regression, naming it: critical when its tests
+// went too, high when the task does not ask to remove it, none when it
+// does; not at all when patterns_enabled leaves the detector out.
+func TestFeatureRemoval(t *testing.T) {
+	const src = "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n\nfunc Mul(a, b int) int { return a * b }\n"
+	tests := []struct {
+		name, task, src, test string
+		patterns              []string
+		want                  string // type/severity of the feature_removal regression, "" for none
+		removed               string
+	}{
+		{"untested function gone", "fix it", strings.Replace(src, "func Mul(a, b int) int { return a * b }\n", "", 1), calcTest, nil, "high", "func Mul (calc/calc.go)"},
+		{"function and its test gone", "fix it", strings.Replace(src, "func Sub(a, b int) int { return a - b }\n", "", 1), oneTest, nil, "critical", "func Sub (calc/calc.go)"},
+		{"the task asks for it", "Remove Mul, it is unused", strings.Replace(src, "func Mul(a, b int) int { return a * b }\n", "", 1), calcTest, nil, "", ""},
+		{"moved to another file", "fix it", "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n", calcTest, nil, "", ""},
+		{"detector not enabled", "fix it", strings.Replace(src, "func Mul(a, b int) int { return a * b }\n", "", 1), calcTest, []string{"test_deletion"}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			os.MkdirAll(filepath.Join(root, "calc"), 0o755)
+			os.WriteFile(filepath.Join(root, "calc", "calc_test.go"), []byte(calcTest), 0o644)
+			os.WriteFile(filepath.Join(root, "calc", "calc.go"), []byte(src), 0o644)
+			s, st := startIn(t, root, "false", 5)
+			if tt.patterns != nil {
+				s.Config.AgentPersistence.Detection.PatternsEnabled = tt.patterns
+			}
+			// Start reads the task from the state.
+			update(s.Scope, time.Now(), func(cur *State) error { cur.Task = tt.task; return nil })
+			os.WriteFile(filepath.Join(root, "calc", "calc.go"), []byte(tt.src), 0o644)
+			if tt.name == "moved to another file" {
+				os.WriteFile(filepath.Join(root, "calc", "mul.go"), []byte("package calc\n\nfunc Mul(a, b int) int { return a * b }\n"), 0o644)
+			}
+			os.WriteFile(filepath.Join(root, "calc", "calc_test.go"), []byte(tt.test), 0o644)
+			it := end(t, s).Iteration
+			if it == nil {
+				t.Fatal("no iteration judged")
+			}
+			var got *Regression
+			for i, r := range it.Regressions {
+				if r.Type == "feature_removal" {
+					got = &it.Regressions[i]
+				}
+			}
+			switch {
+			case tt.want == "" && got != nil:
+				t.Errorf("a feature_removal: %+v", got)
+			case tt.want != "" && got == nil:
+				t.Errorf("no feature_removal; regressions %+v", it.Regressions)
+			case got != nil && (got.Severity != tt.want || len(got.Removed) != 1 || got.Removed[0] != tt.removed || !strings.Contains(got.Detail, tt.removed)):
+				t.Errorf("feature_removal %s %q %q, want %s %q", got.Severity, got.Removed, got.Detail, tt.want, tt.removed)
+			}
+			_ = st
+		})
+	}
+}

@@ -184,6 +184,11 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 	if d.State, err = applyDecision(sc, g, decision, cur, now); err != nil {
 		return nil, err
 	}
+	if decision == Approve {
+		if err := captureSurface(sc, cfg); err != nil { // the approved surface is the new baseline
+			return d, fmt.Errorf("gate %s %s: %w", id, decision, err)
+		}
+	}
 	if errs := afterDecision(sc, g, decision, base, d.State, now); len(errs) > 0 {
 		return d, fmt.Errorf("gate %s %s: %s", id, decision, strings.Join(errs, "; "))
 	}

@@ -62,6 +62,9 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := captureSurface(sc, o.Config); err != nil {
+		warnings = append(warnings, "no surface baseline (feature_removal has nothing to compare): "+err.Error())
+	}
 	more, err = register(sc, st, o)
 	if err != nil {
 		os.RemoveAll(sc.Dir())

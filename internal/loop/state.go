@@ -163,6 +163,7 @@ type Regression struct {
 	Baseline  float64   `json:"baseline_value"`
 	Current   float64   `json:"current_value"`
 	Tests     []string  `json:"deleted_tests,omitempty"`
+	Removed   []string  `json:"removed,omitempty"` // feature_removal: the public symbols gone
 	Detail    string    `json:"detail"`
 	Decision  string    `json:"decision,omitempty"` // the human's, at a gate: approve, reject, abort
 	DecidedAt time.Time `json:"decided_at,omitzero"`

@@ -353,12 +353,23 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
-	it.Regressions = Detected(regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N), cfg)
+	regs := regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
+	var surfErr error
+	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
+		var r *Regression
+		if r, surfErr = featureRemoval(sc, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+			regs = append(regs, *r)
+		}
+	}
+	it.Regressions = Detected(regs, cfg)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
+	if surfErr != nil {
+		warnings = append(warnings, "feature_removal: "+surfErr.Error())
+	}
 	<-snapped
 	if snapErr != nil {
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
