@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,6 +185,29 @@ func FuzzFile(f *testing.F) {
 			if s.Name == "" || s.Kind == "" {
 				t.Fatalf("empty symbol %+v", s)
 			}
+		}
+	})
+}
+
+// BenchmarkScan is what a Stop pays for the surface of a project of 5,000
+// source files: cold (every file read and parsed, as at ralph start) and
+// cached (nothing changed since the last Stop: a walk and a stat a file).
+func BenchmarkScan(b *testing.B) {
+	root := b.TempDir()
+	for i := range 5000 {
+		d := filepath.Join(root, "pkg", fmt.Sprintf("p%03d", i/100))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, fmt.Sprintf("f%03d.go", i%100)), []byte(fmt.Sprintf("package p\n\nfunc F%d() int { return %d }\n", i, i)), 0o644)
+	}
+	cold := Scan(root, nil, nil)
+	b.Run("cold", func(b *testing.B) {
+		for range b.N {
+			Scan(root, nil, nil)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		for range b.N {
+			Scan(root, nil, cold)
 		}
 	})
 }
