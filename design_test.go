@@ -49,6 +49,10 @@ func TestDesignConfigLoads(t *testing.T) {
 		if len(cfg.Deprecated) > 0 {
 			t.Errorf("%s: deprecation notes for the design's own keys: %q", file, cfg.Deprecated)
 		}
+		// Seed 003's .specify/config/persistence.yaml beside it is read too.
+		if want := filepath.Join("testdata", "design", ".specify", "config", "persistence.yaml"); cfg.SpecFile != want || cfg.PersistenceLoop.Timeouts.PerStep != 5*time.Minute {
+			t.Errorf("%s: spec file %q, per_step %v; want %s read", file, cfg.SpecFile, cfg.PersistenceLoop.Timeouts.PerStep, want)
+		}
 		// Round trip: the block written back from the loaded values loads
 		// to the same.
 		out, err := yaml.Marshal(map[string]any{"agent_persistence": designBlock(ap)})
