@@ -89,6 +89,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/task/
 	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
 	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
+	$(GO) test -run='^$$' -fuzz=FuzzFile -fuzztime=20s ./internal/surface/
 
 clean:
 	rm -rf $(BIN)

@@ -50,7 +50,9 @@ type loopState struct {
 	Status        string `json:"status"`
 	Reason        string `json:"reason"`
 	Iteration     int    `json:"iteration"`
-	BestIteration int    `json:"best_iteration"`
+	BestIteration struct {
+		Iteration int `json:"iteration"`
+	} `json:"best_iteration"` // the design's record
 }
 
 // startLoop runs ralph start in the project and returns the loop id.
@@ -146,8 +148,8 @@ func TestLoopCompletes(t *testing.T) {
 		t.Errorf("the model played %d of %d steps", n, len(steps))
 	}
 	st := archived(t, h, id)
-	if st.Status != "completed" || st.Iteration != 3 || st.BestIteration != 3 {
-		t.Errorf("loop ended %s after %d iterations (best %d), want completed after 3 (best 3)", st.Status, st.Iteration, st.BestIteration)
+	if st.Status != "completed" || st.Iteration != 3 || st.BestIteration.Iteration != 3 {
+		t.Errorf("loop ended %s after %d iterations (best %d), want completed after 3 (best 3)", st.Status, st.Iteration, st.BestIteration.Iteration)
 	}
 	if n := historyLines(t, h, id); n != 3 {
 		t.Errorf("iterations.jsonl has %d lines, want 3", n)

@@ -29,7 +29,7 @@ import (
 // Entry is one hook call.
 type Entry struct {
 	Time       time.Time       `json:"time"`
-	Hook       string          `json:"hook"`
+	Hook       string          `json:"hook_name"` // the design's name; old logs say "hook", which reads too
 	Event      string          `json:"event"`
 	Session    string          `json:"session_id,omitempty"`
 	Loop       string          `json:"loop_id,omitempty"`
@@ -74,7 +74,7 @@ func (e Entry) Line() []byte {
 	b = append(b, '"')
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
-	str("hook", e.Hook, false)
+	str("hook_name", e.Hook, false)
 	str("event", e.Event, false)
 	str("session_id", e.Session, true)
 	str("loop_id", e.Loop, true)
@@ -260,7 +260,7 @@ func Parse(line []byte) (Entry, error) {
 				err = fmt.Errorf("time: %w", terr)
 			}
 			e.Time = t
-		case "hook":
+		case "hook_name", "hook": // "hook": logs written before ralph took the design's name
 			str(&e.Hook, k.Str, v)
 		case "event":
 			str(&e.Event, k.Str, v)

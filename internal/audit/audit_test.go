@@ -402,11 +402,11 @@ func TestTailSmallChunks(t *testing.T) {
 func TestParseIsUnmarshal(t *testing.T) {
 	lines := []string{
 		string(sample(1).Line()),
-		`{"time":"2026-01-02T03:04:05.123456789+01:00","hook":"stop","event":"Stop","decision":"block","duration_ms":1.5}`,
-		`{"time":null,"hook":null,"tool_input":null,"duration_ms":null}`,
-		`{"hook":"h","extra":{"a":[1,2]},"tool_input":{"command":"ls"}}`,
-		`{"hook":"a","hook":"b"}`,
-		`{"time":"x"}`, `{"hook":5}`, `{"duration_ms":"5"}`, `{"time":5}`, `[1]`, `null`, `"s"`, `{"hook":"é\u00e9"}`,
+		`{"time":"2026-01-02T03:04:05.123456789+01:00","hook_name":"stop","event":"Stop","decision":"block","duration_ms":1.5}`,
+		`{"time":null,"hook_name":null,"tool_input":null,"duration_ms":null}`,
+		`{"hook_name":"h","extra":{"a":[1,2]},"tool_input":{"command":"ls"}}`,
+		`{"hook_name":"a","hook_name":"b"}`,
+		`{"time":"x"}`, `{"hook_name":5}`, `{"duration_ms":"5"}`, `{"time":5}`, `[1]`, `null`, `"s"`, `{"hook_name":"é\u00e9"}`,
 		`{"tool_input":[1, 2]}`,
 	}
 	for _, l := range lines {
@@ -436,6 +436,22 @@ func TestParseIsUnmarshal(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Parse(%s) = %+v, want %+v", l, got, want)
 		}
+	}
+}
+
+// TestParseOldHook: a line of a log written before ralph took the design's
+// name hook_name says "hook"; it reads the same, and is written back with
+// hook_name.
+func TestParseOldHook(t *testing.T) {
+	e, err := Parse([]byte(`{"time":"2026-01-02T03:04:05Z","hook":"stop","event":"Stop","decision":"block","duration_ms":2}`))
+	if err != nil || e.Hook != "stop" {
+		t.Fatalf("Parse = %+v, %v", e, err)
+	}
+	if line := string(e.Line()); !strings.Contains(line, `"hook_name":"stop"`) || strings.Contains(line, `"hook":`) {
+		t.Errorf("Line = %s, want hook_name and no hook", line)
+	}
+	if _, err := Parse([]byte(`{"hook":5}`)); err == nil || err.Error() != "hook: want a string" {
+		t.Errorf("Parse of a bad old hook: %v", err)
 	}
 }
 

@@ -94,6 +94,9 @@ func start(e *env, args []string) error {
 	if *owner == "" {
 		*owner = cmp(e.getenv("USER"), e.getenv("USERNAME"), "unknown")
 	}
+	if !cfg.AgentPersistence.Enabled {
+		return fmt.Errorf("start: agent_persistence.enabled is false in %s: the persistence extension is off, so no loop would be driven (the guard still applies); set it true to run loops", project.Layout{Root: root}.Config())
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	st, warnings, err := loop.Start(ctx, loop.Options{
@@ -119,7 +122,7 @@ func start(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, ".\n\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
 	fmt.Fprintf(e.stdout, "The first agent session to call a hook drives the loop; or set RALPH_LOOP_ID=%s.\n", st.LoopID)
 	fmt.Fprintf(e.stdout, "Watch it:  ralph status %s\nStop it:   ralph pause %s   |   ralph abort %s\n", st.LoopID, st.LoopID, st.LoopID)
-	if cfg.AgentPersistence.PatternsEnabled {
+	if cfg.AgentPersistence.LearnPatterns {
 		if ps, err := reflection.Known(root); err != nil {
 			fmt.Fprintf(e.stderr, "ralph: warning: %v\n", err)
 		} else {
@@ -201,7 +204,7 @@ func best(st *loop.State) string {
 	return fmt.Sprintf("#%d (%.1f)", st.BestIteration, st.BestQuality)
 }
 
-const statusUsage = `Usage: ralph status [ID] [--all] [--persistence | --regressions | --quality] [--json]
+const statusUsage = `Usage: ralph status [ID | --loop-id ID] [--all] [--persistence | --regressions | --quality] [--json]
 
 Shows a loop (or every active loop): baseline against current metrics,
 regressions, reinforcement level, recovery attempts, best against current
@@ -209,6 +212,7 @@ iteration, and the quality trajectory with BEST and REGRESSION marks. ID
 is the loop's id or a unique prefix of it (its last 8 hex digits do).
 
 Flags:
+  --loop-id ID    the loop, as the design's CLI names it (the same as ID)
   --all           every loop, finished ones too
   --persistence   only the loop's persistence: iterations, level, recovery
   --regressions   only the regression events
@@ -223,8 +227,12 @@ func status(e *env, args []string) error {
 	regs := fs.Bool("regressions", false, "")
 	qual := fs.Bool("quality", false, "")
 	asJSON := fs.Bool("json", false, "")
+	lid := fs.String("loop-id", "", "")
 	pos, help, err := parseMixed(e, fs, statusUsage, args)
 	if help || err != nil {
+		return err
+	}
+	if pos, err = withLoopID("status", pos, *lid, given(fs, "loop-id")); err != nil {
 		return err
 	}
 	n := 0
@@ -287,13 +295,13 @@ func status(e *env, args []string) error {
 		}
 		switch {
 		case *pers:
-			showPersistence(e, st)
+			showPersistence(e, st, sc)
 		case *regs:
 			showRegressions(e, st)
 		case *qual:
 			showQuality(e, st, hist)
 		default:
-			showStatus(e, st, hist)
+			showStatus(e, st, hist, sc)
 		}
 	}
 	return nil
@@ -313,7 +321,7 @@ func showHeader(e *env, st *loop.State) {
 	}
 }
 
-func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
+func showStatus(e *env, st *loop.State, hist []loop.Iteration, sc project.Scope) {
 	showHeader(e, st)
 	fmt.Fprintln(e.stdout)
 	fmt.Fprintf(e.stdout, "  %-16s %10s %10s\n", "metric", "baseline", "now")
@@ -324,6 +332,9 @@ func showStatus(e *env, st *loop.State, hist []loop.Iteration) {
 	showPersistenceLines(e, st)
 	if st.RegressionCount > 0 {
 		fmt.Fprintf(e.stdout, "  regressions:   %d (ralph status %s --regressions)\n", st.RegressionCount, st.LoopID)
+	}
+	if over, total, err := loop.FalsePositives(sc); err == nil && max(total, st.RegressionCount) > 0 {
+		fmt.Fprintf(e.stdout, "  false positives: %s\n", loop.FalsePositiveLine(over, max(total, st.RegressionCount)))
 	}
 	fmt.Fprintln(e.stdout, "\n  quality:")
 	for _, l := range loop.Bars(lastN(hist, 20), st.BestIteration) {
@@ -338,8 +349,37 @@ func lastN(hist []loop.Iteration, n int) []loop.Iteration {
 	return hist
 }
 
-func showPersistence(e *env, st *loop.State) {
+func showPersistence(e *env, st *loop.State, sc project.Scope) {
 	showHeader(e, st)
+	fmt.Fprintln(e.stdout)
+	// The design's lines (seed 000, ralph-status --persistence).
+	fmt.Fprintln(e.stdout, "  Persistence Metrics:")
+	fmt.Fprintf(e.stdout, "    Baseline Metrics: %s\n", loop.MetricsLine(&st.Baseline))
+	fmt.Fprintf(e.stdout, "    Current Metrics: %s\n", loop.MetricsLine(st.Current))
+	crit := map[string]bool{}
+	var types []string
+	for _, r := range st.RegressionEvents {
+		if r.Critical() && !crit[r.Type] {
+			crit[r.Type] = true
+			types = append(types, r.Type)
+		}
+	}
+	regs := fmt.Sprint(st.RegressionCount)
+	if len(types) > 0 {
+		regs += " (critical: " + strings.Join(types, ", ") + ")"
+	}
+	fmt.Fprintf(e.stdout, "    Regression Events: %s\n", regs)
+	fmt.Fprintf(e.stdout, "    Reinforcement Level: %s\n", st.Reinforcement)
+	fmt.Fprintf(e.stdout, "    Recovery Attempts: %d\n", st.RecoveryAttempts)
+	if st.BestIteration > 0 {
+		fmt.Fprintf(e.stdout, "    Best Iteration: %d (quality: %.1f%%)\n", st.BestIteration, st.BestQuality)
+	} else {
+		fmt.Fprintln(e.stdout, "    Best Iteration: none yet")
+	}
+	fmt.Fprintf(e.stdout, "    Current Iteration: %d (quality: %.1f%%)\n", st.Iteration, st.Quality)
+	if over, total, err := loop.FalsePositives(sc); err == nil {
+		fmt.Fprintf(e.stdout, "    False Positive Rate: %s\n", loop.FalsePositiveLine(over, max(total, st.RegressionCount)))
+	}
 	fmt.Fprintln(e.stdout)
 	showPersistenceLines(e, st)
 }
@@ -408,6 +448,20 @@ func loopArg(root, verb string, pos []string) (string, error) {
 	return "", exit.Usagef("%s: want at most one loop id (see ralph list), got %d arguments", verb, len(pos))
 }
 
+// withLoopID adds the loop of --loop-id (the design's spelling) to the
+// positional arguments, where ID goes; given once, either way.
+func withLoopID(verb string, pos []string, id string, set bool) ([]string, error) {
+	switch {
+	case !set:
+		return pos, nil
+	case id == "":
+		return nil, exit.Usagef("%s: --loop-id: give a loop id", verb)
+	case len(pos) > 0:
+		return nil, exit.Usagef("%s: give the loop once: ID or --loop-id ID, not both", verb)
+	}
+	return []string{id}, nil
+}
+
 // given reports whether the flag name was set on the command line.
 func given(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -415,21 +469,23 @@ func given(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-const controlUsage = `Usage: ralph %[1]s [ID]
+const controlUsage = `Usage: ralph %[1]s [ID | --loop-id ID]
 
 %[2]s
 
 ID is the loop's id or a unique prefix of it (its last 8 hex digits do);
-without it, the project's only active loop.
+without it, the project's only active loop. --loop-id ID, as the design's
+CLI names it, is the same.
 `
 
-const abortUsage = `Usage: ralph abort [ID] [--force]
+const abortUsage = `Usage: ralph abort [ID | --loop-id ID] [--force]
 
 Aborts an active loop: it ends, with its report, and is archived. ID is
 the loop's id or a unique prefix of it (its last 8 hex digits do);
 without it, the project's only active loop.
 
 Flags:
+  --loop-id ID   the loop, as the design's CLI names it (the same as ID)
   --force   also end a loop whose state.json cannot be read (ralph doctor
             names it): the file is kept as state.json.corrupt, the loop
             leaves the registry and its directory goes to the archive
@@ -454,8 +510,12 @@ func control(verb string) func(e *env, args []string) error {
 		if verb == "abort" {
 			force, usage = fs.Bool("force", false, ""), abortUsage
 		}
+		lid := fs.String("loop-id", "", "")
 		pos, help, err := parseMixed(e, fs, usage, args)
 		if help || err != nil {
+			return err
+		}
+		if pos, err = withLoopID(verb, pos, *lid, given(fs, "loop-id")); err != nil {
 			return err
 		}
 		root := e.root()

@@ -261,7 +261,8 @@ func lastLine(path string) ([]byte, error) {
 }
 
 // parseReplay reads a call to replay: one JSON object, either a line of
-// the audit log (it has "hook" and "decision") or a hook event (it has
+// the audit log (it has "hook_name", or "hook" in older logs, and
+// "decision") or a hook event (it has
 // "hook_event_name"). agent is the event's dialect ("" to detect).
 func parseReplay(data []byte, agent string) (*replayIn, error) {
 	raw, err := oneValue(data)
@@ -275,10 +276,10 @@ func parseReplay(data []byte, agent string) (*replayIn, error) {
 	if root.Get("hook_event_name").Exists() {
 		return fromEvent(raw, agent)
 	}
-	if root.Get("hook").Exists() && root.Get("decision").Exists() {
+	if (root.Get("hook_name").Exists() || root.Get("hook").Exists()) && root.Get("decision").Exists() {
 		return fromLine(root, agent)
 	}
-	return nil, errors.New(`neither a line of the audit log (no "hook" and "decision") nor a hook event (no "hook_event_name")`)
+	return nil, errors.New(`neither a line of the audit log (no "hook_name" and "decision") nor a hook event (no "hook_event_name")`)
 }
 
 // oneValue returns the one JSON value in data.
@@ -352,7 +353,7 @@ func fromLine(root gjson.Result, agent string) (*replayIn, error) {
 		key string
 		dst *string
 	}{
-		{"hook", &en.Hook}, {"event", &en.Event}, {"session_id", &en.Session}, {"loop_id", &en.Loop},
+		{"hook", &en.Hook}, {"hook_name", &en.Hook}, {"event", &en.Event}, {"session_id", &en.Session}, {"loop_id", &en.Loop},
 		{"tool", &en.Tool}, {"tool_use_id", &en.ToolUseID}, {"target", &en.Target}, {"rule", &en.Rule},
 		{"level", &en.Level}, {"decision", &en.Decision}, {"reason", &en.Reason}, {"cwd", &en.Cwd},
 	} {

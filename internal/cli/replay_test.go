@@ -95,7 +95,7 @@ func TestParseReplay(t *testing.T) {
 		{name: "garbage after", in: `{"hook":"stop","decision":"allow"} x`, err: "not JSON: invalid character 'x'"},
 		{name: "two lines", in: "{\"hook\":\"stop\",\"decision\":\"allow\"}\n{\"hook\":\"stop\",\"decision\":\"allow\"}\n", err: "more than one JSON value"},
 		{name: "array", in: `[1]`, err: "JSON an array, not an object"},
-		{name: "neither", in: `{"x":1}`, err: `neither a line of the audit log (no "hook" and "decision") nor a hook event (no "hook_event_name")`},
+		{name: "neither", in: `{"x":1}`, err: `neither a line of the audit log (no "hook_name" and "decision") nor a hook event (no "hook_event_name")`},
 		{name: "hook without decision", in: `{"hook":"stop"}`, err: "neither"},
 		{name: "no tool_input", in: `{"hook":"pre-tool-call","event":"PreToolUse","tool":"Write","decision":"allow"}`, err: "field tool_input is missing (the log keeps tool inputs of up to 4 KiB only): replay the saved event instead"},
 		{name: "no tool", in: `{"hook":"pre-tool-call","decision":"allow","tool_input":{}}`, err: "field tool is missing"},

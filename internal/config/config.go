@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,6 +51,8 @@ type Config struct {
 	File string `yaml:"-" json:"-"`
 	// SpecFile is the .specify/config/persistence.yaml read under it, if any.
 	SpecFile string `yaml:"-" json:"-"`
+	// Deprecated notes the old names the files used, one line each.
+	Deprecated []string `yaml:"-" json:"-"`
 }
 
 // Agent holds the agent keys: the agent `ralph run` starts.
@@ -57,22 +60,121 @@ type Agent struct {
 	Command string `yaml:"command"`
 }
 
-// AgentPersistence holds the agent_persistence keys.
+// AgentPersistence holds the agent_persistence keys: the block of the
+// aiwg design (seed 000) as it writes it, with ralph's extensions beside.
 type AgentPersistence struct {
-	DetectionMode       string        `yaml:"detection_mode"`
-	PatternsEnabled     bool          `yaml:"patterns_enabled"`
+	// Enabled false turns the persistence extension off: no loop is
+	// driven (the stop hook lets every session stop) and post-tool-call
+	// detects no regression. The guard (pre-tool-call) stays.
+	Enabled             bool          `yaml:"enabled"`
+	Detection           Detection     `yaml:"detection"`
 	Reinforcement       Reinforcement `yaml:"reinforcement"`
 	Recovery            Recovery      `yaml:"recovery"`
 	BestOutputSelection BestOutput    `yaml:"best_output_selection"`
+	Performance         Performance   `yaml:"performance"`
+	// LearnPatterns (ralph's) keeps recurring reflections and failures in
+	// reflections/patterns/ and shows them when the next loop starts.
+	LearnPatterns bool `yaml:"learn_patterns" alias:"patterns_enabled"`
+
+	// DetectionMode is detection.mode once loaded; as a key
+	// (agent_persistence.detection_mode) it is ralph's old name of it.
+	DetectionMode string `yaml:"detection_mode"`
 }
+
+// Detection holds agent_persistence.detection.
+type Detection struct {
+	Mode string `yaml:"mode"`
+	// PatternsEnabled are the regression detectors that run (Patterns).
+	PatternsEnabled Patterns `yaml:"patterns_enabled"`
+}
+
+// Patterns is a list of regression patterns. In YAML it is a list of
+// their names, or true (all of them) or false (none).
+type Patterns []string
+
+// UnmarshalYAML reads a list of names, true or false.
+func (p *Patterns) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		var all bool
+		if err := n.Decode(&all); err != nil {
+			return err
+		}
+		*p = Patterns{}
+		if all {
+			*p = append(Patterns(nil), PatternNames...)
+		}
+		return nil
+	}
+	var names []string
+	if err := n.Decode(&names); err != nil {
+		return err
+	}
+	*p = append(Patterns{}, names...)
+	return nil
+}
+
+// Has reports whether the pattern name is enabled.
+func (p Patterns) Has(name string) bool { return contains(p, name) }
 
 // Reinforcement holds agent_persistence.reinforcement.
 type Reinforcement struct {
-	StandardAt    int               `yaml:"standard_at"`
-	AggressiveAt  int               `yaml:"aggressive_at"`
-	PlateauWindow int               `yaml:"plateau_window"`
-	PlateauDelta  float64           `yaml:"plateau_delta"`
-	Text          ReinforcementText `yaml:"text"`
+	DefaultLevel         string            `yaml:"default_level"`
+	EscalationThresholds Thresholds        `yaml:"escalation_thresholds"`
+	PlateauDelta         float64           `yaml:"quality_plateau_threshold" alias:"plateau_delta"`
+	PlateauWindow        int               `yaml:"plateau_window"`
+	Text                 ReinforcementText `yaml:"text"`
+
+	// Old names: iteration_N: STANDARD and iteration_N: AGGRESSIVE of
+	// escalation_thresholds. Loading turns them into thresholds and
+	// leaves them 0.
+	StandardAt   int `yaml:"standard_at"`
+	AggressiveAt int `yaml:"aggressive_at"`
+}
+
+// Thresholds maps iteration_N to the reinforcement level from iteration N
+// on. A file's mapping replaces the one below it whole.
+type Thresholds map[string]string
+
+// UnmarshalYAML reads a mapping into a new map.
+func (t *Thresholds) UnmarshalYAML(n *yaml.Node) error {
+	m := map[string]string{}
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	*t = m
+	return nil
+}
+
+// Threshold is one escalation threshold.
+type Threshold struct {
+	From  int    // the first iteration it applies to
+	Level string // MINIMAL, STANDARD or AGGRESSIVE
+}
+
+// Sorted returns the thresholds by iteration. Keys that are not
+// iteration_N (loading refuses them) are left out.
+func (t Thresholds) Sorted() []Threshold {
+	var out []Threshold
+	for k, v := range t {
+		if n, ok := thresholdIteration(k); ok {
+			out = append(out, Threshold{n, strings.ToUpper(v)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].From < out[j].From })
+	return out
+}
+
+// thresholdIteration reads N of iteration_N.
+func thresholdIteration(key string) (int, bool) {
+	s, ok := strings.CutPrefix(key, "iteration_")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || strconv.Itoa(n) != s {
+		return 0, false
+	}
+	return n, true
 }
 
 // ReinforcementText holds the text sent to the agent at each level.
@@ -85,11 +187,38 @@ type ReinforcementText struct {
 // Recovery holds agent_persistence.recovery.
 type Recovery struct {
 	MaxRetries int `yaml:"max_retries"`
+	// AutoEscalateOnCritical sends a critical regression to the human gate
+	// at once; false gives it the recovery attempts first.
+	AutoEscalateOnCritical bool `yaml:"auto_escalate_on_critical"`
+	// HumanGateTimeoutMinutes bounds the wait for a human decision: past
+	// it the loop fails with the gate's reason. nil: wait forever.
+	HumanGateTimeoutMinutes *float64 `yaml:"human_gate_timeout_minutes"`
+}
+
+// GateTimeout is human_gate_timeout_minutes as a duration, 0 for none.
+func (r Recovery) GateTimeout() time.Duration {
+	if r.HumanGateTimeoutMinutes == nil {
+		return 0
+	}
+	return time.Duration(*r.HumanGateTimeoutMinutes * float64(time.Minute))
 }
 
 // BestOutput holds agent_persistence.best_output_selection.
 type BestOutput struct {
+	// Enabled false: the final iteration is the loop's output, whatever
+	// scored best.
+	Enabled          bool    `yaml:"enabled"`
 	QualityThreshold float64 `yaml:"quality_threshold"`
+	// RequireVerification: only an iteration whose completion command
+	// passed can be the best.
+	RequireVerification bool `yaml:"require_verification"`
+}
+
+// Performance holds agent_persistence.performance: the budgets ralph
+// doctor and ralph bench report against.
+type Performance struct {
+	DetectionLatencyBudgetMS      float64 `yaml:"detection_latency_budget_ms"`
+	MaxIntegrationOverheadPercent float64 `yaml:"max_integration_overhead_percentage"`
 }
 
 // PersistenceLoop holds the persistence_loop keys, as seed 003 names them
@@ -185,6 +314,8 @@ type TestException struct {
 // Value sets.
 var (
 	DetectionModes = []string{"off", "minimal", "standard", "aggressive"}
+	PatternNames   = []string{"test_deletion", "feature_removal", "coverage_regression", "validation_bypass"}
+	LevelNames     = []string{"MINIMAL", "STANDARD", "AGGRESSIVE"}
 	Levels         = []string{"critical", "high", "medium", "low"}
 	Actions        = []string{"deny", "ask", "warn", "allow"}
 	Directions     = []string{"higher", "lower"}
@@ -341,6 +472,9 @@ func decode(file string, data []byte, base *Config, only string) (*Config, error
 		return nil, &Error{File: file, Msg: yamlMsg(err)}
 	}
 	cfg.RiskRules = saved
+	if err := c.resolve(cfg); err != nil {
+		return nil, err
+	}
 	if rulesNode != nil && rulesNode.Kind == yaml.SequenceNode {
 		if err := mergeRules(c, cfg, rulesNode, base != nil); err != nil {
 			return nil, err
@@ -428,7 +562,10 @@ func (c *checker) spell(key string) string {
 	return key
 }
 
-var durationType = reflect.TypeOf(time.Duration(0))
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	patternsType = reflect.TypeOf(Patterns(nil))
+)
 
 func (c *checker) check(n *yaml.Node, t reflect.Type, path string) error {
 	return c.checkField(n, t, path, "")
@@ -448,6 +585,37 @@ func (c *checker) checkField(n *yaml.Node, t reflect.Type, path, unit string) er
 		return &Error{File: c.file, Line: n.Line, Key: c.spell(path), Msg: fmt.Sprintf("want %s, got %s", want, describe(n))}
 	}
 	switch {
+	case t == patternsType:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+			return nil
+		}
+		want := "a list of " + strings.Join(PatternNames, ", ") + ", or true (all) or false (none)"
+		if n.Kind != yaml.SequenceNode {
+			return bad(want)
+		}
+		for i, e := range n.Content {
+			if e.Kind != yaml.ScalarNode || e.Tag != "!!str" {
+				c.lines[fmt.Sprintf("%s[%d]", path, i)] = e.Line
+				return &Error{File: c.file, Line: e.Line, Key: fmt.Sprintf("%s[%d]", c.spell(path), i), Msg: fmt.Sprintf("want a pattern name, got %s", describe(e))}
+			}
+		}
+		return nil
+	case t.Kind() == reflect.Pointer:
+		return c.checkField(n, t.Elem(), path, unit)
+	case t.Kind() == reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return bad("a mapping")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return &Error{File: c.file, Line: k.Line, Key: c.spell(path), Msg: "want plain keys"}
+			}
+			if err := c.checkField(v, t.Elem(), join(path, k.Value), ""); err != nil {
+				return err
+			}
+		}
+		return nil
 	case t == durationType:
 		want := "a duration like 30s or 5m"
 		if unit == "s" {
@@ -546,6 +714,75 @@ func (c *checker) checkField(n *yaml.Node, t reflect.Type, path, unit string) er
 	return nil
 }
 
+// resolve turns the old names the file used into the design's keys, and
+// notes each in cfg.Deprecated: aliases of the same block (plateau_delta,
+// …), agent_persistence.detection_mode (detection.mode) and
+// reinforcement.standard_at and aggressive_at (escalation_thresholds).
+func (c *checker) resolve(cfg *Config) error {
+	set := func(key string) bool { _, ok := c.lines[key]; return ok }
+	note := func(old, now string) {
+		line := c.lines[now]
+		if line == 0 {
+			line = c.lines[old]
+		}
+		cfg.Deprecated = append(cfg.Deprecated, fmt.Sprintf("%s:%d: %s is ralph's old name of %s; it still works, but write %s", c.file, line, old, now, last(now)))
+	}
+	news := make([]string, 0, len(c.spelled))
+	for k := range c.spelled {
+		news = append(news, k)
+	}
+	sort.Strings(news)
+	for _, k := range news {
+		note(c.spelled[k], k)
+	}
+	ap := &cfg.AgentPersistence
+	const oldMode, newMode = "agent_persistence.detection_mode", "agent_persistence.detection.mode"
+	switch {
+	case set(oldMode) && set(newMode):
+		return &Error{File: c.file, Line: c.lines[oldMode], Key: oldMode, Msg: "is the same key as detection.mode (detection_mode is its old name): keep one"}
+	case set(oldMode):
+		ap.Detection.Mode = ap.DetectionMode
+		c.spelled[newMode], c.lines[newMode] = oldMode, c.lines[oldMode]
+		note(oldMode, newMode)
+	}
+	ap.DetectionMode = ap.Detection.Mode
+
+	rf := &ap.Reinforcement
+	const prefix = "agent_persistence.reinforcement."
+	olds := []struct {
+		key   string
+		n     int
+		level string
+	}{{"standard_at", rf.StandardAt, "STANDARD"}, {"aggressive_at", rf.AggressiveAt, "AGGRESSIVE"}}
+	m := Thresholds{}
+	for k, v := range rf.EscalationThresholds {
+		m[k] = v
+	}
+	for _, o := range olds {
+		if !set(prefix + o.key) {
+			continue
+		}
+		if set(prefix + "escalation_thresholds") {
+			return &Error{File: c.file, Line: c.lines[prefix+o.key], Key: prefix + o.key, Msg: "is an old form of escalation_thresholds, which this file sets too: keep escalation_thresholds"}
+		}
+		if o.n < 1 {
+			return &Error{File: c.file, Line: c.lines[prefix+o.key], Key: prefix + o.key, Msg: fmt.Sprintf("must be at least 1 (got %d)", o.n)}
+		}
+		for k, v := range m {
+			if strings.EqualFold(v, o.level) {
+				delete(m, k)
+			}
+		}
+		key := fmt.Sprintf("iteration_%d", o.n)
+		m[key] = o.level
+		full := prefix + "escalation_thresholds." + key
+		c.spelled[full], c.lines[full] = prefix+o.key, c.lines[prefix+o.key]
+		note(prefix+o.key, prefix+"escalation_thresholds ("+key+": "+o.level+")")
+	}
+	rf.EscalationThresholds, rf.StandardAt, rf.AggressiveAt = m, 0, 0
+	return nil
+}
+
 // maxSeconds bounds a number of seconds (about 290 years: what a
 // time.Duration holds).
 const maxSeconds = 9e9
@@ -611,19 +848,18 @@ func (c *checker) validate(cfg *Config) error {
 		return errAt(key, "must be one of %s (got %q)", strings.Join(set, ", "), v)
 	}
 	ap, pl := cfg.AgentPersistence, cfg.PersistenceLoop
-	if err := oneOf("agent_persistence.detection_mode", ap.DetectionMode, DetectionModes); err != nil {
+	if err := oneOf("agent_persistence.detection.mode", ap.Detection.Mode, DetectionModes); err != nil {
+		return err
+	}
+	if err := c.validateDesign(cfg, errAt); err != nil {
 		return err
 	}
 	rf := ap.Reinforcement
 	switch {
-	case rf.StandardAt < 1:
-		return errAt("agent_persistence.reinforcement.standard_at", "must be at least 1 (got %d)", rf.StandardAt)
-	case rf.AggressiveAt < rf.StandardAt:
-		return errAt("agent_persistence.reinforcement.aggressive_at", "must not be below standard_at (%d; got %d)", rf.StandardAt, rf.AggressiveAt)
 	case rf.PlateauWindow < 2:
 		return errAt("agent_persistence.reinforcement.plateau_window", "must be at least 2 (got %d)", rf.PlateauWindow)
 	case rf.PlateauDelta < 0 || rf.PlateauDelta >= 1:
-		return errAt("agent_persistence.reinforcement.plateau_delta", "must be a fraction from 0 to under 1 (got %v)", rf.PlateauDelta)
+		return errAt("agent_persistence.reinforcement.quality_plateau_threshold", "must be a fraction from 0 to under 1 (got %v)", rf.PlateauDelta)
 	case ap.Recovery.MaxRetries < 0:
 		return errAt("agent_persistence.recovery.max_retries", "must not be negative (got %d)", ap.Recovery.MaxRetries)
 	case ap.BestOutputSelection.QualityThreshold < 0 || ap.BestOutputSelection.QualityThreshold > 100:
@@ -702,6 +938,65 @@ func (c *checker) validate(cfg *Config) error {
 		}
 	}
 	return c.validateExceptions(cfg.TestIntegrity.Allow, errAt)
+}
+
+// validateDesign checks the keys of the design's agent_persistence block
+// the types cannot, and writes the reinforcement levels in capitals.
+func (c *checker) validateDesign(cfg *Config, errAt func(string, string, ...any) error) error {
+	ap := &cfg.AgentPersistence
+	seen := map[string]bool{}
+	for i, p := range ap.Detection.PatternsEnabled {
+		key := fmt.Sprintf("agent_persistence.detection.patterns_enabled[%d]", i)
+		switch {
+		case !contains(PatternNames, p):
+			return errAt(key, "must be one of %s (got %q)", strings.Join(PatternNames, ", "), p)
+		case seen[p]:
+			return errAt(key, "%s is listed twice", p)
+		}
+		seen[p] = true
+	}
+	rf := &ap.Reinforcement
+	rf.DefaultLevel = strings.ToUpper(rf.DefaultLevel)
+	if !contains(LevelNames, rf.DefaultLevel) {
+		return errAt("agent_persistence.reinforcement.default_level", "must be one of %s (got %q)", strings.Join(LevelNames, ", "), rf.DefaultLevel)
+	}
+	const th = "agent_persistence.reinforcement.escalation_thresholds"
+	keys := make([]string, 0, len(rf.EscalationThresholds))
+	for k := range rf.EscalationThresholds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := strings.ToUpper(rf.EscalationThresholds[k])
+		if _, ok := thresholdIteration(k); !ok {
+			return errAt(th+"."+k, "want a key iteration_N, N the first iteration of the level (like iteration_3)")
+		}
+		if !contains(LevelNames, v) {
+			return errAt(th+"."+k, "must be one of %s (got %q)", strings.Join(LevelNames, ", "), rf.EscalationThresholds[k])
+		}
+		rf.EscalationThresholds[k] = v
+	}
+	rank := func(l string) int { return slices.Index(LevelNames, l) }
+	prev := Threshold{Level: rf.DefaultLevel}
+	for _, t := range rf.EscalationThresholds.Sorted() {
+		if rank(t.Level) < rank(prev.Level) {
+			from := "default_level"
+			if prev.From > 0 {
+				from = fmt.Sprintf("iteration_%d", prev.From)
+			}
+			return errAt(fmt.Sprintf("%s.iteration_%d", th, t.From), "%s is below %s (%s): reinforcement only rises", t.Level, prev.Level, from)
+		}
+		prev = t
+	}
+	if m := ap.Recovery.HumanGateTimeoutMinutes; m != nil && !(*m > 0 && *m <= maxSeconds/60) {
+		return errAt("agent_persistence.recovery.human_gate_timeout_minutes", "must be a positive number of minutes, or null to wait for the human forever (got %v)", *m)
+	}
+	if p := ap.Performance; !(p.DetectionLatencyBudgetMS > 0) {
+		return errAt("agent_persistence.performance.detection_latency_budget_ms", "must be positive (got %v)", p.DetectionLatencyBudgetMS)
+	} else if !(p.MaxIntegrationOverheadPercent > 0) {
+		return errAt("agent_persistence.performance.max_integration_overhead_percentage", "must be positive (got %v)", p.MaxIntegrationOverheadPercent)
+	}
+	return nil
 }
 
 // validateExceptions checks test_integrity.allow.

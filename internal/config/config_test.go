@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -27,9 +28,14 @@ func TestDefault(t *testing.T) {
 		got, want any
 	}{
 		{"detection_mode", cfg.AgentPersistence.DetectionMode, "standard"},
-		{"patterns_enabled", cfg.AgentPersistence.PatternsEnabled, true},
-		{"standard_at", cfg.AgentPersistence.Reinforcement.StandardAt, 3},
-		{"aggressive_at", cfg.AgentPersistence.Reinforcement.AggressiveAt, 5},
+		{"detection.mode", cfg.AgentPersistence.Detection.Mode, "standard"},
+		{"enabled", cfg.AgentPersistence.Enabled, true},
+		{"patterns_enabled", strings.Join(cfg.AgentPersistence.Detection.PatternsEnabled, ","), "test_deletion,feature_removal,coverage_regression,validation_bypass"},
+		{"learn_patterns", cfg.AgentPersistence.LearnPatterns, true},
+		{"default_level", cfg.AgentPersistence.Reinforcement.DefaultLevel, "MINIMAL"},
+		{"escalation_thresholds", fmt.Sprint(cfg.AgentPersistence.Reinforcement.EscalationThresholds.Sorted()), "[{3 STANDARD} {5 AGGRESSIVE}]"},
+		{"auto_escalate_on_critical", cfg.AgentPersistence.Recovery.AutoEscalateOnCritical, true},
+		{"human_gate_timeout_minutes", cfg.AgentPersistence.Recovery.GateTimeout(), time.Duration(0)},
 		{"max_retries", cfg.AgentPersistence.Recovery.MaxRetries, 3},
 		{"quality_threshold", cfg.AgentPersistence.BestOutputSelection.QualityThreshold, 70.0},
 		{"max_iterations", cfg.PersistenceLoop.MaxIterations, 100},
@@ -209,10 +215,11 @@ test_files: ["spec/**"]
 		got, want any
 	}{
 		{"detection_mode", cfg.AgentPersistence.DetectionMode, "aggressive"},
-		{"patterns_enabled kept", cfg.AgentPersistence.PatternsEnabled, true},
+		{"detection.mode", cfg.AgentPersistence.Detection.Mode, "aggressive"},
+		{"learn_patterns kept", cfg.AgentPersistence.LearnPatterns, true},
 		{"text.minimal", cfg.AgentPersistence.Reinforcement.Text.Minimal, "keep going"},
 		{"text.standard kept", cfg.AgentPersistence.Reinforcement.Text.Standard != "", true},
-		{"standard_at kept", cfg.AgentPersistence.Reinforcement.StandardAt, 3},
+		{"escalation_thresholds kept", len(cfg.AgentPersistence.Reinforcement.EscalationThresholds), 2},
 		{"max_iterations", cfg.PersistenceLoop.MaxIterations, 20},
 		{"warn_threshold int as float", cfg.PersistenceLoop.WarnThreshold, 1.0},
 		{"initial_delay", cfg.PersistenceLoop.Retry.BaseDelay, 500 * time.Millisecond},

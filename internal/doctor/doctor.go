@@ -39,7 +39,7 @@ const (
 // Finding is one line of the report.
 type Finding struct {
 	Level string `json:"level"`
-	Check string `json:"check"` // binaries, settings, config, state, latency
+	Check string `json:"check"` // binaries, settings, config, state, budget, latency
 	Text  string `json:"text"`
 }
 
@@ -73,6 +73,7 @@ func Check(ctx context.Context, o Options) []Finding {
 	r = append(r, others...)
 	checkBinaries(&r, o.Bin)
 	checkState(&r, o.Root)
+	checkPersistence(&r, o.Root, cfg)
 	if o.Runs > 0 {
 		checkLatency(ctx, &r, o, regs)
 	}

@@ -56,14 +56,17 @@ type Input struct {
 
 // Call is what a handler gets.
 type Call struct {
-	Hook   string
-	Event  *event.Event
-	Scope  project.Scope   // the project, and the loop when the call belongs to one
-	Loop   *registry.Entry // the loop's registry entry; nil when not active
-	Getenv func(string) string
-	Now    func() time.Time
-	Stderr io.Writer
-	DryRun bool // write nothing but the answer (ralph replay, ralph explain)
+	Hook  string
+	Event *event.Event
+	Scope project.Scope   // the project, and the loop when the call belongs to one
+	Loop  *registry.Entry // the loop's registry entry; nil when not active
+	// Unbound names the active loops bound to no session when there are
+	// several, and so the call belongs to none of them.
+	Unbound []string
+	Getenv  func(string) string
+	Now     func() time.Time
+	Stderr  io.Writer
+	DryRun  bool // write nothing but the answer (ralph replay, ralph explain)
 }
 
 // Result is a handler's answer plus what the audit line records.
@@ -121,7 +124,7 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
-	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
+	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
 
 	res, herr := h.Handle(c)
 	if herr == nil {

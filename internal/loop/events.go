@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -64,7 +65,7 @@ func AddRegressions(sc project.Scope, now time.Time, regs []Regression) error {
 // RecordError records a failed tool call: error_count, last_error and the
 // latest errors in error_history. It returns how many of the latest errors
 // in a row, this one included, share its signature; three or more marks
-// the loop stuck.
+// the loop stuck, until another error comes or the iteration ends.
 func RecordError(sc project.Scope, now time.Time, e ToolError) (repeats int, err error) {
 	err = update(sc, now, func(st *State) error {
 		e.Iteration = st.Iteration + 1
@@ -81,11 +82,21 @@ func RecordError(sc project.Scope, now time.Time, e ToolError) (repeats int, err
 		for i := len(st.ErrorHistory) - 1; i >= 0 && st.ErrorHistory[i].Signature == e.Signature; i-- {
 			repeats++
 		}
-		if repeats >= 3 {
-			st.Stuck = true
+		switch {
+		case repeats >= 3:
+			st.Stuck, st.StuckByErrors = true, true
 			st.StuckReason = fmt.Sprintf("the same error %d times in a row: %s", repeats, e.Signature)
+		case st.StuckByErrors:
+			// Another error: the agent moved on from the one that repeated.
+			st.Stuck, st.StuckReason, st.StuckByErrors = false, "", false
 		}
 		return nil
 	})
+	if err == nil {
+		// The whole history; the state keeps the last few.
+		if err = os.MkdirAll(DebugMemory(sc), 0o755); err == nil {
+			err = appendLine(ErrorsPath(sc), e)
+		}
+	}
 	return repeats, err
 }

@@ -27,11 +27,14 @@ const (
 // retried, or escalated to the human gate, which pauses the loop.
 func (s *Stop) recover(st *State, it *Iteration, refl *reflection.Result, plateau bool, now time.Time) {
 	stuck := it.Stuck
-	if stuck == "" && st.Stuck {
-		stuck = st.StuckReason // the same tool error three times in a row (post-tool-call)
+	if stuck == "" && st.Stuck && st.StuckByErrors && st.LastError != nil && st.LastError.Iteration == it.N {
+		// The same tool error three times in a row (post-tool-call), in
+		// this iteration: once the loop moves on to the next, the flag
+		// goes, and does not use up recovery attempts on its own.
+		stuck = st.StuckReason
 	}
 	it.Stuck = stuck
-	st.Stuck, st.StuckReason = stuck != "", stuck
+	st.Stuck, st.StuckReason, st.StuckByErrors = stuck != "", stuck, false
 
 	var trig []string
 	for _, r := range it.Regressions {
@@ -54,17 +57,9 @@ func (s *Stop) recover(st *State, it *Iteration, refl *reflection.Result, platea
 		sig.FilesModified, sig.ToolCalls = len(t.FilesModified), t.ToolCalls
 	}
 	d := Diagnose(sig)
-	a := RecoveryAttempt{Attempt: st.RecoveryAttempts + 1, Iteration: it.N, Trigger: strings.Join(trig, ", "), Diagnosis: d, Strategy: Adapt(d)}
-	max := s.Config.AgentPersistence.Recovery.MaxRetries
+	a := RecoveryAttempt{Attempt: st.RecoveryAttempts + 1, Iteration: it.N, Trigger: strings.Join(trig, ", "), Diagnosis: d}
 	var why string
-	switch {
-	case hasCritical(it.Regressions):
-		why = "a critical regression escalates at once"
-	case a.Strategy == Escalate:
-		why = "the diagnosis is " + d.Cause
-	case a.Attempt > max:
-		why = fmt.Sprintf("%d recovery attempts did not help", max)
-	}
+	a.Strategy, why = Escalation(s.Config.AgentPersistence.Recovery, a.Attempt, d, it.Regressions)
 	if why != "" {
 		a.Escalated = true
 		a.Strategy = Escalate
@@ -91,6 +86,32 @@ func (s *Stop) recover(st *State, it *Iteration, refl *reflection.Result, platea
 		st.RecoveryHistory = st.RecoveryHistory[len(st.RecoveryHistory)-maxRecovery:]
 	}
 	it.Recovery = &a
+}
+
+// Escalation decides recovery attempt n (from 1) of a loop, as
+// agent_persistence.recovery says: the strategy the diagnosis adapts to,
+// and why the loop goes to the human gate instead ("" : it does not). A
+// critical regression goes at once when auto_escalate_on_critical is set,
+// and is otherwise retried, as the tests are restored, like any other
+// until max_retries attempts did not help.
+func Escalation(rc config.Recovery, n int, d Diagnosis, regs []Regression) (strategy, why string) {
+	strategy = Adapt(d)
+	critical := hasCritical(regs)
+	if critical && !rc.AutoEscalateOnCritical && strategy == Escalate {
+		strategy = Restore
+	}
+	switch {
+	case critical && rc.AutoEscalateOnCritical:
+		why = "a critical regression escalates at once"
+	case strategy == Escalate:
+		why = "the diagnosis is " + d.Cause
+	case n > rc.MaxRetries:
+		why = fmt.Sprintf("%d recovery attempts did not help", rc.MaxRetries)
+	}
+	if why != "" {
+		strategy = Escalate
+	}
+	return strategy, why
 }
 
 // gateEvents records the regressions a gate is about in regressions.jsonl,
@@ -137,6 +158,9 @@ type Decision struct {
 // way the decision is logged against the gate's regression events, and the
 // loop is unbound from its session so that the next session can drive it.
 func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, now time.Time) (*Decision, error) {
+	if after, expired, err := ExpireGate(root, id, cfg, now); expired {
+		return nil, errors.Join(fmt.Errorf("loop %s FAILED: %s", id, after.Reason), err)
+	}
 	st, sc, err := Read(root, id)
 	if err != nil {
 		return nil, err
@@ -159,6 +183,11 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 	}
 	if d.State, err = applyDecision(sc, g, decision, cur, now); err != nil {
 		return nil, err
+	}
+	if decision == Approve {
+		if err := captureSurface(sc, cfg); err != nil { // the approved surface is the new baseline
+			return d, fmt.Errorf("gate %s %s: %w", id, decision, err)
+		}
 	}
 	if errs := afterDecision(sc, g, decision, base, d.State, now); len(errs) > 0 {
 		return d, fmt.Errorf("gate %s %s: %s", id, decision, strings.Join(errs, "; "))
@@ -252,7 +281,7 @@ func afterDecision(sc project.Scope, g Gate, decision string, base testindex.Ind
 			errs = append(errs, err.Error())
 		}
 	}
-	if decision == Abandon {
+	if decision == Abandon || decision == Timeout {
 		if _, err := finish(sc, after, now); err != nil {
 			errs = append(errs, err.Error())
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
 
@@ -119,6 +120,11 @@ func TestNoReflectionNeededToComplete(t *testing.T) {
 	res := end(t, s)
 	if res.Iteration == nil || res.Iteration.Decision != Complete {
 		t.Fatalf("a passing completion command must end the loop without a reflection: %+v", res.Answer)
+	}
+	// Its reflection is written all the same, from the facts: a success.
+	r, err := reflection.Read(filepath.Join(s.Scope.Root, res.Iteration.Reflection))
+	if err != nil || r.Outcome != reflection.Success || r.Reflection.Source != "facts" || len(r.Steps) == 0 {
+		t.Errorf("the completing iteration's reflection: %+v, %v", r, err)
 	}
 }
 

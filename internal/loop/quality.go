@@ -87,6 +87,23 @@ func better(a, b Score, threshold float64) bool {
 	return a.N > b.N
 }
 
+// Replaces reports whether iteration a becomes the loop's best output in
+// place of b (N 0: none yet), as agent_persistence.best_output_selection
+// says: with selection off the final iteration is the output; with
+// require_verification only an iteration whose completion command passed
+// can be the best; otherwise the better (see better).
+func Replaces(a, b Score, bo config.BestOutput) bool {
+	switch {
+	case !bo.Enabled:
+		return true
+	case bo.RequireVerification && !a.Verified:
+		return false
+	case b.N == 0:
+		return true
+	}
+	return better(a, b, bo.QualityThreshold)
+}
+
 // Best returns the best of scores (see better), or a zero Score when there
 // are none.
 func Best(scores []Score, threshold float64) Score {
@@ -116,18 +133,40 @@ func Plateau(recent []float64, window int, delta float64) bool {
 }
 
 // Level returns the reinforcement level of iteration n (the one the agent
-// is sent into) and whether a plateau raised it.
+// is sent into) and whether a plateau raised it: default_level, raised by
+// each escalation threshold iteration n has reached, AGGRESSIVE on a
+// plateau.
 func Level(n int, recent []float64, r config.Reinforcement) (level string, plateau bool) {
 	plateau = Plateau(recent, r.PlateauWindow, r.PlateauDelta)
-	switch {
-	case n >= r.AggressiveAt:
-		return Aggressive, plateau
-	case plateau:
-		return Aggressive, true
-	case n >= r.StandardAt:
-		return Standard, false
+	level = r.DefaultLevel
+	if level == "" {
+		level = Minimal
 	}
-	return Minimal, false
+	for _, t := range r.EscalationThresholds.Sorted() {
+		if n >= t.From && rank(t.Level) > rank(level) {
+			level = t.Level
+		}
+	}
+	if plateau {
+		level = Aggressive
+	}
+	return level, plateau
+}
+
+// firstLevel is the reinforcement level of a loop's first iteration.
+func firstLevel(cfg *config.Config) string {
+	l, _ := Level(1, nil, cfg.AgentPersistence.Reinforcement)
+	return l
+}
+
+func rank(level string) int {
+	switch level {
+	case Aggressive:
+		return 2
+	case Standard:
+		return 1
+	}
+	return 0
 }
 
 // levelText returns the configured text of a level.

@@ -75,7 +75,7 @@ func TestQuality(t *testing.T) {
 }
 
 func TestPlateauAndLevel(t *testing.T) {
-	r := config.Reinforcement{StandardAt: 3, AggressiveAt: 5, PlateauWindow: 3, PlateauDelta: 0.05}
+	r := defaults(t).AgentPersistence.Reinforcement
 	tests := []struct {
 		name        string
 		n           int
@@ -97,6 +97,26 @@ func TestPlateauAndLevel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		level, plateau := Level(tt.n, tt.recent, r)
+		if level != tt.wantLevel || plateau != tt.wantPlateau {
+			t.Errorf("%s: Level = %s, %v; want %s, %v", tt.name, level, plateau, tt.wantLevel, tt.wantPlateau)
+		}
+	}
+	// The design's keys: default_level and escalation_thresholds.
+	r2 := r
+	r2.DefaultLevel = Standard
+	r2.EscalationThresholds = config.Thresholds{"iteration_2": Aggressive}
+	for _, tt := range []struct {
+		name        string
+		n           int
+		recent      []float64
+		wantLevel   string
+		wantPlateau bool
+	}{
+		{"default_level STANDARD from iteration 1", 1, nil, Standard, false},
+		{"iteration_2: AGGRESSIVE", 2, []float64{20}, Aggressive, false},
+		{"plateau", 1, []float64{40, 41, 42, 43}, Aggressive, true},
+	} {
+		level, plateau := Level(tt.n, tt.recent, r2)
 		if level != tt.wantLevel || plateau != tt.wantPlateau {
 			t.Errorf("%s: Level = %s, %v; want %s, %v", tt.name, level, plateau, tt.wantLevel, tt.wantPlateau)
 		}

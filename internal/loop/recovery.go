@@ -32,6 +32,7 @@ const (
 	Simpler   = "simpler_approach"
 	Clarify   = "ask_for_clarification"
 	Escalate  = "block_and_escalate"
+	Restore   = "restore_and_retry" // a critical regression, when it does not go to the gate at once
 )
 
 // Diagnosis is the likely cause of a regression or a stuck loop.
@@ -165,6 +166,7 @@ var strategyText = map[string]string{
 	Decompose: "Decompose: split the task into the smallest steps you can verify one by one. Make one failing test pass, run the completion command, then take the next.",
 	Simpler:   "Change approach: the same attempt keeps failing the same way. Do not repeat it. Re-read the failing output, list what you assumed, and try the simplest different fix.",
 	Clarify:   "Clarify: say in your reflection exactly which requirement is unclear and which reading you chose and why; pick the reading the existing tests encode. If none does, stop and ask the human.",
+	Restore:   "Restore what this iteration took away: put the deleted or skipped tests back (ralph rollback --list shows the checkpoints) and fix the code under test instead. The loop cannot complete while they are missing; if the next attempts do not restore them, a human decides.",
 	Escalate:  "Stop: the change made the checks weaker instead of the code better. A human decides before the loop goes on.",
 }
 

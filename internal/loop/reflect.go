@@ -102,7 +102,7 @@ func (s *Stop) reflect(st *State, it *Iteration) (*reflection.Result, error) {
 	in := reflection.Input{
 		Root: sc.Root, Loop: sc.Loop, Iteration: it.N, Time: s.Now(), Since: since, Log: sc.Log(),
 		Task: st.Task, Outcome: outcome(it), Message: s.Message, Failing: it.Failing,
-		DiffHash: it.Snapshot, Patterns: s.Config.AgentPersistence.PatternsEnabled,
+		DiffHash: it.Snapshot, Patterns: s.Config.AgentPersistence.LearnPatterns,
 	}
 	for _, e := range st.ErrorHistory {
 		if e.Iteration == it.N {
@@ -131,7 +131,7 @@ func (s *Stop) reflect(st *State, it *Iteration) (*reflection.Result, error) {
 // pitfalls names what earlier loops of the project kept running into, for
 // the first iteration's reason.
 func (s *Stop) pitfalls(it *Iteration) string {
-	if it.N != 1 || !s.Config.AgentPersistence.PatternsEnabled {
+	if it.N != 1 || !s.Config.AgentPersistence.LearnPatterns {
 		return ""
 	}
 	ps, err := reflection.Known(s.Scope.Root)

@@ -62,6 +62,9 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := captureSurface(sc, o.Config); err != nil {
+		warnings = append(warnings, "no surface baseline (feature_removal has nothing to compare): "+err.Error())
+	}
 	more, err = register(sc, st, o)
 	if err != nil {
 		os.RemoveAll(sc.Dir())
@@ -136,7 +139,7 @@ func newState(id string, o Options, m Metrics) *State {
 		Baseline:         m,
 		Recent:           []float64{},
 		RegressionEvents: []Regression{},
-		Reinforcement:    Minimal,
+		Reinforcement:    firstLevel(o.Config),
 		Fence:            1,
 		IterationStart:   now,
 	}
@@ -150,6 +153,10 @@ func newState(id string, o Options, m Metrics) *State {
 func create(ctx context.Context, sc project.Scope, st *State, base testindex.Index) ([]string, error) {
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
+	}
+	if err := makeDirs(sc); err != nil {
+		os.RemoveAll(sc.Dir())
+		return nil, fmt.Errorf("start: %w", err)
 	}
 	var warnings []string
 	if tree, err := Snapshots(sc).Take(ctx); err != nil {

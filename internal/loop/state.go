@@ -101,6 +101,9 @@ type State struct {
 	ErrorHistory []ToolError `json:"error_history,omitempty"` // the latest, at most 10
 	Stuck        bool        `json:"stuck"`
 	StuckReason  string      `json:"stuck_reason,omitempty"`
+	// StuckByErrors says the same tool error repeating raised Stuck: it
+	// holds until another error comes or the iteration ends.
+	StuckByErrors bool `json:"stuck_by_errors,omitempty"`
 
 	StartSnapshot   string    `json:"start_snapshot,omitempty"`      // tree of the working tree when the loop started
 	Snapshot        string    `json:"snapshot,omitempty"`            // tree of the working tree at the end of the last iteration, or at the start
@@ -111,9 +114,18 @@ type State struct {
 	Fence int64  `json:"fence"`
 	Lease *Lease `json:"lease,omitempty"`
 
-	// Written by pre-tool-call (package pretool).
-	LastRiskyAction  json.RawMessage `json:"last_risky_action,omitempty"`
-	RiskyActionCount int             `json:"risky_action_count,omitempty"`
+	// Written by pre-tool-call (package pretool): the last and the recent
+	// risky actions (the design's last_risky_action and risky_actions).
+	LastRiskyAction  json.RawMessage   `json:"last_risky_action,omitempty"`
+	RiskyActionCount int               `json:"risky_action_count,omitempty"`
+	RiskyActions     []json.RawMessage `json:"risky_actions,omitempty"`
+
+	// The design's histories (seed 000), the recent entries; history_files
+	// names the files that hold them all (see design_state.go).
+	IterationHistory     []HistoryEntry    `json:"iteration_history"`
+	ReinforcementHistory []LevelChange     `json:"reinforcement_history"`
+	CompletionChecks     []CompletionCheck `json:"completion_checks"`
+	ToolCallHistory      []ToolCall        `json:"tool_call_history"`
 }
 
 // Completion is how the loop is judged done.
@@ -151,6 +163,7 @@ type Regression struct {
 	Baseline  float64   `json:"baseline_value"`
 	Current   float64   `json:"current_value"`
 	Tests     []string  `json:"deleted_tests,omitempty"`
+	Removed   []string  `json:"removed,omitempty"` // feature_removal: the public symbols gone
 	Detail    string    `json:"detail"`
 	Decision  string    `json:"decision,omitempty"` // the human's, at a gate: approve, reject, abort
 	DecidedAt time.Time `json:"decided_at,omitzero"`

@@ -92,6 +92,16 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if !sc.Archived && st.Status == Waiting {
+		after, expired, err := ExpireGate(sc.Root, sc.Loop, s.Config, s.Now())
+		if expired {
+			res := Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s FAILED: %s", sc.Loop, after.Reason)}, Archived: err == nil}
+			if err != nil {
+				res.Warnings = []string{err.Error()}
+			}
+			return res, nil
+		}
+	}
 	if sc.Archived || st.Status != Running {
 		return Result{Answer: idle(st), Archived: sc.Archived}, nil
 	}
@@ -144,7 +154,7 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 }
 
 // evaluate measures and scores the iteration under the lease, renewed
-// while it runs, and reflects on it unless it completes the loop. ask
+// while it runs, and reflects on it. ask
 // says the agent is to be asked for its reflection first.
 func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool) {
 	renewed := make(chan struct{})
@@ -157,13 +167,13 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 	if s.askReflection(st, it) {
 		return it, idx, nil, warnings, true
 	}
-	if !completes(it) {
-		r, err := s.reflect(st, it)
-		if err != nil {
-			warnings = append(warnings, err.Error())
-		}
-		refl = r
+	// Every iteration gets its reflection, the one that completes the loop
+	// too (seed 002: success or failure).
+	r, err := s.reflect(st, it)
+	if err != nil {
+		warnings = append(warnings, err.Error())
 	}
+	refl = r
 	return it, idx, refl, warnings, false
 }
 
@@ -173,6 +183,7 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64) (after *State, stale bool, err error) {
 	now := s.Now()
 	it.EndedAt = now.UTC()
+	calls := recentCalls(sc, 2*recentHistory)
 	var cur State
 	err = update(sc, now, func(st *State) error {
 		if st.Lease == nil || st.Lease.Token != token {
@@ -180,6 +191,7 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 			return errNoChange
 		}
 		st.Lease = nil
+		st.ToolCallHistory = calls
 		s.record(st, it, refl, now)
 		cur = *st
 		return nil
@@ -341,12 +353,23 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
-	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
+	regs := regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
+	var surfErr error
+	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
+		var r *Regression
+		if r, surfErr = featureRemoval(sc, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+			regs = append(regs, *r)
+		}
+	}
+	it.Regressions = Detected(regs, cfg)
 	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
+	if surfErr != nil {
+		warnings = append(warnings, "feature_removal: "+surfErr.Error())
+	}
 	<-snapped
 	if snapErr != nil {
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
@@ -406,6 +429,8 @@ func regressions(base, cur Metrics, baseIdx, idx testindex.Index, ms []config.Me
 // record applies an iteration to the state and decides what follows.
 func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now time.Time) {
 	cfg := s.Config
+	from := st.Reinforcement
+	defer func() { noteIteration(st, it, from, now) }()
 	st.Iteration = it.N
 	st.Current = &it.Metrics
 	st.Quality = it.Quality
@@ -414,7 +439,7 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 		st.Recent = st.Recent[len(st.Recent)-recentMax:]
 	}
 	score := Score{N: it.N, Quality: it.Quality, Verified: it.Verified}
-	if st.BestIteration == 0 || better(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection.QualityThreshold) {
+	if Replaces(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection) {
 		st.BestIteration, st.BestQuality, st.BestVerified = it.N, it.Quality, it.Verified
 	}
 	st.RegressionCount += len(it.Regressions)
@@ -465,6 +490,9 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 func finish(sc project.Scope, st *State, now time.Time) (project.Scope, error) {
 	var errs []string
 	if err := WriteAnalytics(sc, st); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := noteEnded(sc, st, now); err != nil {
 		errs = append(errs, err.Error())
 	}
 	if err := registry.Update(sc.Root, now, func(r *registry.Registry) error {
@@ -576,7 +604,10 @@ func reason(st *State, it *Iteration, refl *reflection.Result, pitfalls string, 
 // summary is the one line for the human when a loop ends.
 func summary(sc project.Scope, st *State, it *Iteration) string {
 	best := fmt.Sprintf("best iteration %d (quality %.1f)", st.BestIteration, st.BestQuality)
-	if st.BestIteration != it.N {
+	switch {
+	case st.BestIteration == 0:
+		best = "no best iteration: none passed the completion command (best_output_selection.require_verification)"
+	case st.BestIteration != it.N:
 		best += fmt.Sprintf(", not the final one (%d, quality %.1f)", it.N, it.Quality)
 	}
 	report := filepath.Join(sc.Analytics(), "report.md")

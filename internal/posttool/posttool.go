@@ -151,6 +151,9 @@ func handle(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if !cfg.AgentPersistence.Enabled {
+		return res, nil // the persistence extension is off: logged, nothing detected
+	}
 	r := &run{c: c, cfg: cfg, now: c.Now()}
 	if err := r.openLoop(); err != nil {
 		return res, err
@@ -165,7 +168,7 @@ func handle(c *hook.Call) (hook.Result, error) {
 		return res, err
 	}
 	var notes []string
-	if r.st == nil && len(r.bypasses)+len(r.ci) > 0 {
+	if r.st == nil && len(r.bypasses)+len(r.ci) > 0 && cfg.AgentPersistence.Detection.PatternsEnabled.Has("validation_bypass") {
 		notes = append(notes, r.warning())
 		res.Rule, res.Level = "validation_bypass", "high"
 	}
@@ -412,6 +415,7 @@ func (r *run) finish() {
 		r.files = append(r.files, r.ciFiles...)
 	}
 	r.bypasses, r.ci = nil, nil
+	r.regs = loop.Detected(r.regs, r.cfg)
 }
 
 // callName names the call for the agent.

@@ -299,8 +299,23 @@ func recordAction(path string, old []byte, act RiskyAction) ([]byte, error) {
 		return nil, err
 	}
 	n := gjson.GetBytes(data, "risky_action_count").Int()
-	return sjson.SetBytes(data, "risky_action_count", n+1)
+	if data, err = sjson.SetBytes(data, "risky_action_count", n+1); err != nil {
+		return nil, err
+	}
+	// The design's risky_actions: the recent ones; the audit log has all.
+	recent := []string{}
+	for _, a := range gjson.GetBytes(data, "risky_actions").Array() {
+		recent = append(recent, a.Raw)
+	}
+	recent = append(recent, string(raw))
+	if len(recent) > maxRisky {
+		recent = recent[len(recent)-maxRisky:]
+	}
+	return sjson.SetRawBytes(data, "risky_actions", []byte("["+strings.Join(recent, ",")+"]"))
 }
+
+// maxRisky bounds the risky_actions a state file keeps.
+const maxRisky = 10
 
 func join(a, b string) string {
 	if a == "" {

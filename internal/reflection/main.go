@@ -224,7 +224,7 @@ func reflectOn(in *Input, entry *registry.Entry, now func() time.Time) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	in.Patterns = cfg.AgentPersistence.PatternsEnabled
+	in.Patterns = cfg.AgentPersistence.LearnPatterns
 	in.Time = now()
 	if project.ValidLoopID(in.Loop) {
 		sc, _ := project.NewScope(in.Root, in.Loop)

@@ -28,6 +28,8 @@ import (
 	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
@@ -73,16 +75,121 @@ type Input struct {
 	DryRun    bool     // compute everything, write nothing
 }
 
-// Reflection is one stored reflection (aiwg's format), in YAML and JSON.
+// Reflection is one stored reflection, in YAML and JSON: the design's
+// format (seed 002: trajectory a list of steps, reflection and
+// strategy_change strings) with ralph's richer record beside it
+// (trajectory_detail, reflection_detail, fingerprint). UnmarshalYAML reads
+// the older form too, where trajectory and reflection were ralph's records.
 type Reflection struct {
-	TrialNumber    int        `yaml:"trial_number" json:"trial_number"`
-	Timestamp      time.Time  `yaml:"timestamp" json:"timestamp"`
-	LoopID         string     `yaml:"loop_id" json:"loop_id"`
-	Trajectory     Trajectory `yaml:"trajectory" json:"trajectory"`
-	Outcome        string     `yaml:"outcome" json:"outcome"`
-	Reflection     Words      `yaml:"reflection" json:"reflection"`
-	StrategyChange string     `yaml:"strategy_change" json:"strategy_change"`
-	Fingerprint    string     `yaml:"fingerprint,omitempty" json:"fingerprint,omitempty"`
+	TrialNumber    int       `yaml:"trial_number" json:"trial_number"`
+	Timestamp      time.Time `yaml:"timestamp" json:"timestamp"`
+	LoopID         string    `yaml:"loop_id" json:"loop_id"`
+	Steps          []string  `yaml:"trajectory" json:"trajectory"` // the design's trajectory: what the iteration did, a line each
+	Outcome        string    `yaml:"outcome" json:"outcome"`
+	Lesson         string    `yaml:"reflection" json:"reflection"` // the design's reflection: what was learned
+	StrategyChange string    `yaml:"strategy_change" json:"strategy_change"`
+	// Trajectory and Reflection are ralph's records the design's fields
+	// are written from.
+	Trajectory  Trajectory `yaml:"trajectory_detail" json:"trajectory_detail"`
+	Reflection  Words      `yaml:"reflection_detail" json:"reflection_detail"`
+	Fingerprint string     `yaml:"fingerprint,omitempty" json:"fingerprint,omitempty"`
+}
+
+// UnmarshalYAML reads a reflection in the design's form, ralph's, or the
+// older form where trajectory and reflection held ralph's records; what one
+// form lacks is filled in from the other.
+func (r *Reflection) UnmarshalYAML(n *yaml.Node) error {
+	var v struct {
+		TrialNumber    int        `yaml:"trial_number"`
+		Timestamp      time.Time  `yaml:"timestamp"`
+		LoopID         string     `yaml:"loop_id"`
+		Trajectory     yaml.Node  `yaml:"trajectory"`
+		Outcome        string     `yaml:"outcome"`
+		Reflection     yaml.Node  `yaml:"reflection"`
+		StrategyChange string     `yaml:"strategy_change"`
+		Detail         Trajectory `yaml:"trajectory_detail"`
+		Words          Words      `yaml:"reflection_detail"`
+		Fingerprint    string     `yaml:"fingerprint"`
+	}
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*r = Reflection{TrialNumber: v.TrialNumber, Timestamp: v.Timestamp, LoopID: v.LoopID, Outcome: v.Outcome,
+		StrategyChange: v.StrategyChange, Trajectory: v.Detail, Reflection: v.Words, Fingerprint: v.Fingerprint}
+	switch v.Trajectory.Kind {
+	case yaml.SequenceNode:
+		if err := v.Trajectory.Decode(&r.Steps); err != nil {
+			return fmt.Errorf("trajectory: %w", err)
+		}
+	case yaml.MappingNode: // the older form
+		if err := v.Trajectory.Decode(&r.Trajectory); err != nil {
+			return fmt.Errorf("trajectory: %w", err)
+		}
+	}
+	switch v.Reflection.Kind {
+	case yaml.ScalarNode:
+		r.Lesson = v.Reflection.Value
+	case yaml.MappingNode: // the older form
+		if err := v.Reflection.Decode(&r.Reflection); err != nil {
+			return fmt.Errorf("reflection: %w", err)
+		}
+	}
+	for _, l := range []*[]string{&r.Trajectory.FilesModified, &r.Trajectory.CommandsRun, &r.Trajectory.Errors} {
+		if *l == nil {
+			*l = []string{} // lists, as the writer keeps them
+		}
+	}
+	if r.Steps == nil {
+		r.Steps = steps(r.Trajectory, r.Outcome, nil)
+	}
+	if r.Lesson == "" {
+		r.Lesson = r.Reflection.Learned
+	}
+	if r.Reflection == (Words{}) {
+		// The design's form alone: its words are the agent's.
+		r.Reflection = Words{Learned: r.Lesson, Change: r.StrategyChange, Source: "agent"}
+	}
+	return nil
+}
+
+// maxSteps bounds the design's trajectory.
+const maxSteps = 20
+
+// steps writes the design's trajectory from ralph's: the files modified,
+// the commands run, the failing tests or the first error.
+func steps(t Trajectory, outcome string, failing []string) []string {
+	out := []string{}
+	add := func(format string, args ...any) {
+		if len(out) < maxSteps {
+			out = append(out, clip.Line(fmt.Sprintf(format, args...), 300))
+		}
+	}
+	for i, f := range t.FilesModified {
+		if i == 5 {
+			add("Modified %d more files", len(t.FilesModified)-5)
+			break
+		}
+		add("Modified %s", f)
+	}
+	for i, c := range t.CommandsRun {
+		if i == 5 {
+			add("Ran %d more commands", len(t.CommandsRun)-5)
+			break
+		}
+		add("Ran %s", c)
+	}
+	switch {
+	case len(failing) == 1:
+		add("1 test failed: %s", failing[0])
+	case len(failing) > 1:
+		add("%d tests failed", len(failing))
+	case len(t.Errors) > 0:
+		add("Error: %s", t.Errors[0])
+	}
+	if len(out) == 0 {
+		add("No file modified and no command recorded (%d tool calls); outcome %s", t.ToolCalls, outcome)
+	}
+	return out
 }
 
 // Trajectory is what an iteration did, from the audit log.
@@ -284,6 +391,8 @@ func build(in Input, n int, tr Trajectory, idx *index) (r Reflection, norm, fail
 	}
 	r.Reflection = w
 	r.StrategyChange = w.Change
+	r.Lesson = w.Learned
+	r.Steps = steps(tr, in.Outcome, failing)
 	return r, norm, failure
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func record(t testing.TB, in Input) Result {
 }
 
 func TestCheck(t *testing.T) {
-	good := Reflection{TrialNumber: 1, Timestamp: t0, LoopID: "my-loop", Outcome: Failure,
+	good := Reflection{TrialNumber: 1, Timestamp: t0, LoopID: "my-loop", Outcome: Failure, Steps: []string{"Ran go test"},
 		Trajectory: Trajectory{FilesModified: []string{}, CommandsRun: []string{}, Errors: []string{}},
 		Reflection: Words{Source: "facts"}, Fingerprint: "0123456789ab"}
 	if err := good.check(); err != nil {
@@ -57,14 +58,17 @@ func TestCheck(t *testing.T) {
 		{func(r *Reflection) { r.TrialNumber = 0 }, "trial_number"},
 		{func(r *Reflection) { r.LoopID = "../x" }, "loop_id"},
 		{func(r *Reflection) { r.Outcome = "" }, "outcome"},
-		{func(r *Reflection) { r.Reflection.Source = "" }, "reflection.source"},
-		{func(r *Reflection) { r.Trajectory.ToolCalls = -1 }, "trajectory.tool_calls"},
+		{func(r *Reflection) { r.Reflection.Source = "" }, "reflection_detail.source"},
+		{func(r *Reflection) { r.Trajectory.ToolCalls = -1 }, "trajectory_detail.tool_calls"},
 		{func(r *Reflection) { r.Fingerprint = "xyz" }, "fingerprint"},
-		{func(r *Reflection) { r.Trajectory.Errors = nil }, "trajectory.errors"},
-		{func(r *Reflection) { r.Trajectory.FilesModified = make([]string, maxFiles+1) }, "trajectory.files_modified"},
-		{func(r *Reflection) { r.Trajectory.CommandsRun = []string{""} }, "trajectory.commands_run.0"},
-		{func(r *Reflection) { r.Reflection.Learned = strings.Repeat("é", 2001) }, "reflection.learned"},
+		{func(r *Reflection) { r.Trajectory.Errors = nil }, "trajectory_detail.errors"},
+		{func(r *Reflection) { r.Trajectory.FilesModified = make([]string, maxFiles+1) }, "trajectory_detail.files_modified"},
+		{func(r *Reflection) { r.Trajectory.CommandsRun = []string{""} }, "trajectory_detail.commands_run.0"},
+		{func(r *Reflection) { r.Reflection.Learned = strings.Repeat("é", 2001) }, "reflection_detail.learned"},
 		{func(r *Reflection) { r.StrategyChange = strings.Repeat("x", 2001) }, "strategy_change"},
+		{func(r *Reflection) { r.Steps = nil }, "trajectory"},
+		{func(r *Reflection) { r.Steps = []string{""} }, "trajectory.0"},
+		{func(r *Reflection) { r.Lesson = strings.Repeat("x", 2001) }, "reflection"},
 	}
 	for _, tt := range tests {
 		r := good
@@ -551,6 +555,68 @@ func BenchmarkTrajectory100k(b *testing.B) {
 		tr, err := readTrajectory(log, root, since)
 		if err != nil || tr.ToolCalls != 200 {
 			b.Fatal(tr.ToolCalls, err)
+		}
+	}
+}
+
+// TestReadForms: Read takes the design's example (seed 002), ralph's form
+// and the older one, where trajectory and reflection held ralph's records;
+// each comes back in the design's shape, and what Record writes reads back
+// the same.
+func TestReadForms(t *testing.T) {
+	dir := t.TempDir()
+	design, err := os.ReadFile(filepath.Join("..", "..", "testdata", "design", "reflection.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `trial_number: 2
+timestamp: 2026-03-01T12:00:00Z
+loop_id: my-loop
+trajectory:
+  files_modified: [calc.go]
+  commands_run: [go test ./...]
+  tool_calls: 3
+  errors: []
+outcome: failure
+reflection:
+  attempted: a
+  result: r
+  learned: the sign was wrong
+  change: c
+  source: agent
+strategy_change: c
+`
+	for _, tt := range []struct {
+		name, doc string
+		steps     []string
+		lesson    string
+		source    string
+	}{
+		{"design", string(design), []string{"Modified src/auth/login.ts", "Ran npm test", "3 tests failed"},
+			"The token validation function doesn't handle expired tokens. Need to add expiry check before signature verification.", "agent"},
+		{"older", old, []string{"Modified calc.go", "Ran go test ./..."}, "the sign was wrong", "agent"},
+	} {
+		p := filepath.Join(dir, tt.name+".yaml")
+		os.WriteFile(p, []byte(tt.doc), 0o644)
+		r, err := Read(p)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !slices.Equal(r.Steps, tt.steps) || r.Lesson != tt.lesson || r.Reflection.Source != tt.source || r.StrategyChange == "" {
+			t.Errorf("%s: steps %q, lesson %q, source %q, change %q", tt.name, r.Steps, r.Lesson, r.Reflection.Source, r.StrategyChange)
+		}
+		// Written back, it keeps the design's shape and reads the same.
+		doc, err := encode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(doc); err != nil {
+			t.Errorf("%s written back: %v\n%s", tt.name, err, doc)
+		}
+		os.WriteFile(p, doc, 0o644)
+		again, err := Read(p)
+		if err != nil || !reflect.DeepEqual(again, r) {
+			t.Errorf("%s: round trip %+v, %v\nwant %+v", tt.name, again, err, r)
 		}
 	}
 }

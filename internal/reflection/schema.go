@@ -27,9 +27,9 @@ func (r Reflection) check() error {
 	case r.Outcome != Success && r.Outcome != Failure && r.Outcome != Partial:
 		return bad("outcome", "%q is not success, failure or partial", r.Outcome)
 	case r.Reflection.Source != "agent" && r.Reflection.Source != "facts":
-		return bad("reflection.source", "%q is not agent or facts", r.Reflection.Source)
+		return bad("reflection_detail.source", "%q is not agent or facts", r.Reflection.Source)
 	case r.Trajectory.ToolCalls < 0:
-		return bad("trajectory.tool_calls", "%d is negative", r.Trajectory.ToolCalls)
+		return bad("trajectory_detail.tool_calls", "%d is negative", r.Trajectory.ToolCalls)
 	case r.Fingerprint != "" && (len(r.Fingerprint) < 12 || strings.Trim(r.Fingerprint, "0123456789abcdef") != ""):
 		return bad("fingerprint", "%q is not 12 or more hex digits", r.Fingerprint)
 	}
@@ -38,9 +38,10 @@ func (r Reflection) check() error {
 		items []string
 		max   int
 	}{
-		{"trajectory.files_modified", r.Trajectory.FilesModified, maxFiles},
-		{"trajectory.commands_run", r.Trajectory.CommandsRun, maxCommands},
-		{"trajectory.errors", r.Trajectory.Errors, maxErrors},
+		{"trajectory", r.Steps, maxSteps},
+		{"trajectory_detail.files_modified", r.Trajectory.FilesModified, maxFiles},
+		{"trajectory_detail.commands_run", r.Trajectory.CommandsRun, maxCommands},
+		{"trajectory_detail.errors", r.Trajectory.Errors, maxErrors},
 	} {
 		if l.items == nil || len(l.items) > l.max {
 			return bad(l.field, "want a list of at most %d, got %d", l.max, len(l.items))
@@ -53,8 +54,8 @@ func (r Reflection) check() error {
 	}
 	w := r.Reflection
 	for _, f := range []struct{ field, s string }{
-		{"reflection.attempted", w.Attempted}, {"reflection.result", w.Result}, {"reflection.learned", w.Learned},
-		{"reflection.change", w.Change}, {"strategy_change", r.StrategyChange},
+		{"reflection_detail.attempted", w.Attempted}, {"reflection_detail.result", w.Result}, {"reflection_detail.learned", w.Learned},
+		{"reflection_detail.change", w.Change}, {"reflection", r.Lesson}, {"strategy_change", r.StrategyChange},
 	} {
 		if n := utf8.RuneCountInString(f.s); n > 2000 {
 			return bad(f.field, "want at most 2000 characters, got %d", n)

@@ -66,13 +66,56 @@ type Entry struct {
 	Status             string    `json:"status"`
 	StartedAt          time.Time `json:"started_at"`
 	Owner              string    `json:"owner"`
-	PID                int       `json:"pid"` // the owner process; its death frees the slot
+	PID                int       `json:"pid"` // the owner process; its death frees the slot (see MarshalJSON)
 	Iteration          int       `json:"iteration"`
 	MaxIterations      int       `json:"max_iterations"`
 	CompletionCriteria string    `json:"completion_criteria"`
 	Priority           string    `json:"priority"`
 	Tags               []string  `json:"tags"`
 	SessionID          string    `json:"session_id,omitempty"` // the agent session driving the loop
+}
+
+// MarshalJSON writes the entry as the design's schema has it: pid is the
+// owner process while the loop is active and null while it is paused;
+// owner_pid (ralph's) keeps the owner process either way, so that a dead
+// owner's slot is still reclaimed.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry
+	var pid *int
+	if e.PID > 0 && e.Status != Paused {
+		pid = &e.PID
+	}
+	var owner *int
+	if e.PID > 0 {
+		owner = &e.PID
+	}
+	return json.Marshal(struct {
+		plain
+		PID      *int `json:"pid"`
+		OwnerPID *int `json:"owner_pid,omitempty"`
+	}{plain(e), pid, owner})
+}
+
+// UnmarshalJSON reads an entry: the owner process from owner_pid, else
+// from pid (null: none), as the design and older registries write it.
+func (e *Entry) UnmarshalJSON(data []byte) error {
+	type plain Entry
+	var v struct {
+		plain
+		PID      *int `json:"pid"`
+		OwnerPID *int `json:"owner_pid"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*e = Entry(v.plain)
+	switch {
+	case v.OwnerPID != nil:
+		e.PID = *v.OwnerPID
+	case v.PID != nil:
+		e.PID = *v.PID
+	}
+	return nil
 }
 
 // Read reads the registry of the project at root. A missing registry is an
@@ -237,6 +280,10 @@ type Found struct {
 	ID    string
 	Entry *Entry // nil when the id came from RALPH_LOOP_ID and is not active
 	Bind  bool   // the loop is unbound: bind it to the calling session
+	// Unbound, when the call belongs to no loop because several active
+	// loops are bound to no session, names them: which is meant is not
+	// guessed.
+	Unbound []string
 }
 
 // Lookup returns the loop a hook call belongs to: the id in env RALPH_LOOP_ID;
@@ -274,10 +321,17 @@ func Lookup(root, session string, getenv func(string) string) (Found, error) {
 			unbound = append(unbound, e)
 		}
 	}
-	if len(unbound) == 1 {
+	switch len(unbound) {
+	case 0:
+		return Found{}, nil
+	case 1:
 		return Found{ID: unbound[0].LoopID, Entry: unbound[0], Bind: session != ""}, nil
 	}
-	return Found{}, nil
+	var f Found
+	for _, e := range unbound {
+		f.Unbound = append(f.Unbound, e.LoopID)
+	}
+	return f, nil
 }
 
 // active reads what every hook call needs of the registry, the active loops'

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -272,4 +273,70 @@ func FuzzLookup(f *testing.F) {
 			t.Errorf("Lookup returned invalid id %q", got.ID)
 		}
 	})
+}
+
+// TestDesignExample: the design's example registry (seed 004,
+// testdata/design/registry.json) reads, and is written back in its shape:
+// pid null for the paused loop, the running one's pid kept.
+func TestDesignExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "design", "registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	path := project.Layout{Root: root}.Registry()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ActiveLoops) != 2 || r.ActiveLoops[0].PID != 12345 || r.ActiveLoops[1].PID != 0 || r.ActiveLoops[1].Status != Paused ||
+		r.TotalCompleted != 15 || r.TotalAborted != 3 || strings.Join(r.ActiveLoops[1].Tags, ",") != "migration,typescript" {
+		t.Fatalf("read %+v", r)
+	}
+	if err := Update(root, time.Now(), func(*Registry) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(path)
+	var back struct {
+		ActiveLoops []map[string]any `json:"active_loops"`
+	}
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if pid, ok := back.ActiveLoops[1]["pid"]; !ok || pid != nil {
+		t.Errorf("the paused loop's pid written as %v (present %v), want null", pid, ok)
+	}
+	if back.ActiveLoops[0]["pid"] != 12345.0 {
+		t.Errorf("the running loop's pid written as %v", back.ActiveLoops[0]["pid"])
+	}
+	again, err := Read(root)
+	if err != nil || !reflect.DeepEqual(again.ActiveLoops, r.ActiveLoops) {
+		t.Errorf("round trip: %+v, %v", again, err)
+	}
+}
+
+// TestPausedPidNull: a paused loop's pid is null, but its owner is kept
+// (owner_pid), so that a dead owner's slot is still reclaimed.
+func TestPausedPidNull(t *testing.T) {
+	e := Entry{LoopID: "ralph-x-0123abcd", Status: Paused, PID: 4242}
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"pid":null`) || !strings.Contains(string(data), `"owner_pid":4242`) {
+		t.Errorf("paused entry: %s", data)
+	}
+	var back Entry
+	if err := json.Unmarshal(data, &back); err != nil || back.PID != 4242 {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+	e.Status = Running
+	data, _ = json.Marshal(e)
+	if !strings.Contains(string(data), `"pid":4242`) {
+		t.Errorf("running entry: %s", data)
+	}
 }

@@ -106,7 +106,11 @@ func Format(st gjson.Result) string {
 	parts = append(parts, it)
 	if st.Get("iteration").Int() > 0 {
 		parts = append(parts, fmt.Sprintf("quality %.1f", st.Get("quality").Float()))
-		if b := st.Get("best_iteration").Int(); b > 0 {
+		b := st.Get("best_iteration.iteration").Int() // the design's record; older states hold the number
+		if b == 0 {
+			b = st.Get("best_iteration").Int()
+		}
+		if b > 0 {
 			parts = append(parts, fmt.Sprintf("best %.1f (#%d)", st.Get("best_quality").Float(), b))
 		}
 	}

@@ -29,6 +29,8 @@ func TestFormat(t *testing.T) {
 			"ralph fix-the-calc · paused · iteration 2/5 MINIMAL · quality 42.5 · best 42.5 (#1)"},
 		{`{"loop_id":"ralph-fix-the-calc-1a2b3c4d","status":"completing","iteration":5,"max_iterations":5,"reinforcement_level":"AGGRESSIVE","quality":100,"best_iteration":5,"best_quality":100}`,
 			"ralph fix-the-calc · completing · iteration 5/5 AGGRESSIVE · quality 100.0 · best 100.0 (#5)"},
+		{`{"loop_id":"ralph-fix-the-calc-1a2b3c4d","status":"running","iteration":3,"max_iterations":12,"reinforcement_level":"STANDARD","quality":46.66,"best_iteration":{"iteration":2,"quality_score":80},"best_quality":80}`,
+			"ralph fix-the-calc · iteration 4/12 STANDARD · quality 46.7 · best 80.0 (#2)"}, // the design's record
 		{`{"loop_id":"../../etc","status":"running"}`, "ralph loop · iteration 1/0"},
 		{`{}`, "ralph loop · iteration 1/0"},
 	} {

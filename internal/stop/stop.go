@@ -13,8 +13,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
@@ -29,8 +31,13 @@ iteration of its loop. It reads the agent's event on stdin.
 The loop is found by env RALPH_LOOP_ID, else the loop bound to the event's
 session_id, else the project's single active loop bound to no session
 (which is then bound to this session). No loop: the stop is allowed
-silently. A paused, waiting or ended loop: allowed, with a message saying
-why.
+silently; when several active loops are bound to no session, it is
+allowed with a message naming them and how to bind one (RALPH_LOOP_ID).
+A paused, waiting or ended loop: allowed, with a message saying why; a
+loop waiting at its gate past agent_persistence.recovery.
+human_gate_timeout_minutes fails, with the gate's reason. With
+agent_persistence.enabled false no loop is driven: allowed, with a
+message.
 
 Otherwise the completion command runs (with its timeout), the test files
 and configured metrics are measured against the loop's baseline, the
@@ -77,6 +84,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func handle(c *hook.Call) (hook.Result, error) {
 	if c.Scope.Loop == "" {
+		if len(c.Unbound) > 1 {
+			return hook.Result{Target: "no loop: " + strings.Join(c.Unbound, ", ") + " unbound", Answer: answer.Answer{System: unboundMessage(c.Unbound)}}, nil
+		}
 		return hook.Result{}, nil
 	}
 	target := "loop " + c.Scope.Loop
@@ -86,6 +96,10 @@ func handle(c *hook.Call) (hook.Result, error) {
 	cfg, err := config.Load(c.Scope.Config())
 	if err != nil {
 		return hook.Result{Target: target}, err
+	}
+	if !cfg.AgentPersistence.Enabled {
+		return hook.Result{Target: target + " (not driven: agent_persistence.enabled is false)", Answer: answer.Answer{System: fmt.Sprintf(
+			"ralph: loop %s is not driven: agent_persistence.enabled is false in %s (the persistence extension is off; the guard still applies). The session may stop; set it true to drive the loop.", c.Scope.Loop, c.Scope.Config())}}, nil
 	}
 	// The agent may give up waiting and kill the hook: take the completion
 	// command's process group down with it.
@@ -105,4 +119,12 @@ func handle(c *hook.Call) (hook.Result, error) {
 		r.Target = fmt.Sprintf("loop %s iteration %d: %s (quality %.1f)", c.Scope.Loop, it.N, it.Decision, it.Quality)
 	}
 	return r, nil
+}
+
+// unboundMessage tells the human that a Stop drove no loop because several
+// active loops are bound to no session, and how to bind one.
+func unboundMessage(ids []string) string {
+	return fmt.Sprintf("ralph: this session drives no loop: %d active loops are bound to no session (%s), and which one is meant is not guessed. "+
+		"To drive one, start the agent with RALPH_LOOP_ID set to its id (for example RALPH_LOOP_ID=%s claude), or end the loops you do not mean (ralph abort ID).",
+		len(ids), strings.Join(ids, ", "), ids[0])
 }

@@ -43,6 +43,7 @@ func TestDefinition(t *testing.T) {
 		{path: "src/test/java/CalcTest.java", test: true, lang: "java", old: "yyyy"},
 		{path: "vendor/y_test.go", test: true, lang: "go", old: "yyyy"}, // vendor/ is the project's own copy
 		{path: "README.md", old: "nnnn"},
+		{path: "src/auth/login.test.py", test: true, lang: "python", old: "nnnn"}, // the design's *.test.py
 	}
 	for _, tt := range tests {
 		if got := IsTestFile(cfg.TestFiles, tt.path); got != tt.test {

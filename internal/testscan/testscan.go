@@ -155,7 +155,7 @@ func Lang(name string) string {
 			return "go"
 		}
 	case ".py":
-		if strings.HasPrefix(base, "test_") || strings.HasSuffix(stem, "_test") ||
+		if strings.HasPrefix(base, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, ".test") ||
 			base == "tests.py" || base == "conftest.py" {
 			return "python"
 		}

@@ -19,6 +19,7 @@ func TestLang(t *testing.T) {
 		{"test_orders.py", "python"},
 		{"tests/unit/orders_test.py", "python"},
 		{"conftest.py", "python"},
+		{"src/auth/login.test.py", "python"},
 		{"app/tests.py", "python"},
 		{"testing.py", ""},
 		{"tests/helpers.py", ""},

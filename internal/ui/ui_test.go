@@ -299,8 +299,11 @@ func TestLog(t *testing.T) {
 	root, id, _ := gated(t, false)
 	s, base := serve(t, root)
 	var out struct {
-		Entries []struct{ Hook, Decision string }
-		Total   int
+		Entries []struct {
+			Hook     string `json:"hook_name"`
+			Decision string
+		}
+		Total int
 	}
 	getJSON(t, s, base, "/api/log?id="+id, &out) // the stops were in-process: no hook wrote a line
 	if out.Total != 0 {

@@ -333,7 +333,7 @@ function logCard(d) {
     h("select", { id: "log-" + name, onchange: (e) => { ui.log[name] = e.target.value; refreshLog(); } },
       h("option", { value: "" }, "all"), values.map((v) => h("option", { value: v, selected: ui.log[name] === v }, v))));
   const rows = ui.log.entries.slice().reverse().map((e) => h("tr", {},
-    h("td", {}, new Date(e.time).toLocaleTimeString()), h("td", {}, e.hook), h("td", {}, e.tool || ""),
+    h("td", {}, new Date(e.time).toLocaleTimeString()), h("td", {}, e.hook_name), h("td", {}, e.tool || ""),
     h("td", { class: "decision-" + e.decision }, e.decision), h("td", {}, e.rule || ""),
     h("td", { class: "mono reason" }, rel(e.target || "")), h("td", { class: "reason" }, e.reason || e.error || "")));
   return h("section", { class: "card", id: "log" }, h("h2", {}, "Audit log"),
