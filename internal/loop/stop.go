@@ -13,6 +13,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -45,6 +46,7 @@ type Iteration struct {
 	TimedOut    bool             `json:"timed_out,omitempty"`
 	DurationMS  int64            `json:"duration_ms"`
 	Tests       *Counts          `json:"tests,omitempty"`
+	TestsRun    *TestsRun        `json:"tests_run,omitempty"` // per test, from the runners
 	Failing     []string         `json:"failing,omitempty"`
 	Output      string           `json:"output_tail,omitempty"`
 	Metrics     Metrics          `json:"metrics"`
@@ -317,7 +319,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		defer close(snapped)
 		tree, snapErr = Snapshots(sc).Take(ctx)
 	}()
-	run := metrics.Run(ctx, sc.Root, st.Completion.Command, timeout)
+	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
 	it := &Iteration{
 		N:          st.Iteration + 1,
 		Session:    s.Session,
@@ -342,11 +344,17 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
 	it.Regressions = regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
-	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
+	j := judgeCompletion(ctx, sc, cfg, st, it, res, base, idx)
+	it.Regressions = append(it.Regressions, j.regs...)
+	it.TestsRun = j.tests
+	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
+	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
+		warnings = append(warnings, err.Error())
+	}
 	<-snapped
 	if snapErr != nil {
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
@@ -408,13 +416,17 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 	cfg := s.Config
 	st.Iteration = it.N
 	st.Current = &it.Metrics
+	st.TestsRun = it.TestsRun
 	st.Quality = it.Quality
 	st.Recent = append(st.Recent, it.Quality)
 	if len(st.Recent) > recentMax {
 		st.Recent = st.Recent[len(st.Recent)-recentMax:]
 	}
 	score := Score{N: it.N, Quality: it.Quality, Verified: it.Verified}
-	if st.BestIteration == 0 || better(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection.QualityThreshold) {
+	// An iteration with a critical regression (tests deleted or not run,
+	// expectations bent, the completion changed) is never the best: a
+	// restore --best must not bring it back.
+	if !hasCritical(it.Regressions) && (st.BestIteration == 0 || better(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection.QualityThreshold)) {
 		st.BestIteration, st.BestQuality, st.BestVerified = it.N, it.Quality, it.Verified
 	}
 	st.RegressionCount += len(it.Regressions)
