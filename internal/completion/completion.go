@@ -48,8 +48,9 @@ import (
 // at the gate that approved a new baseline): the per-test results of its
 // run and the digests of what decides it. It is the loop's completion.json.
 type Baseline struct {
-	Results Results `json:"results"`
-	Inputs  Inputs  `json:"inputs"`
+	Results Results       `json:"results"`
+	Inputs  Inputs        `json:"inputs"`
+	Failing []Expectation `json:"failing_at_start,omitempty"` // the failing tests' source, for [Bent]
 }
 
 // BaselinePath returns the loop's completion.json.

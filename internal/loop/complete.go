@@ -81,7 +81,8 @@ type judged struct {
 // expectations (expectation_bent). A loop without a completion baseline
 // (started before ralph kept one) is judged on its exit code alone.
 func judgeCompletion(ctx context.Context, sc project.Scope, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
-	j := judged{latest: &completion.Baseline{Results: res, Inputs: completion.Collect(sc.Root, st.Completion.Command, idx)}}
+	j := judged{latest: &completion.Baseline{Results: res, Inputs: completion.Collect(sc.Root, st.Completion.Command, idx),
+		Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
 	base, err := completion.Read(completion.BaselinePath(sc))
 	if err != nil || base == nil {
 		j.tests = testsRun(res, 0, nil)
@@ -106,10 +107,31 @@ func judgeCompletion(ctx context.Context, sc project.Scope, cfg *config.Config, 
 		}
 		add(TestsNotRun, d, clip.List(notRun, 50))
 	}
+	if bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res); len(bent) > 0 {
+		var ds, names []string
+		for _, b := range bent {
+			ds = append(ds, fmt.Sprintf("%s: %s → %s", b.Test, quoteLines(b.Old), quoteLines(b.New)))
+			names = append(names, b.Test.String())
+		}
+		add(Bent, fmt.Sprintf("%d tests failed at the start and pass now, but only the test changed, not the code it exercises: %s",
+			len(bent), strings.Join(clip.List(ds, 5), "; ")), clip.List(names, 50))
+	}
 	if ch := completion.Changed(base.Inputs, j.latest.Inputs); len(ch) > 0 {
 		add(Tampered, "what decides the completion command's outcome changed since the start: "+strings.Join(clip.List(ch, 10), "; "), nil)
 	}
 	return j
+}
+
+// quoteLines shows a few lines of a diff on one line.
+func quoteLines(ls []string) string {
+	if len(ls) == 0 {
+		return "(nothing)"
+	}
+	q := make([]string, 0, len(ls))
+	for _, l := range clip.List(ls, 4) {
+		q = append(q, "`"+clip.Runes(l, 120)+"`")
+	}
+	return strings.Join(q, " ")
 }
 
 // inventory is the loop's inventory less the tests the human allowed to
