@@ -94,7 +94,7 @@ func toolchain(tool string) (bool, error) {
 	case "go", "cargo":
 		_, err = exec.LookPath(tool)
 	case "pytest":
-		err = exec.Command("python3", "-m", "pytest", "--version").Run()
+		err = exec.Command("pytest", "--version").Run()
 	default:
 		return false, errors.New("unknown toolchain " + tool)
 	}
