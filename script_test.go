@@ -56,6 +56,9 @@ func TestScript(t *testing.T) {
 			for k, v := range goCaches() {
 				env.Setenv(k, v)
 			}
+			for k, v := range rustHomes() {
+				env.Setenv(k, v)
+			}
 			env.Setenv("EVENTS", events)
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")
@@ -117,6 +120,26 @@ var goCaches = sync.OnceValue(func() map[string]string {
 		return nil
 	}
 	return map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1], "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false"}
+})
+
+// rustHomes are cargo's and rustup's homes under testscript's empty HOME:
+// this machine's (rustup's toolchains, cargo's registry cache).
+var rustHomes = sync.OnceValue(func() map[string]string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, d := range map[string]string{"CARGO_HOME": ".cargo", "RUSTUP_HOME": ".rustup"} {
+		v := os.Getenv(k)
+		if v == "" {
+			v = filepath.Join(home, d)
+		}
+		if _, err := os.Stat(v); err == nil {
+			out[k] = v
+		}
+	}
+	return out
 })
 
 // exitcode N prog [args...] runs prog (after any stdin) and requires exit

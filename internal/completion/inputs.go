@@ -88,17 +88,17 @@ func Collect(root, command string, idx testindex.Index) Inputs {
 			}
 		}
 	}
-	section := func(rel string, keep func(header string) bool) {
+	section := func(rel, label string, keep func(header string) bool) {
 		src, _ := readSmall(filepath.Join(root, rel))
 		if src != nil {
 			if s := tomlSections(src, keep); len(s) > 0 {
-				in.add(rel+" "+strings.Join(s, " "), bytes.Join(s2b(s), nil))
+				in.add(rel+" "+label, []byte(strings.Join(s, "")))
 			}
 		}
 	}
-	section("setup.cfg", func(h string) bool { return h == "[tool:pytest]" })
-	section("pyproject.toml", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
-	section("Cargo.toml", func(h string) bool {
+	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
+	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
+	section("Cargo.toml", "package and targets", func(h string) bool {
 		switch h {
 		case "[lib]", "[[test]]", "[[bin]]", "[[bench]]", "[workspace]", "[package]", "[features]":
 			return true
@@ -185,14 +185,6 @@ func readSmall(p string) ([]byte, error) {
 		return nil, err
 	}
 	return os.ReadFile(p)
-}
-
-func s2b(ss []string) [][]byte {
-	out := make([][]byte, len(ss))
-	for i, s := range ss {
-		out[i] = []byte(s)
-	}
-	return out
 }
 
 // commandWords returns the words of command, split at blanks and shell
