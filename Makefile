@@ -85,6 +85,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/task/
 	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
 	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
+	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=20s ./internal/completion/
 
 clean:
 	rm -rf $(BIN)
