@@ -39,6 +39,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
@@ -51,6 +52,9 @@ type Baseline struct {
 	Results Results       `json:"results"`
 	Inputs  Inputs        `json:"inputs"`
 	Failing []Expectation `json:"failing_at_start,omitempty"` // the failing tests' source, for [Bent]
+	// Collected is when Inputs began to be collected: files unchanged
+	// since are not read again (see [Collect]).
+	Collected time.Time `json:"collected_at"`
 }
 
 // BaselinePath returns the loop's completion.json.

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -45,7 +46,12 @@ const maxInput = 4 << 20
 //     init or TestMain function that calls an Exit.
 //
 // What is missing is left out: a file that appears later is a change.
-func Collect(root, command string, idx testindex.Index) Inputs {
+//
+// With base, the digests of an earlier Collect at time since, a Go file
+// whose status change time (ctime, which cannot be set back as the
+// modification time can) is before since is not read again: its init and
+// TestMain digests are base's.
+func Collect(root, command string, idx testindex.Index, base Inputs, since time.Time) Inputs {
 	in := Inputs{}
 	file := func(rel string) {
 		if d := digestFile(filepath.Join(root, filepath.FromSlash(rel))); d != "" {
@@ -131,7 +137,7 @@ func Collect(root, command string, idx testindex.Index) Inputs {
 			}
 		}
 	}
-	goExits(root, in)
+	goExits(root, in, base, since)
 	return in
 }
 
@@ -277,7 +283,7 @@ func buildConstraint(p string) string {
 // function that calls something named Exit (os.Exit, syscall.Exit) or
 // Goexit: the way to end a test binary before its tests run, or after it
 // has printed what it pleased.
-func goExits(root string, in Inputs) {
+func goExits(root string, in Inputs, base Inputs, since time.Time) {
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -295,11 +301,20 @@ func goExits(root string, in Inputs) {
 		if err != nil || info.Size() > maxInput {
 			return nil
 		}
+		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
+		if ct, ok := changed(info); ok && base != nil && ct.Before(since) {
+			prefix := "exit in " + rel + ": "
+			for k, v := range base {
+				if strings.HasPrefix(k, prefix) {
+					in[k] = v
+				}
+			}
+			return nil
+		}
 		src, err := os.ReadFile(p)
 		if err != nil || !(bytes.Contains(src, []byte("Exit(")) || bytes.Contains(src, []byte("Goexit("))) || !(bytes.Contains(src, []byte("func init(")) || bytes.Contains(src, []byte("func TestMain("))) {
 			return nil
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
 		fset := token.NewFileSet()
 		af, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
 		if af == nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
@@ -111,7 +112,8 @@ func TestCollectAndChanged(t *testing.T) {
 	}
 	write(t, root, files)
 	idx := testindex.Index{"a_test.go": {}}
-	base := Collect(root, "make test && npm test", idx)
+	since := time.Now()
+	base := Collect(root, "make test && npm test", idx, nil, time.Time{})
 	for _, k := range []string{"Makefile", "go.mod module, go and toolchain lines", "pyproject.toml [tool.pytest]", "Cargo.toml package and targets",
 		"package.json scripts", "package.json jest", "build constraint of a_test.go", "exit in main.go: init #1", "go env file (" + filepath.Join(root, "goenv") + ")"} {
 		if base[k] == "" {
@@ -124,7 +126,7 @@ func TestCollectAndChanged(t *testing.T) {
 		"Cargo.toml":   "[package]\nname = \"c\"\n\n[dependencies]\nrand = \"2\"\n",
 		"package.json": `{"scripts":{"test":"jest"},"dependencies":{"a":"2"},"jest":{"testPathIgnorePatterns":[]}}`,
 	})
-	if ch := Changed(base, Collect(root, "make test && npm test", idx)); len(ch) > 0 {
+	if ch := Changed(base, Collect(root, "make test && npm test", idx, base, since)); len(ch) > 0 {
 		t.Errorf("changes of dependencies: %v", ch)
 	}
 	write(t, root, map[string]string{
@@ -137,8 +139,18 @@ func TestCollectAndChanged(t *testing.T) {
 		"conftest.py":    "",
 	})
 	idx["conftest.py"] = testindex.File{}
-	got := Changed(base, Collect(root, "make test && npm test", idx))
-	want := []string{"Makefile changed", "build constraint of a_test.go changed", "conftest.py added", "exit in main.go: init #1 removed",
+	// Files changed since the base are read again; the others keep base's
+	// digests (a Go file with an exiting init that did not change).
+	write(t, root, map[string]string{"other.go": "package m\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n"})
+	base2 := Collect(root, "make test && npm test", idx, nil, time.Time{})
+	if base2["exit in other.go: init #1"] == "" {
+		t.Fatalf("no exit in other.go: %v", base2)
+	}
+	got := Changed(base, Collect(root, "make test && npm test", idx, base, since))
+	if Changed(base2, Collect(root, "make test && npm test", idx, base2, time.Now().Add(time.Hour))) != nil {
+		t.Error("files unchanged since base2 lost their digests")
+	}
+	want := []string{"Makefile changed", "build constraint of a_test.go changed", "conftest.py added", "exit in main.go: init #1 removed", "exit in other.go: init #1 added",
 		"go.work added", "package.json jest changed", "package.json scripts changed", "pyproject.toml [tool.pytest] changed"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Changed =\n%q\nwant\n%q", got, want)
@@ -204,4 +216,13 @@ func joinLines(ls []string) string {
 		s += l
 	}
 	return s
+}
+
+func writeB(b *testing.B, p, src string) {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
 }

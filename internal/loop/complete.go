@@ -81,13 +81,14 @@ type judged struct {
 // expectations (expectation_bent). A loop without a completion baseline
 // (started before ralph kept one) is judged on its exit code alone.
 func judgeCompletion(ctx context.Context, sc project.Scope, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
-	j := judged{latest: &completion.Baseline{Results: res, Inputs: completion.Collect(sc.Root, st.Completion.Command, idx),
-		Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
 	base, err := completion.Read(completion.BaselinePath(sc))
+	j := judged{latest: &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
 	if err != nil || base == nil {
+		j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, nil, time.Time{})
 		j.tests = testsRun(res, 0, nil)
 		return j
 	}
+	j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, base.Inputs, base.Collected)
 	add := func(typ, detail string, tests []string) {
 		j.regs = append(j.regs, Regression{
 			EventID: fmt.Sprintf("reg-%03d-%s", it.N, typ), Iteration: it.N, Type: typ, Severity: "critical",

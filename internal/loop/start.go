@@ -81,8 +81,9 @@ func startRun(ctx context.Context, o Options, st *State, base testindex.Index) *
 	_, res := runCompletion(ctx, o.Root, o.Completion, o.Config.Completion.Timeout)
 	inv := inventory(o.Root, base, res, o.Config.TestIntegrity.Allow)
 	st.TestsRun = testsRun(res, len(inv), nil)
-	return &completion.Baseline{Results: res, Inputs: completion.Collect(o.Root, o.Completion, base),
-		Failing: completion.Expectations(o.Root, o.Config.TestFiles, base, res)}
+	b := &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(o.Root, o.Config.TestFiles, base, res)}
+	b.Inputs = completion.Collect(o.Root, o.Completion, base, nil, time.Time{})
+	return b
 }
 
 // resolve checks the options and fills what they leave to the config: the
