@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -52,6 +53,12 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
+			for k, v := range goCaches() {
+				env.Setenv(k, v)
+			}
+			for k, v := range rustHomes() {
+				env.Setenv(k, v)
+			}
 			env.Setenv("EVENTS", events)
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")
@@ -61,6 +68,9 @@ func TestScript(t *testing.T) {
 			if cond == "git" {
 				_, err := exec.LookPath("git")
 				return err == nil, nil
+			}
+			if tool, ok := strings.CutPrefix(cond, "toolchain:"); ok {
+				return toolchain(tool)
 			}
 			return false, errors.New("unknown condition " + cond)
 		},
@@ -77,6 +87,60 @@ func TestScript(t *testing.T) {
 		},
 	})
 }
+
+// toolchain says whether the toolchain a cheat script needs is here (go,
+// cargo, pytest). In CI (CI=true) a missing one is an error, never a
+// silent skip.
+func toolchain(tool string) (bool, error) {
+	var err error
+	switch tool {
+	case "go", "cargo":
+		_, err = exec.LookPath(tool)
+	case "pytest":
+		err = exec.Command("pytest", "--version").Run()
+	default:
+		return false, errors.New("unknown toolchain " + tool)
+	}
+	if err != nil && os.Getenv("CI") == "true" {
+		return false, fmt.Errorf("toolchain %s is missing in CI: %v", tool, err)
+	}
+	return err == nil, nil
+}
+
+// goCaches are the go variables a script's go commands need under
+// testscript's empty HOME: this machine's build and module caches (so a
+// script compiles once), no network, no toolchain download.
+var goCaches = sync.OnceValue(func() map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		return nil
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return nil
+	}
+	return map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1], "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false"}
+})
+
+// rustHomes are cargo's and rustup's homes under testscript's empty HOME:
+// this machine's (rustup's toolchains, cargo's registry cache).
+var rustHomes = sync.OnceValue(func() map[string]string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, d := range map[string]string{"CARGO_HOME": ".cargo", "RUSTUP_HOME": ".rustup"} {
+		v := os.Getenv(k)
+		if v == "" {
+			v = filepath.Join(home, d)
+		}
+		if _, err := os.Stat(v); err == nil {
+			out[k] = v
+		}
+	}
+	return out
+})
 
 // exitcode N prog [args...] runs prog (after any stdin) and requires exit
 // status N; testscript's own exec only knows zero and non-zero.

@@ -119,7 +119,11 @@ func start(e *env, args []string) error {
 	for _, k := range sortedKeys(b.Custom) {
 		fmt.Fprintf(e.stdout, ", %s %g", k, b.Custom[k])
 	}
-	fmt.Fprintf(e.stdout, ".\n\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
+	fmt.Fprintf(e.stdout, ".\nTests run at the start: %s.\n", st.TestsRun)
+	if st.TestsRun == nil || !st.TestsRun.Known {
+		fmt.Fprintf(e.stdout, "  No runner named the tests `%s` ran: the loop cannot check that they run (see README, \"What counts as a pass\").\n", st.Completion.Command)
+	}
+	fmt.Fprintf(e.stdout, "\nNext: run your agent on the task in this project. Each time it stops,\nthe stop hook runs `%s`;\nthe agent is sent back to work until it passes, for at most %d iterations.\n", st.Completion.Command, st.MaxIterations)
 	fmt.Fprintf(e.stdout, "The first agent session to call a hook drives the loop; or set RALPH_LOOP_ID=%s.\n", st.LoopID)
 	fmt.Fprintf(e.stdout, "Watch it:  ralph status %s\nStop it:   ralph pause %s   |   ralph abort %s\n", st.LoopID, st.LoopID, st.LoopID)
 	if cfg.AgentPersistence.LearnPatterns {
@@ -311,6 +315,7 @@ func showHeader(e *env, st *loop.State) {
 	fmt.Fprintf(e.stdout, "%s  %s  iteration %d of %d\n", st.LoopID, strings.ToUpper(st.Status), st.Iteration, st.MaxIterations)
 	fmt.Fprintf(e.stdout, "  task:        %s\n", clip.Runes(st.Task, 100))
 	fmt.Fprintf(e.stdout, "  completion:  %s\n", st.Completion.Command)
+	fmt.Fprintf(e.stdout, "  tests run:   %s\n", st.TestsRun)
 	if st.Reason != "" {
 		fmt.Fprintf(e.stdout, "  why:         %s\n", st.Reason)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
@@ -181,7 +182,7 @@ func Decide(ctx context.Context, root, id, decision string, cfg *config.Config, 
 		measure(ctx, root, cfg, &m)
 		cur = &m
 	}
-	if d.State, err = applyDecision(sc, g, decision, cur, now); err != nil {
+	if d.State, err = applyDecision(sc, g, decision, cur, cfg.AgentPersistence.BestOutputSelection.QualityThreshold, now); err != nil {
 		return nil, err
 	}
 	if decision == Approve {
@@ -220,8 +221,9 @@ func prepare(ctx context.Context, sc project.Scope, g Gate, decision string, d *
 // gone, and the loop runs again with cur as its baseline (approve), at
 // AGGRESSIVE reinforcement (reject), or is aborted. It returns the state
 // as written.
-func applyDecision(sc project.Scope, g Gate, decision string, cur *Metrics, now time.Time) (*State, error) {
+func applyDecision(sc project.Scope, g Gate, decision string, cur *Metrics, threshold float64, now time.Time) (*State, error) {
 	var after State
+	best := bestBut(sc, g.Iteration, threshold)
 	errGone := errors.New("gone")
 	err := update(sc, now, func(st *State) error {
 		if st.Gate == nil || st.Gate.ID != g.ID {
@@ -246,6 +248,16 @@ func applyDecision(sc project.Scope, g Gate, decision string, cur *Metrics, now 
 			st.Baseline = *cur
 		case Reject:
 			st.Status, st.Reason = Running, "rejected at "+g.ID+": files restored from before iteration "+fmt.Sprint(g.Iteration)
+			st.Rejected = append(st.Rejected, g.Iteration)
+			if len(st.Rejected) > maxRejected {
+				st.Rejected = st.Rejected[len(st.Rejected)-maxRejected:]
+			}
+			if st.BestIteration == g.Iteration { // a rejected iteration is never the best
+				st.BestIteration, st.BestQuality, st.BestVerified = 0, 0, false
+				if best.N > 0 {
+					st.BestIteration, st.BestQuality, st.BestVerified = best.N, best.Quality, best.Verified
+				}
+			}
 			st.ForceLevel, st.Reinforcement = Aggressive, Aggressive
 			st.Snapshot = g.Restore
 		case Abandon:
@@ -264,6 +276,30 @@ func applyDecision(sc project.Scope, g Gate, decision string, cur *Metrics, now 
 	return &after, nil
 }
 
+// maxRejected bounds State.Rejected.
+const maxRejected = 50
+
+// bestBut returns the best iteration of the loop's history other than
+// rejected, those rejected before, and those with a critical regression;
+// a zero Score when there is none.
+func bestBut(sc project.Scope, rejected int, threshold float64) Score {
+	hist, _ := History(sc)
+	st, _, _ := Read(sc.Root, sc.Loop)
+	out := map[int]bool{rejected: true}
+	if st != nil {
+		for _, n := range st.Rejected {
+			out[n] = true
+		}
+	}
+	var scores []Score
+	for _, it := range hist {
+		if !out[it.N] && !hasCritical(it.Regressions) {
+			scores = append(scores, Score{N: it.N, Quality: it.Quality, Verified: it.Verified})
+		}
+	}
+	return Best(scores, threshold)
+}
+
 // afterDecision writes what follows a recorded decision: the decision
 // against each regression event, the new baseline (approve), the archive
 // (abort) or the registry's view with the loop unbound from its session.
@@ -279,6 +315,15 @@ func afterDecision(sc project.Scope, g Gate, decision string, base testindex.Ind
 	if decision == Approve {
 		if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 			errs = append(errs, err.Error())
+		}
+		// The gated iteration's run of the completion command, its tests
+		// and what decides it, are the new completion baseline.
+		if latest, err := completion.Read(completion.LatestPath(sc)); err != nil {
+			errs = append(errs, err.Error())
+		} else if latest != nil {
+			if err := completion.Write(completion.BaselinePath(sc), latest); err != nil {
+				errs = append(errs, err.Error())
+			}
 		}
 	}
 	if decision == Abandon || decision == Timeout {

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"testing"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 )
@@ -150,4 +151,30 @@ func defaults(t testing.TB) *config.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// A rejected iteration, one rejected before and one with a critical
+// regression are never the best: bestBut picks among the others.
+func TestBestButRejected(t *testing.T) {
+	s, _ := newLoop(t, "exit 1", 10)
+	sc := s.Scope
+	for _, it := range []Iteration{
+		{N: 1, Quality: 60},
+		{N: 2, Quality: 90, Verified: true},
+		{N: 3, Quality: 95, Verified: true, Regressions: []Regression{{Type: TestsNotRun, Severity: "critical"}}},
+		{N: 4, Quality: 50},
+	} {
+		if err := appendLine(sc.History(), it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := bestBut(sc, 2, 70); b.N != 1 {
+		t.Errorf("best but 2 = %d, want 1 (3 has a critical regression)", b.N)
+	}
+	if err := update(sc, time.Now(), func(st *State) error { st.Rejected = []int{1}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if b := bestBut(sc, 2, 70); b.N != 4 {
+		t.Errorf("best but 2, 1 rejected before = %d, want 4", b.N)
+	}
 }

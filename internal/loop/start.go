@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -57,7 +58,8 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 	m := Metrics{Counts: base.Totals()}
 	warnings := measure(ctx, o.Root, o.Config, &m)
 	st := newState(id, o, m)
-	more, err := create(ctx, sc, st, base)
+	comp := startRun(ctx, o, st, base)
+	more, err := create(ctx, sc, st, base, comp)
 	warnings = append(warnings, more...)
 	if err != nil {
 		return nil, nil, err
@@ -71,6 +73,20 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 		return nil, nil, err
 	}
 	return st, append(warnings, more...), nil
+}
+
+// startRun runs the completion command once at the start, in the
+// environment ralph controls: which tests it runs, and which of them fail,
+// are the loop's baseline (the inventory that later runs must run, the
+// failing tests whose expectations must not bend), with the digests of
+// what decides its outcome.
+func startRun(ctx context.Context, o Options, st *State, base testindex.Index) *completion.Baseline {
+	_, res := runCompletion(ctx, o.Root, o.Completion, o.Config.Completion.Timeout)
+	inv := inventory(o.Root, base, res, o.Config.TestIntegrity.Allow)
+	st.TestsRun = testsRun(res, len(inv), nil)
+	b := &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(o.Root, o.Config.TestFiles, base, res)}
+	b.Inputs = completion.Collect(o.Root, o.Completion, base, nil, time.Time{})
+	return b
 }
 
 // resolve checks the options and fills what they leave to the config: the
@@ -150,7 +166,7 @@ func newState(id string, o Options, m Metrics) *State {
 // 0 restores, and what a gate at iteration 1 restores on reject). A
 // snapshot that cannot be taken is a warning; nothing is left of a loop
 // that cannot be written.
-func create(ctx context.Context, sc project.Scope, st *State, base testindex.Index) ([]string, error) {
+func create(ctx context.Context, sc project.Scope, st *State, base testindex.Index, comp *completion.Baseline) ([]string, error) {
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
 	}
@@ -165,6 +181,10 @@ func create(ctx context.Context, sc project.Scope, st *State, base testindex.Ind
 		st.Snapshot, st.StartSnapshot = tree, tree
 	}
 	if err := write(sc, st, base); err != nil {
+		os.RemoveAll(sc.Dir())
+		return warnings, err
+	}
+	if err := completion.Write(completion.BaselinePath(sc), comp); err != nil {
 		os.RemoveAll(sc.Dir())
 		return warnings, err
 	}

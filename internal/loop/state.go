@@ -80,12 +80,14 @@ type State struct {
 	Iteration     int       `json:"iteration"` // iterations ended so far
 	Baseline      Metrics   `json:"baseline"`
 	Current       *Metrics  `json:"current,omitempty"`
-	Quality       float64   `json:"quality"`        // of the last iteration
-	Recent        []float64 `json:"recent_quality"` // the last few scores, oldest first
+	TestsRun      *TestsRun `json:"tests_run,omitempty"` // of the last run of the completion command
+	Quality       float64   `json:"quality"`             // of the last iteration
+	Recent        []float64 `json:"recent_quality"`      // the last few scores, oldest first
 	BestIteration int       `json:"best_iteration"`
 	BestQuality   float64   `json:"best_quality"`
 	BestVerified  bool      `json:"best_verified"`
-	Reinforcement string    `json:"reinforcement_level"` // of the iteration in progress
+	Rejected      []int     `json:"rejected_iterations,omitempty"` // iterations rejected at a gate: never the best
+	Reinforcement string    `json:"reinforcement_level"`           // of the iteration in progress
 
 	RegressionCount  int          `json:"regression_count"`
 	RegressionEvents []Regression `json:"regression_events"` // the latest, at most 20

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -45,6 +46,7 @@ type Iteration struct {
 	TimedOut    bool             `json:"timed_out,omitempty"`
 	DurationMS  int64            `json:"duration_ms"`
 	Tests       *Counts          `json:"tests,omitempty"`
+	TestsRun    *TestsRun        `json:"tests_run,omitempty"` // per test, from the runners
 	Failing     []string         `json:"failing,omitempty"`
 	Output      string           `json:"output_tail,omitempty"`
 	Metrics     Metrics          `json:"metrics"`
@@ -329,7 +331,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		defer close(snapped)
 		tree, snapErr = Snapshots(sc).Take(ctx)
 	}()
-	run := metrics.Run(ctx, sc.Root, st.Completion.Command, timeout)
+	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
 	it := &Iteration{
 		N:          st.Iteration + 1,
 		Session:    s.Session,
@@ -361,14 +363,22 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 			regs = append(regs, *r)
 		}
 	}
-	it.Regressions = Detected(regs, cfg)
-	it.Quality = Quality(it.Verified, it.Tests, it.Regressions)
+	// The completion's proof (its tests ran, nothing that decides it
+	// changed, no expectation bent) is what completing means, not a
+	// detector patterns_enabled can switch off.
+	j := judgeCompletion(ctx, sc, cfg, st, it, res, base, idx)
+	it.Regressions = append(Detected(regs, cfg), j.regs...)
+	it.TestsRun = j.tests
+	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
 	if surfErr != nil {
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
+	}
+	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
+		warnings = append(warnings, err.Error())
 	}
 	<-snapped
 	if snapErr != nil {
@@ -433,13 +443,17 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 	defer func() { noteIteration(st, it, from, now) }()
 	st.Iteration = it.N
 	st.Current = &it.Metrics
+	st.TestsRun = it.TestsRun
 	st.Quality = it.Quality
 	st.Recent = append(st.Recent, it.Quality)
 	if len(st.Recent) > recentMax {
 		st.Recent = st.Recent[len(st.Recent)-recentMax:]
 	}
 	score := Score{N: it.N, Quality: it.Quality, Verified: it.Verified}
-	if Replaces(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection) {
+	// An iteration with a critical regression (tests deleted or not run,
+	// expectations bent, the completion changed) is never the best: a
+	// restore --best must not bring it back.
+	if !hasCritical(it.Regressions) && Replaces(score, Score{N: st.BestIteration, Quality: st.BestQuality, Verified: st.BestVerified}, cfg.AgentPersistence.BestOutputSelection) {
 		st.BestIteration, st.BestQuality, st.BestVerified = it.N, it.Quality, it.Verified
 	}
 	st.RegressionCount += len(it.Regressions)

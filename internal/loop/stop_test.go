@@ -32,6 +32,21 @@ func newLoop(t *testing.T, cmd string, max int) (*Stop, *State) {
 	return &Stop{Scope: sc, Config: cfg, Session: "s1", Now: time.Now, Message: words(1)}, st
 }
 
+// newHeldLoop starts a loop whose completion command, once started, is
+// cmd: a command that waits for the test (held), which the start's own
+// run of the command must not wait for.
+func newHeldLoop(t *testing.T, cmd string) (*Stop, *State) {
+	t.Helper()
+	s, st := newLoop(t, "exit 1", 5)
+	if err := update(s.Scope, time.Now(), func(st *State) error {
+		st.Completion.Command = cmd
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return s, st
+}
+
 func TestEndDecisions(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -84,7 +99,7 @@ func TestEndDecisions(t *testing.T) {
 // iteration is recorded, the session may stop.
 func TestEndPausedWhileJudged(t *testing.T) {
 	cmd, running, release := held(t)
-	s, st := newLoop(t, cmd, 5)
+	s, st := newHeldLoop(t, cmd)
 	done := make(chan Result)
 	go func() {
 		res, err := s.End(context.Background())
@@ -111,7 +126,7 @@ func TestEndPausedWhileJudged(t *testing.T) {
 // An abort while the completion command runs: the hook archives the loop.
 func TestEndAbortedWhileJudged(t *testing.T) {
 	cmd, running, release := held(t)
-	s, st := newLoop(t, cmd, 5)
+	s, st := newHeldLoop(t, cmd)
 	done := make(chan Result)
 	go func() {
 		res, _ := s.End(context.Background())
@@ -140,7 +155,7 @@ func TestEndAbortedWhileJudged(t *testing.T) {
 // not overwrite the newer state: its result is discarded.
 func TestEndStaleWriter(t *testing.T) {
 	cmd, running, release := held(t)
-	s, st := newLoop(t, cmd, 5)
+	s, st := newHeldLoop(t, cmd)
 	done := make(chan Result)
 	go func() {
 		res, _ := s.End(context.Background())
@@ -202,7 +217,7 @@ func TestRenewKeepsLease(t *testing.T) {
 	leaseTicker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
 	defer func() { leaseTicker = old }()
 	cmd, running, release := held(t)
-	s, st := newLoop(t, cmd, 5)
+	s, st := newHeldLoop(t, cmd)
 	var mu sync.Mutex
 	clock := time.Now()
 	s.Now = func() time.Time {

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -96,8 +97,10 @@ func tailLines(s string, n int) string {
 type Option func(*runOptions)
 
 type runOptions struct {
+	base  []string // the environment to start from; nil: this process's
 	env   []string
 	limit int
+	tee   io.Writer
 }
 
 // OutputLimit sets how much of the output Run keeps in Result.Output:
@@ -112,6 +115,18 @@ func OutputLimit(n int) Option {
 // the same key wins.
 func Env(vars ...string) Option {
 	return func(o *runOptions) { o.env = append(o.env, vars...) }
+}
+
+// Environ makes env ("KEY=value" entries) the command's environment
+// instead of this process's own; Env adds to it.
+func Environ(env []string) Option {
+	return func(o *runOptions) { o.base = env }
+}
+
+// Tee copies the command's combined output, all of it, to w as it is
+// written (w is written by one goroutine at a time).
+func Tee(w io.Writer) Option {
+	return func(o *runOptions) { o.tee = w }
 }
 
 // Run runs command with `sh -c` in dir and waits for it, at most for
@@ -143,7 +158,12 @@ func Run(ctx context.Context, dir, command string, timeout time.Duration, opts .
 	cmd.Stdin = nil // the null device
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: one pipe, writes in order
-	cmd.Env = append(os.Environ(), o.env...)
+	base := o.base
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = append(base[:len(base):len(base)], o.env...)
+	out.tee = o.tee
 	cmd.WaitDelay = waitDelay
 	setGroup(cmd)
 	var killed atomic.Bool
@@ -199,6 +219,7 @@ type boundedBuffer struct {
 	full    bool   // ring has wrapped
 	total   int64
 	sum     *summaryWriter
+	tee     io.Writer
 }
 
 // newBoundedBuffer returns a buffer that keeps about limit bytes: the
@@ -216,6 +237,9 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 	b.total += int64(n)
 	if b.sum != nil {
 		b.sum.write(p)
+	}
+	if b.tee != nil {
+		b.tee.Write(p)
 	}
 	if room := b.headMax - len(b.head); room > 0 {
 		k := min(room, len(p))

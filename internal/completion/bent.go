@@ -1,0 +1,316 @@
+package completion
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+)
+
+// Expectation is what a loop keeps of a test that failed at its start:
+// its source then, and the digest of the code it exercises.
+type Expectation struct {
+	Test Test   `json:"test"`
+	Body string `json:"body"` // the test function's source, at most maxBody bytes
+	Code string `json:"code"` // digest of the code under test
+}
+
+// BentTest is a test that failed at the start and passes now, whose own
+// source changed while the code it exercises did not.
+type BentTest struct {
+	Test Test
+	Old  []string // lines of the old source that are gone (its expectations, its assertions)
+	New  []string // lines that took their place
+}
+
+// maxBody bounds the source kept of one failing test.
+const maxBody = 16 << 10
+
+// maxExpectations bounds the failing tests a baseline keeps.
+const maxExpectations = 200
+
+// Expectations returns, for each test of idx that failed in res (the
+// baseline run), its source and the digest of the code it exercises:
+//
+//   - Go: the test function; the non-test .go files of its package.
+//   - Python: the test function (or method); the local modules its file
+//     imports, found beside it, at the root or under src/, else every
+//     Python file of the project that is no test file.
+//   - Rust: the test function; the .rs files that are no test files.
+//
+// Other languages are not followed.
+func Expectations(root string, globs []string, idx testindex.Index, res Results) []Expectation {
+	m := newMapper(root)
+	var out []Expectation
+	codes := map[string]string{} // by test file
+	for _, p := range sortedPaths(idx) {
+		for _, name := range idx[p].Tests {
+			t, ok := m.test(p, name)
+			if !ok || outcome(res, t) != Fail {
+				continue
+			}
+			body := testSource(root, t)
+			if body == "" {
+				continue
+			}
+			if _, ok := codes[p]; !ok {
+				codes[p] = codeDigest(root, globs, p)
+			}
+			out = append(out, Expectation{Test: t, Body: body, Code: codes[p]})
+			if len(out) >= maxExpectations {
+				return dedupExp(out)
+			}
+		}
+	}
+	return dedupExp(out)
+}
+
+// Bent returns the expectations whose test passes in cur, whose source
+// changed, and whose code under test did not: the test was bent to agree
+// with the code, not the code fixed.
+func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTest {
+	var out []BentTest
+	for _, e := range exp {
+		if outcome(cur, e.Test) != Pass {
+			continue
+		}
+		body := testSource(root, e.Test)
+		if body == "" || body == e.Body {
+			continue
+		}
+		if codeDigest(root, globs, e.Test.Path) != e.Code {
+			continue // the code changed too: a fix, with the test adjusted
+		}
+		old, nw := lineDiff(e.Body, body)
+		out = append(out, BentTest{Test: e.Test, Old: old, New: nw})
+	}
+	return out
+}
+
+func dedupExp(es []Expectation) []Expectation {
+	seen := map[Test]bool{}
+	out := es[:0]
+	for _, e := range es {
+		if !seen[e.Test] {
+			seen[e.Test] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// lineDiff returns the lines (trimmed) of a missing from b, and of b
+// missing from a, in order.
+func lineDiff(a, b string) (gone, added []string) {
+	count := func(s string) map[string]int {
+		m := map[string]int{}
+		for _, l := range strings.Split(s, "\n") {
+			m[strings.TrimSpace(l)]++
+		}
+		return m
+	}
+	ca, cb := count(a), count(b)
+	for _, l := range strings.Split(a, "\n") {
+		if t := strings.TrimSpace(l); t != "" && cb[t] == 0 {
+			gone = append(gone, t)
+		} else {
+			cb[t]--
+		}
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if t := strings.TrimSpace(l); t != "" && ca[t] == 0 {
+			added = append(added, t)
+		} else {
+			ca[t]--
+		}
+	}
+	return gone, added
+}
+
+// testSource returns the source of test t, "" when it cannot be found.
+func testSource(root string, t Test) string {
+	src, err := readSmall(filepath.Join(root, filepath.FromSlash(t.Path)))
+	if err != nil || src == nil {
+		return ""
+	}
+	name := t.Name
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	var body string
+	switch {
+	case strings.HasSuffix(t.Path, ".go"):
+		body = goFunc(src, name)
+	case strings.HasSuffix(t.Path, ".py"):
+		body = pyFunc(src, name)
+	case strings.HasSuffix(t.Path, ".rs"):
+		body = braceFunc(src, "fn "+name)
+	}
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	return body
+}
+
+func goFunc(src []byte, name string) string {
+	fset := token.NewFileSet()
+	af, _ := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
+	if af == nil {
+		return ""
+	}
+	for _, d := range af.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == name {
+			from, to := fset.Position(fn.Pos()).Offset, fset.Position(fn.End()).Offset
+			if from >= 0 && to <= len(src) && from < to {
+				return string(src[from:to])
+			}
+		}
+	}
+	return ""
+}
+
+// pyFunc returns "def name(" and the lines indented below it.
+func pyFunc(src []byte, name string) string {
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		if !strings.HasPrefix(t, "def "+name+"(") && !strings.HasPrefix(t, "async def "+name+"(") {
+			continue
+		}
+		indent := len(l) - len(t)
+		end := i + 1
+		for end < len(lines) {
+			lt := strings.TrimLeft(lines[end], " \t")
+			if lt != "" && len(lines[end])-len(lt) <= indent {
+				break
+			}
+			end++
+		}
+		return strings.Join(lines[i:end], "\n")
+	}
+	return ""
+}
+
+// braceFunc returns the text from head to the brace that closes the body
+// after it (strings and comments are not lexed: a best effort).
+func braceFunc(src []byte, head string) string {
+	s := string(src)
+	i := strings.Index(s, head+"(")
+	if i < 0 {
+		return ""
+	}
+	depth, opened := 0, false
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			depth++
+			opened = true
+		case '}':
+			depth--
+			if opened && depth == 0 {
+				return s[i : j+1]
+			}
+		}
+	}
+	return s[i:]
+}
+
+// codeDigest digests the code a test in file p exercises (see
+// [Expectations]).
+func codeDigest(root string, globs []string, p string) string {
+	var files []string
+	switch {
+	case strings.HasSuffix(p, ".go"):
+		dir := filepath.Join(root, filepath.FromSlash(path.Dir(p)))
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+				files = append(files, path.Join(path.Dir(p), n))
+			}
+		}
+	case strings.HasSuffix(p, ".py"):
+		files = pyImports(root, p)
+		if len(files) == 0 {
+			files = sourceFiles(root, globs, ".py")
+		}
+	case strings.HasSuffix(p, ".rs"):
+		files = sourceFiles(root, globs, ".rs")
+	}
+	sort.Strings(files)
+	var all bytes.Buffer
+	for _, f := range files {
+		all.WriteString(f + "\x00" + digestFile(filepath.Join(root, filepath.FromSlash(f))) + "\n")
+	}
+	return digest(all.Bytes())
+}
+
+// pyImports resolves the modules the Python file p imports to files of
+// the project: beside it, at the root, or under src/.
+func pyImports(root, p string) []string {
+	src, _ := readSmall(filepath.Join(root, filepath.FromSlash(p)))
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(string(src), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || (f[0] != "import" && f[0] != "from") {
+			continue
+		}
+		mods := []string{f[1]}
+		if f[0] == "import" {
+			mods = strings.Split(strings.Join(f[1:], " "), ",")
+		}
+		for _, mod := range mods {
+			mod = strings.TrimSpace(strings.Fields(mod + " ")[0])
+			mod = strings.TrimLeft(mod, ".")
+			if mod == "" {
+				continue
+			}
+			rel := strings.ReplaceAll(mod, ".", "/")
+			for _, base := range []string{path.Dir(p), ".", "src"} {
+				for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
+					c := path.Clean(path.Join(base, cand))
+					if !seen[c] && digestFile(filepath.Join(root, filepath.FromSlash(c))) != "" {
+						seen[c] = true
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sourceFiles returns the files of the project ending in ext that are no
+// test files, up to a bound.
+func sourceFiles(root string, globs []string, ext string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && (project.NotSource(d.Name()) || d.Name() == "target") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
+		if strings.HasSuffix(rel, ext) && !testindex.IsTestFile(globs, rel) && path.Base(rel) != "conftest.py" {
+			out = append(out, rel)
+		}
+		if len(out) >= 5000 {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return out
+}

@@ -1,0 +1,91 @@
+// Package completion decides whether a loop's completion command really
+// passed: not only that it exited 0, but that the tests it is meant to run
+// ran, that nothing which decides its outcome was changed, and that no test
+// was bent to agree with the bug.
+//
+// It has four parts, one file each:
+//
+//   - env.go: the environment the completion command runs in. Variables
+//     that change which tests run (GOFLAGS, PYTEST_ADDOPTS, NODE_OPTIONS,
+//     JEST_*, VITEST_*, RUSTFLAGS, …) are removed, and ralph sets its own
+//     to make each runner name every test it runs (GOFLAGS=-v,
+//     PYTEST_ADDOPTS=-rA).
+//   - report.go: reads the runners' per-test lines from the command's
+//     output as it streams ([Reader]) into [Results]: go test (-v and
+//     -json), pytest (-rA and -v) and cargo test.
+//   - inventory.go: the loop's inventory, the tests of the static census
+//     at the baseline (package testindex) that the baseline run covered,
+//     and [NotRun], those of them a later run did not run.
+//   - inputs.go: the digests of what decides the command's outcome
+//     ([Collect]): the Makefile or justfile it runs, the runners' config
+//     (pytest.ini, pyproject's [tool.pytest.ini_options], setup.cfg,
+//     tox.ini, conftest.py, jest and vitest config, package.json's scripts
+//     and jest key, Cargo.toml's targets, .cargo/config), go.work and
+//     go.mod's go and toolchain lines, the go env file, the build
+//     constraints of Go test files, and Go's TestMain and init functions
+//     that exit.
+//   - bent.go: bent expectations ([Bent]): a test that failed at the
+//     baseline and passes now because its own expected values changed,
+//     not the code it tests.
+//
+// Where a runner reports nothing usable, the results say so (Known is
+// false) and nothing is counted as run.
+package completion
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
+)
+
+// Baseline is what a loop knows of its completion command at its start (or
+// at the gate that approved a new baseline): the per-test results of its
+// run and the digests of what decides it. It is the loop's completion.json.
+type Baseline struct {
+	Results Results       `json:"results"`
+	Inputs  Inputs        `json:"inputs"`
+	Failing []Expectation `json:"failing_at_start,omitempty"` // the failing tests' source, for [Bent]
+	// Collected is when Inputs began to be collected: files unchanged
+	// since are not read again (see [Collect]).
+	Collected time.Time `json:"collected_at"`
+}
+
+// BaselinePath returns the loop's completion.json.
+func BaselinePath(sc project.Scope) string { return filepath.Join(sc.Dir(), "completion.json") }
+
+// LatestPath returns the loop's completion-latest.json: the results and
+// digests of the last iteration, which a gate's approve makes the baseline.
+func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "completion-latest.json") }
+
+// Write replaces the file at path with b, atomically.
+func Write(path string, b *Baseline) error {
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return state.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// Read reads the file at path. A missing file is a nil Baseline and no
+// error: a loop started before ralph kept one.
+func Read(path string) (*Baseline, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var b Baseline
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &b, nil
+}

@@ -1,0 +1,338 @@
+package completion
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+)
+
+// Inputs are the digests of what decides whether the completion command
+// passes, by what they are of ("Makefile", "pyproject.toml
+// [tool.pytest.ini_options]", "build constraint of calc/calc_test.go").
+type Inputs map[string]string
+
+// maxInput bounds the files read for a digest; a larger one is digested by
+// its size and modification time.
+const maxInput = 4 << 20
+
+// Collect digests what decides the outcome of command in the project at
+// root, whose census is idx:
+//
+//   - the recipe files the command runs through: Makefile, GNUmakefile or
+//     makefile when it runs make, the justfile when it runs just,
+//     package.json's scripts when it runs npm, yarn, pnpm or bun;
+//   - the runners' configuration: pytest.ini, tox.ini, setup.cfg's
+//     [tool:pytest], pyproject.toml's [tool.pytest.ini_options], every
+//     conftest.py, jest, vitest, vite and mocha config files and
+//     package.json's jest key, Cargo.toml's target and workspace sections,
+//     .cargo/config(.toml), build.rs;
+//   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
+//     (go env -w), the build constraints of every Go test file, and every
+//     init or TestMain function that calls an Exit.
+//
+// What is missing is left out: a file that appears later is a change.
+//
+// With base, the digests of an earlier Collect at time since, a Go file
+// whose status change time (ctime, which cannot be set back as the
+// modification time can) is before since is not read again: its init and
+// TestMain digests are base's.
+func Collect(root, command string, idx testindex.Index, base Inputs, since time.Time) Inputs {
+	in := Inputs{}
+	file := func(rel string) {
+		if d := digestFile(filepath.Join(root, filepath.FromSlash(rel))); d != "" {
+			in[rel] = d
+		}
+	}
+	words := commandWords(command)
+	if words["make"] || words["gmake"] {
+		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
+			file(f)
+		}
+	}
+	if words["just"] {
+		for _, f := range []string{"justfile", "Justfile", ".justfile"} {
+			file(f)
+		}
+	}
+	pkg, _ := readSmall(filepath.Join(root, "package.json"))
+	if pkg != nil {
+		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
+			in.add("package.json scripts", []byte(gjson.GetBytes(pkg, "scripts").Raw))
+		}
+		for _, k := range []string{"jest", "vitest", "mocha"} {
+			if v := gjson.GetBytes(pkg, k); v.Exists() {
+				in.add("package.json "+k, []byte(v.Raw))
+			}
+		}
+	}
+	for _, f := range []string{"pytest.ini", "tox.ini", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
+		".cargo/config", ".cargo/config.toml", "build.rs", "go.work"} {
+		file(f)
+	}
+	if ents, err := os.ReadDir(root); err == nil {
+		for _, e := range ents {
+			n := e.Name()
+			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config."} {
+				if strings.HasPrefix(n, pre) {
+					file(n)
+				}
+			}
+		}
+	}
+	section := func(rel, label string, keep func(header string) bool) {
+		src, _ := readSmall(filepath.Join(root, rel))
+		if src != nil {
+			if s := tomlSections(src, keep); len(s) > 0 {
+				in.add(rel+" "+label, []byte(strings.Join(s, "")))
+			}
+		}
+	}
+	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
+	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
+	section("Cargo.toml", "package and targets", func(h string) bool {
+		switch h {
+		case "[lib]", "[[test]]", "[[bin]]", "[[bench]]", "[workspace]", "[package]", "[features]":
+			return true
+		}
+		return false
+	})
+	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
+		var keep []byte
+		for _, l := range bytes.Split(src, []byte("\n")) {
+			t := bytes.TrimSpace(l)
+			if bytes.HasPrefix(t, []byte("module")) || bytes.HasPrefix(t, []byte("go ")) || bytes.HasPrefix(t, []byte("toolchain")) {
+				keep = append(append(keep, t...), '\n')
+			}
+		}
+		in.add("go.mod module, go and toolchain lines", keep)
+		if p := goEnvFile(os.Getenv("GOENV")); p != "" {
+			// go env -u leaves an empty file where there was none.
+			if src, _ := readSmall(p); len(bytes.TrimSpace(src)) > 0 {
+				in.add("go env file ("+p+")", src)
+			}
+		}
+	}
+	for _, p := range sortedPaths(idx) {
+		switch {
+		case path.Base(p) == "conftest.py":
+			file(p)
+		case strings.HasSuffix(p, "_test.go"):
+			if c := buildConstraint(filepath.Join(root, filepath.FromSlash(p))); c != "" {
+				in.add("build constraint of "+p, []byte(c))
+			}
+		}
+	}
+	goExits(root, in, base, since)
+	return in
+}
+
+// Changed returns what differs between base and cur: "Makefile changed",
+// "build constraint of a_test.go added", sorted.
+func Changed(base, cur Inputs) []string {
+	var out []string
+	for k, v := range cur {
+		switch b, ok := base[k]; {
+		case !ok:
+			out = append(out, k+" added")
+		case b != v:
+			out = append(out, k+" changed")
+		}
+	}
+	for k := range base {
+		if _, ok := cur[k]; !ok {
+			out = append(out, k+" removed")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (in Inputs) add(k string, data []byte) { in[k] = digest(data) }
+
+func digest(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:12])
+}
+
+// digestFile digests the regular file at p, "" when there is none.
+func digestFile(p string) string {
+	info, err := os.Stat(p)
+	if err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	if info.Size() > maxInput {
+		return digest([]byte(info.ModTime().String() + " " + info.Name()))
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return digest(data)
+}
+
+func readSmall(p string) ([]byte, error) {
+	info, err := os.Stat(p)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxInput {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// commandWords returns the words of command, split at blanks and shell
+// operators, with paths cut to their base name ("./node_modules/.bin/jest"
+// → "jest").
+func commandWords(command string) map[string]bool {
+	w := map[string]bool{}
+	for _, f := range strings.FieldsFunc(command, func(r rune) bool {
+		return strings.ContainsRune(" \t\n;&|()`$\"'<>", r)
+	}) {
+		w[path.Base(f)] = true
+	}
+	return w
+}
+
+// tomlSections returns the sections of an INI or TOML file whose header
+// keep accepts, each with its header, blank lines and comments left out;
+// the lines before any header count as the section "[]".
+func tomlSections(src []byte, keep func(string) bool) []string {
+	var out []string
+	var cur strings.Builder
+	on := keep("[]")
+	flush := func() {
+		if on && cur.Len() > 0 {
+			out = append(out, cur.String())
+		}
+		cur.Reset()
+	}
+	for _, l := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			flush()
+			h := t
+			if i := strings.LastIndexByte(h, ']'); i > 0 {
+				h = h[:i+1]
+			}
+			on = keep(strings.ReplaceAll(h, " ", ""))
+		}
+		if on {
+			cur.WriteString(t + "\n")
+		}
+	}
+	flush()
+	return out
+}
+
+// goEnvFile returns the path of the go env file, given the value of
+// GOENV: what `go env GOENV` says, without running go.
+func goEnvFile(p string) string {
+	if p != "" {
+		if p == "off" {
+			return ""
+		}
+		return p
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "go", "env")
+}
+
+// buildConstraint returns the //go:build and // +build lines of the Go
+// file at p, which come before its package clause.
+func buildConstraint(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 8<<10)
+	n, _ := f.Read(head)
+	var out []string
+	for _, l := range strings.Split(string(head[:n]), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "package ") {
+			break
+		}
+		if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// goExits digests, in every Go file of the project, each init and TestMain
+// function that calls something named Exit (os.Exit, syscall.Exit) or
+// Goexit: the way to end a test binary before its tests run, or after it
+// has printed what it pleased.
+func goExits(root string, in Inputs, base Inputs, since time.Time) {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && project.NotSource(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > maxInput {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
+		if ct, ok := changed(info); ok && base != nil && ct.Before(since) {
+			prefix := "exit in " + rel + ": "
+			for k, v := range base {
+				if strings.HasPrefix(k, prefix) {
+					in[k] = v
+				}
+			}
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || !(bytes.Contains(src, []byte("Exit(")) || bytes.Contains(src, []byte("Goexit("))) || !(bytes.Contains(src, []byte("func init(")) || bytes.Contains(src, []byte("func TestMain("))) {
+			return nil
+		}
+		fset := token.NewFileSet()
+		af, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+		if af == nil {
+			return nil
+		}
+		n := 0
+		for _, decl := range af.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Body == nil || (fn.Name.Name != "init" && fn.Name.Name != "TestMain") {
+				continue
+			}
+			body := src[fset.Position(fn.Body.Pos()).Offset:fset.Position(fn.Body.End()).Offset]
+			if !bytes.Contains(body, []byte("Exit(")) && !bytes.Contains(body, []byte("Goexit(")) {
+				continue
+			}
+			n++
+			in.add("exit in "+rel+": "+fn.Name.Name+" #"+string(rune('0'+min(n, 9))), body)
+		}
+		return nil
+	})
+}

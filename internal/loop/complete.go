@@ -1,0 +1,161 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+)
+
+// Regression types of a completion that is not one (package completion).
+const (
+	TestsNotRun = "tests_not_run"       // the command passed without running tests of the inventory
+	Tampered    = "completion_tampered" // what decides the command's outcome changed
+	Bent        = "expectation_bent"    // a failing test passes because its expectation changed
+)
+
+// TestsRun is what the runners said about the tests of one run of the
+// completion command, for ralph status and the iteration's record.
+type TestsRun struct {
+	Known     bool     `json:"known"`             // a runner reported per test
+	Runners   []string `json:"runners,omitempty"` // those that did
+	Passed    int      `json:"passed"`
+	Failed    int      `json:"failed"`
+	Skipped   int      `json:"skipped"`
+	Inventory int      `json:"inventory"`         // the tests the loop expects to run
+	NotRun    []string `json:"not_run,omitempty"` // those of them that did not (clipped)
+	NotRunN   int      `json:"not_run_count,omitempty"`
+}
+
+// String says it in a few words: "3 passed, 1 failed (go); 4 of 4 of the
+// inventory ran", or "unknown".
+func (t *TestsRun) String() string {
+	if t == nil || !t.Known {
+		return "unknown (no runner named the tests it ran)"
+	}
+	s := fmt.Sprintf("%d passed, %d failed, %d skipped (%s)", t.Passed, t.Failed, t.Skipped, strings.Join(t.Runners, ", "))
+	if t.Inventory > 0 {
+		s += fmt.Sprintf("; %d of the %d tests of the inventory ran", t.Inventory-t.NotRunN, t.Inventory)
+	}
+	return s
+}
+
+// runCompletion runs the loop's completion command in the environment
+// ralph controls (package completion) and reads its per-test results.
+func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
+	var r completion.Reader
+	run := metrics.Run(ctx, root, command, timeout,
+		metrics.Environ(completion.Environ(os.Environ())), metrics.Tee(&r))
+	return run, r.Results()
+}
+
+// testsRun summarises res against the inventory inv and what did not run.
+func testsRun(res completion.Results, inv int, notRun []string) *TestsRun {
+	p, f, s := res.Count()
+	return &TestsRun{Known: res.Known(), Runners: res.Runners, Passed: p, Failed: f, Skipped: s,
+		Inventory: inv, NotRun: clip.List(notRun, 20), NotRunN: len(notRun)}
+}
+
+// judged is what the stop hook learned of a completion beyond its exit
+// code: the regressions it makes, and the record of the run for the next
+// gate's approve.
+type judged struct {
+	regs   []Regression
+	tests  *TestsRun
+	latest *completion.Baseline
+}
+
+// judgeCompletion checks an iteration's run of the completion command
+// against the loop's completion baseline: tests of the inventory that did
+// not run though the command passed (tests_not_run), changes to what
+// decides the command's outcome (completion_tampered) and bent
+// expectations (expectation_bent). A loop without a completion baseline
+// (started before ralph kept one) is judged on its exit code alone.
+func judgeCompletion(ctx context.Context, sc project.Scope, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
+	base, err := completion.Read(completion.BaselinePath(sc))
+	j := judged{latest: &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
+	if err != nil || base == nil {
+		j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, nil, time.Time{})
+		j.tests = testsRun(res, 0, nil)
+		return j
+	}
+	j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, base.Inputs, base.Collected)
+	add := func(typ, detail string, tests []string) {
+		j.regs = append(j.regs, Regression{
+			EventID: fmt.Sprintf("reg-%03d-%s", it.N, typ), Iteration: it.N, Type: typ, Severity: "critical",
+			Metric: typ, Detail: detail, Tests: tests,
+		})
+	}
+	inv := inventory(sc.Root, baseIdx, base.Results, cfg.TestIntegrity.Allow)
+	var notRun []string
+	if it.Verified {
+		notRun = completion.NotRun(inv, res, idx)
+	}
+	j.tests = testsRun(res, len(inv), notRun)
+	if len(notRun) > 0 {
+		d := fmt.Sprintf("the completion command passed, but %d of the %d tests it ran at the start did not run: %s", len(notRun), len(inv), strings.Join(clip.List(notRun, 10), ", "))
+		if !res.Known() {
+			d = fmt.Sprintf("the completion command passed, but no runner reported a test, where %d ran at the start: %s", len(inv), strings.Join(clip.List(notRun, 10), ", "))
+		}
+		add(TestsNotRun, d, clip.List(notRun, 50))
+	}
+	if bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res); len(bent) > 0 {
+		var ds, names []string
+		for _, b := range bent {
+			ds = append(ds, fmt.Sprintf("%s: %s → %s", b.Test, quoteLines(b.Old), quoteLines(b.New)))
+			names = append(names, b.Test.String())
+		}
+		add(Bent, fmt.Sprintf("%d tests failed at the start and pass now, but only the test changed, not the code it exercises: %s",
+			len(bent), strings.Join(clip.List(ds, 5), "; ")), clip.List(names, 50))
+	}
+	if ch := completion.Changed(base.Inputs, j.latest.Inputs); len(ch) > 0 {
+		add(Tampered, "what decides the completion command's outcome changed since the start: "+strings.Join(clip.List(ch, 10), "; "), nil)
+	}
+	return j
+}
+
+// quoteLines shows a few lines of a diff on one line.
+func quoteLines(ls []string) string {
+	if len(ls) == 0 {
+		return "(nothing)"
+	}
+	q := make([]string, 0, len(ls))
+	for _, l := range clip.List(ls, 4) {
+		q = append(q, "`"+clip.Runes(l, 120)+"`")
+	}
+	return strings.Join(q, " ")
+}
+
+// inventory is the loop's inventory less the tests the human allowed to
+// go (test_integrity.allow).
+func inventory(root string, idx testindex.Index, res completion.Results, allow []config.TestException) []completion.Test {
+	inv := completion.Inventory(root, idx, res)
+	out := inv[:0]
+	for _, t := range inv {
+		if _, ok := tamper.Allowed(allow, t.Path, t.Name); !ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// voids reports whether regs make the iteration's pass no pass: tests
+// that did not run, bent expectations, a changed completion.
+func voids(regs []Regression) bool {
+	for _, r := range regs {
+		switch r.Type {
+		case TestsNotRun, Tampered, Bent:
+			return true
+		}
+	}
+	return false
+}
