@@ -346,21 +346,50 @@ func wrap(text string, width int, first, rest string) string {
 	line, indent := first, first
 	n := utf8.RuneCountInString(line)
 	for _, word := range strings.Fields(text) {
-		wn := utf8.RuneCountInString(word)
-		if n > len(indent) && n+1+wn > width {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line, indent = rest, rest
-			n = utf8.RuneCountInString(line)
+		for i, piece := range pieces(word, width-utf8.RuneCountInString(rest)) {
+			wn := utf8.RuneCountInString(piece)
+			sep := 0
+			if i == 0 && n > len(indent) {
+				sep = 1
+			}
+			if n > len(indent) && n+sep+wn > width {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line, indent = rest, rest
+				n, sep = utf8.RuneCountInString(line), 0
+			}
+			if sep == 1 {
+				line += " "
+				n++
+			}
+			line += piece
+			n += wn
 		}
-		if n > len(indent) {
-			line += " "
-			n++
-		}
-		line += word
-		n += wn
 	}
 	b.WriteString(strings.TrimRight(line, " ") + "\n")
 	return b.String()
+}
+
+// pieces cuts a word longer than max characters (a long glob) after its
+// commas, or else anywhere, into pieces of at most max, so that no line is
+// wider than asked; the pieces of one word are written without a space.
+func pieces(word string, max int) []string {
+	if max < 1 || utf8.RuneCountInString(word) <= max {
+		return []string{word}
+	}
+	var out []string
+	r := []rune(word)
+	for len(r) > max {
+		cut := max
+		for i := max - 1; i > 0; i-- {
+			if r[i] == ',' {
+				cut = i + 1
+				break
+			}
+		}
+		out = append(out, string(r[:cut]))
+		r = r[cut:]
+	}
+	return append(out, string(r))
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "⏎") }
