@@ -349,36 +349,9 @@ type manifest map[string]*Record
 
 func manifestPath(settings string) string { return filepath.Join(filepath.Dir(settings), Manifest) }
 
-func readManifest(settings string) (manifest, error) {
-	p := manifestPath(settings)
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return manifest{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", p, unwrapPath(err))
-	}
-	m := manifest{}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s is corrupt (%v): move it aside; ralph uninstall then cannot tell what it added", p, err)
-	}
-	return m, nil
-}
+func readManifest(settings string) (manifest, error) { return readManifestAt(manifestPath(settings)) }
 
-func (m manifest) write(settings string) error {
-	p := manifestPath(settings)
-	if len(m) == 0 {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return state.WriteFile(p, append(data, '\n'), 0o644)
-}
+func (m manifest) write(settings string) error { return m.writeAt(manifestPath(settings)) }
 
 // Install registers the hooks, the env value and the /ralph command in the
 // scope's settings. A second run changes nothing.
