@@ -1,9 +1,11 @@
 // The ralph command manages ralph-hooks: it starts, controls and reports
 // on Ralph loops (start, status, list, pause, resume, abort, report, gate,
-// rollback, restore), explains and replays the guard's decisions (explain,
-// log, replay), registers the hooks with the agent and checks the setup
-// (install, uninstall, doctor), and shows and measures them (demo, bench).
-// Run it with --help.
+// rollback, restore), runs task files through them unattended (run),
+// explains and replays the guard's decisions (explain, log, replay),
+// writes a project's aiwg.yml (init), registers the hooks with each agent
+// and checks the setup (install, uninstall, doctor), shows a running loop
+// to the human (statusline, ui), and shows and measures the hooks (demo,
+// bench). Run it with --help.
 package main
 
 import (
