@@ -608,7 +608,7 @@ func checkAudit(t *testing.T, path string) {
 	}
 	defer f.Close()
 	type entry struct {
-		Hook       string   `json:"hook"`
+		Hook       string   `json:"hook_name"` // the design's name (issue 16)
 		Event      string   `json:"event"`
 		Tool       string   `json:"tool"`
 		ToolUseID  string   `json:"tool_use_id"`
@@ -628,7 +628,7 @@ func checkAudit(t *testing.T, path string) {
 			continue
 		}
 		if e.Hook == "" || e.Event == "" || e.Decision == "" || e.DurationMS == nil {
-			t.Errorf("audit log line %d lacks hook, event, decision or duration_ms: %s", n, sc.Bytes())
+			t.Errorf("audit log line %d lacks hook_name, event, decision or duration_ms: %s", n, sc.Bytes())
 		}
 		if e.Tool == "" && e.Event != "Stop" {
 			t.Errorf("audit log line %d has no tool: %s", n, sc.Bytes())
