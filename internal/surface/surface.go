@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kinds of symbols.
@@ -186,36 +187,40 @@ type pattern struct {
 	re   *regexp.Regexp
 }
 
-var patterns = map[string][]pattern{
-	"python": {
-		{Func, regexp.MustCompile(`^\s*(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(`)},
-		{Flag, regexp.MustCompile(`add_argument\(\s*(?:['"]-\w['"]\s*,\s*)?['"](--[\w-]+)['"]`)},
-		{Route, regexp.MustCompile(`@\w+(?:\.\w+)*\.(?:route|get|post|put|delete|patch)\(\s*['"](/[^'"]*)['"]`)},
-	},
-	"js": {
-		{Func, regexp.MustCompile(`^export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)`)},
-		{Func, regexp.MustCompile(`^export\s+(?:const|let|var|class)\s+([A-Za-z_$][\w$]*)`)},
-		{Func, regexp.MustCompile(`^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=`)},
-		{Flag, regexp.MustCompile(`\.(?:option|requiredOption)\(\s*['"][^'"]*?(--[\w-]+)`)},
-		{Route, regexp.MustCompile(`\b(?:app|router|server)\.(?:get|post|put|delete|patch|all)\(\s*['"](/[^'"]*)['"]`)},
-	},
-	"rust": {
-		{Func, regexp.MustCompile(`^\s*pub\s+(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)`)},
-		{Flag, regexp.MustCompile(`\.long\(\s*"([\w-]+)"\s*\)`)},
-	},
-	"java": {
-		{Func, regexp.MustCompile(`^\s*public\s+(?:(?:static|final|synchronized|abstract|default)\s+)*(?:<[^>]*>\s+)?[\w.<>\[\], ?]+\s+([a-zA-Z_]\w*)\s*\(`)},
-		{Route, regexp.MustCompile(`@(?:Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?"(/[^"]*)"`)},
-	},
-	"ruby": {
-		{Func, regexp.MustCompile(`^\s*def\s+((?:self\.)?[a-z_]\w*[?!=]?)`)},
-		{Route, regexp.MustCompile(`^\s*(?:get|post|put|patch|delete)\s+['"](/[^'"]*)['"]`)},
-	},
-}
+// patterns are compiled on first use: post-tool-call and stop link this
+// package, and most of their calls read no source file.
+var patterns = sync.OnceValue(func() map[string][]pattern {
+	return map[string][]pattern{
+		"python": {
+			{Func, regexp.MustCompile(`^\s*(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(`)},
+			{Flag, regexp.MustCompile(`add_argument\(\s*(?:['"]-\w['"]\s*,\s*)?['"](--[\w-]+)['"]`)},
+			{Route, regexp.MustCompile(`@\w+(?:\.\w+)*\.(?:route|get|post|put|delete|patch)\(\s*['"](/[^'"]*)['"]`)},
+		},
+		"js": {
+			{Func, regexp.MustCompile(`^export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)`)},
+			{Func, regexp.MustCompile(`^export\s+(?:const|let|var|class)\s+([A-Za-z_$][\w$]*)`)},
+			{Func, regexp.MustCompile(`^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=`)},
+			{Flag, regexp.MustCompile(`\.(?:option|requiredOption)\(\s*['"][^'"]*?(--[\w-]+)`)},
+			{Route, regexp.MustCompile(`\b(?:app|router|server)\.(?:get|post|put|delete|patch|all)\(\s*['"](/[^'"]*)['"]`)},
+		},
+		"rust": {
+			{Func, regexp.MustCompile(`^\s*pub\s+(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)`)},
+			{Flag, regexp.MustCompile(`\.long\(\s*"([\w-]+)"\s*\)`)},
+		},
+		"java": {
+			{Func, regexp.MustCompile(`^\s*public\s+(?:(?:static|final|synchronized|abstract|default)\s+)*(?:<[^>]*>\s+)?[\w.<>\[\], ?]+\s+([a-zA-Z_]\w*)\s*\(`)},
+			{Route, regexp.MustCompile(`@(?:Get|Post|Put|Delete|Patch|Request)Mapping\(\s*(?:(?:value|path)\s*=\s*)?"(/[^"]*)"`)},
+		},
+		"ruby": {
+			{Func, regexp.MustCompile(`^\s*def\s+((?:self\.)?[a-z_]\w*[?!=]?)`)},
+			{Route, regexp.MustCompile(`^\s*(?:get|post|put|patch|delete)\s+['"](/[^'"]*)['"]`)},
+		},
+	}
+})
 
 // classes name the enclosing class of indented definitions: Python's and
 // Ruby's methods are Class.name.
-var classRe = regexp.MustCompile(`^class\s+([A-Z]\w*)`)
+var classRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class\s+([A-Z]\w*)`) })
 
 // lines reads a file of a language other than Go.
 func lines(lang, src string) []Symbol {
@@ -223,7 +228,7 @@ func lines(lang, src string) []Symbol {
 	class := ""
 	private := false // Ruby: after a bare private, a class's methods are not public
 	for _, line := range strings.Split(src, "\n") {
-		if m := classRe.FindStringSubmatch(line); m != nil && (lang == "python" || lang == "ruby") {
+		if m := classRe().FindStringSubmatch(line); m != nil && (lang == "python" || lang == "ruby") {
 			class, private = m[1], false
 		} else if lang == "python" && line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '@' && line[0] != ')' {
 			class = ""
@@ -236,7 +241,7 @@ func lines(lang, src string) []Symbol {
 				class, private = "", false // the class (or module) ends
 			}
 		}
-		for _, p := range patterns[lang] {
+		for _, p := range patterns()[lang] {
 			m := p.re.FindStringSubmatch(line)
 			if m == nil {
 				continue

@@ -81,20 +81,27 @@ func exactCheck(lang, l string) bool {
 	return exact
 }
 
-// argMatchers are the assertions on a mock's call that check its
-// arguments, per language, with the forms that drop them.
-var argChecks = []struct{ with, without *regexp.Regexp }{
-	{regexp.MustCompile(`\.(?:toHaveBeenCalledWith|toBeCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|lastCalledWith|calledWith|calledOnceWith)\(`),
-		regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenCalledTimes|toBeCalledTimes|called|calledOnce)`)},
-	{regexp.MustCompile(`\.assert_(?:called_with|called_once_with|any_call|has_calls)\(`),
-		regexp.MustCompile(`\.assert_(?:called|called_once)\(|\.called|\.call_count`)},
-	{regexp.MustCompile(`receive(?:d)?\([^)]*\)(?:\.\w+)*\.with\(|have_received\([^)]*\)\.with\(`),
-		regexp.MustCompile(`receive\(|have_received\(`)},
-	{regexp.MustCompile(`verify\(.*\)\.\w+\((?:[^)]*[^)\s])\)`),
-		regexp.MustCompile(`any(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|ArgumentMatchers\.any`)},
-	{regexp.MustCompile(`\.EXPECT\(\)\.\w+\((?:[^)]*[^)\s])\)|\.On\("[^"]+",\s*[^)]+\)`),
-		regexp.MustCompile(`gomock\.Any\(\)|mock\.Anything`)},
-}
+// A checkPair is an assertion's form that checks more (with) and the
+// form that checks less (without).
+type checkPair struct{ with, without *regexp.Regexp }
+
+// argChecks are the assertions on a mock's call that check its
+// arguments, per language, with the forms that drop them (compiled on
+// first use, not at every hook's start, like every table here).
+var argChecks = sync.OnceValue(func() []checkPair {
+	return []checkPair{
+		{regexp.MustCompile(`\.(?:toHaveBeenCalledWith|toBeCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|lastCalledWith|calledWith|calledOnceWith)\(`),
+			regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenCalledTimes|toBeCalledTimes|called|calledOnce)`)},
+		{regexp.MustCompile(`\.assert_(?:called_with|called_once_with|any_call|has_calls)\(`),
+			regexp.MustCompile(`\.assert_(?:called|called_once)\(|\.called|\.call_count`)},
+		{regexp.MustCompile(`receive(?:d)?\([^)]*\)(?:\.\w+)*\.with\(|have_received\([^)]*\)\.with\(`),
+			regexp.MustCompile(`receive\(|have_received\(`)},
+		{regexp.MustCompile(`verify\(.*\)\.\w+\((?:[^)]*[^)\s])\)`),
+			regexp.MustCompile(`any(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|ArgumentMatchers\.any`)},
+		{regexp.MustCompile(`\.EXPECT\(\)\.\w+\((?:[^)]*[^)\s])\)|\.On\("[^"]+",\s*[^)]+\)`),
+			regexp.MustCompile(`gomock\.Any\(\)|mock\.Anything`)},
+	}
+})
 
 // droppedArgs says how a change from test source bseg to aseg dropped the
 // check of a mock's arguments, or "". The sources are compared with their
@@ -111,7 +118,7 @@ func droppedArgs(bseg, aseg string) string {
 		}
 		return n
 	}
-	for _, c := range argChecks {
+	for _, c := range argChecks() {
 		if checked(c, b) > checked(c, a) && count(c.without, a) > count(c.without, b) {
 			return "drops the check of the mock's arguments"
 		}
@@ -123,20 +130,22 @@ func count(re *regexp.Regexp, s string) int { return len(re.FindAllStringIndex(s
 
 // messageChecks match an expectation of an error that checks its message,
 // and the same expectation without it.
-var messageChecks = []struct{ with, without *regexp.Regexp }{
-	{regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:['"/` + "`" + `]|new\w)`), regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:\w+)?\)`)},
-	{regexp.MustCompile(`assertRaisesRegexp?\(|raises\([^)]*match\s*=`), regexp.MustCompile(`assertRaises\(|raises\(`)},
-	{regexp.MustCompile(`raise_error\((?:[\w:]+,)?(?:['"/]|%r)`), regexp.MustCompile(`raise_error`)},
-	{regexp.MustCompile(`#\[should_panic\(expected`), regexp.MustCompile(`#\[should_panic\]`)},
-	{regexp.MustCompile(`\.(?:EqualError|ErrorContains)\(`), regexp.MustCompile(`\.(?:Error|NotNil)\(`)},
-	{regexp.MustCompile(`\.hasMessage(?:Containing|StartingWith|Matching)?\(`), regexp.MustCompile(`\.isInstanceOf\(|assertThrows\(|isThrownBy\(`)},
-}
+var messageChecks = sync.OnceValue(func() []checkPair {
+	return []checkPair{
+		{regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:['"/` + "`" + `]|new\w)`), regexp.MustCompile(`\.(?:toThrow|toThrowError)\((?:\w+)?\)`)},
+		{regexp.MustCompile(`assertRaisesRegexp?\(|raises\([^)]*match\s*=`), regexp.MustCompile(`assertRaises\(|raises\(`)},
+		{regexp.MustCompile(`raise_error\((?:[\w:]+,)?(?:['"/]|%r)`), regexp.MustCompile(`raise_error`)},
+		{regexp.MustCompile(`#\[should_panic\(expected`), regexp.MustCompile(`#\[should_panic\]`)},
+		{regexp.MustCompile(`\.(?:EqualError|ErrorContains)\(`), regexp.MustCompile(`\.(?:Error|NotNil)\(`)},
+		{regexp.MustCompile(`\.hasMessage(?:Containing|StartingWith|Matching)?\(`), regexp.MustCompile(`\.isInstanceOf\(|assertThrows\(|isThrownBy\(`)},
+	}
+})
 
 // droppedMessage says how a change from test source bseg to aseg dropped
 // the check of an error's message, or "".
 func droppedMessage(bseg, aseg string) string {
 	b, a := blanks(bseg), blanks(aseg)
-	for _, c := range messageChecks {
+	for _, c := range messageChecks() {
 		if count(c.with, b) > count(c.with, a) && count(c.without, a)-count(c.with, a) > count(c.without, b)-count(c.with, b) {
 			return "drops the check of the error's message"
 		}
