@@ -317,6 +317,23 @@ func InstallAgent(a *Agent, o Options) (*Result, error) {
 	return r, nil
 }
 
+// recorded finds the settings (or plugin) file of o's scope, the record
+// file beside it and what it records of that file's install.
+func (a *Agent) recorded(o Options) (path, recPath string, m manifest, key string, rec *Record, err error) {
+	if path, err = a.Settings(o.Scope, o.Root, o.Home); err != nil {
+		return
+	}
+	recPath = a.record(path)
+	if m, err = readManifestAt(recPath); err != nil {
+		return
+	}
+	key = filepath.Base(path)
+	if rec = m[key]; rec == nil {
+		err = fmt.Errorf("no ralph install recorded for %s (in %s): nothing removed", path, recPath)
+	}
+	return
+}
+
 // UninstallAgent removes what InstallAgent recorded, and leaves the rest.
 func UninstallAgent(a *Agent, o Options) (*Result, error) {
 	if err := a.scope(o.Scope); err != nil {
@@ -325,19 +342,9 @@ func UninstallAgent(a *Agent, o Options) (*Result, error) {
 	if a.Plugin {
 		return uninstallPlugin(a, o)
 	}
-	path, err := a.Settings(o.Scope, o.Root, o.Home)
+	path, recPath, m, key, rec, err := a.recorded(o)
 	if err != nil {
 		return nil, err
-	}
-	recPath := a.record(path)
-	m, err := readManifestAt(recPath)
-	if err != nil {
-		return nil, err
-	}
-	key := filepath.Base(path)
-	rec := m[key]
-	if rec == nil {
-		return nil, fmt.Errorf("no ralph install recorded for %s (in %s): nothing removed", path, recPath)
 	}
 	d, err := readDoc(path)
 	if err != nil {

@@ -193,19 +193,9 @@ func installPlugin(a *Agent, o Options) (*Result, error) {
 // uninstallPlugin removes the plugin file install wrote, unless it was
 // edited since, and the directories install created, when empty.
 func uninstallPlugin(a *Agent, o Options) (*Result, error) {
-	path, err := a.Settings(o.Scope, o.Root, o.Home)
+	path, recPath, m, key, rec, err := a.recorded(o)
 	if err != nil {
 		return nil, err
-	}
-	recPath := a.record(path)
-	m, err := readManifestAt(recPath)
-	if err != nil {
-		return nil, err
-	}
-	key := filepath.Base(path)
-	rec := m[key]
-	if rec == nil {
-		return nil, fmt.Errorf("no ralph install recorded for %s (in %s): nothing removed", path, recPath)
 	}
 	r := &Result{Settings: path}
 	cur, err := os.ReadFile(path)
