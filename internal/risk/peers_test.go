@@ -140,6 +140,8 @@ func (pg *peerGuards) get(c peerCase) *Guard {
 	if i := strings.Index(c.context, "TMPDIR: '"); i >= 0 {
 		v := c.context[i+len("TMPDIR: '"):]
 		env["TMPDIR"] = v[:strings.IndexByte(v, '\'')]
+	} else if strings.Contains(c.context, "TMPDIR: tempDir") || strings.Contains(c.context, "TMPDIR: tmpDir") {
+		env["TMPDIR"] = pg.root // the test's temp directory, which is the sample project
 	}
 	key := pack + "|" + env["TMPDIR"]
 	if g, ok := pg.byKey[key]; ok {
