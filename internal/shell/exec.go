@@ -314,6 +314,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.file = prev
 			return cmd
 		}
+		if w.helper != "" {
+			// A program git runs (GIT_SSH=./x) that ralph cannot read.
+			w.opaque(w.helper + "'s helper " + v + " (not a script ralph can read)")
+		}
 	}
 	return leaf()
 }
@@ -1240,6 +1244,11 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 			}
 		}
 	}
+	prev := w.helper
+	if _, sub, rest := gitConfig(args, sc); remoteGit(sub, rest) {
+		w.helper = "git"
+	}
+	defer func() { w.helper = prev }()
 	for _, k := range gitCommandVars {
 		if v, ok := sc.vars[k]; ok {
 			w.gitCommand(c, k, v, sc)

@@ -102,3 +102,20 @@ func (w *walker) positionalInert(c *ctx, argv []Word, text string, sc *scope) {
 		w.scriptAt(text, sc.child(), c.via, c.depth+1, c.line)
 	})
 }
+
+// remoteGit reports whether git subcommand sub, with args, talks to a
+// remote, and so runs the ssh program it is given.
+func remoteGit(sub string, args []Word) bool {
+	switch sub {
+	case "fetch", "pull", "push", "clone", "ls-remote", "submodule", "fetch-pack", "send-pack":
+		return true
+	case "remote", "archive":
+		for _, a := range args {
+			s := a.Lit()
+			if s == "update" || s == "prune" || s == "show" || s == "set-head" || strings.HasPrefix(s, "--remote") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -236,6 +236,10 @@ type walker struct {
 	// last is the last command that runs, emitted so far.
 	inert string
 	last  *Cmd
+	// helper names what runs the commands walked now as its helpers
+	// ("git" for GIT_SSH, core.sshCommand, …): a program of the project
+	// that ralph cannot read is then opaque.
+	helper string
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
