@@ -279,6 +279,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		case system, home, projectRoot:
 			continue
 		case inTemp:
+			g.judgeTemp(v, o, p, text, verb)
 			continue
 		case outside:
 			if o.kind == opMoveFrom {
