@@ -285,7 +285,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 			if o.kind == opMoveFrom {
 				continue // moving something from outside into the project loses nothing here
 			}
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s %s, outside the project.%s Only delete files inside the project or in a temp directory.", text, verb, p, g.tmpdirHint(o.word)), text, nil))
+			g.add(v, g.outsideFinding(text, fmt.Sprintf("%s %s %s, outside the project.", text, verb, p), o.word))
 			continue
 		}
 		rel, _ := g.inProject(p)

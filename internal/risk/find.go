@@ -373,7 +373,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
 			continue
 		case w == outside || w == system || w == home || w == projectRoot && root != g.Root:
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s files under %s, outside the project.%s", text, verb, g.rel(root), g.tmpdirHint(o.cmd.Args...)), text, nil))
+			g.add(v, g.outsideFinding(text, fmt.Sprintf("%s %s files under %s, outside the project.", text, verb, g.rel(root)), o.cmd.Args...))
 			continue
 		}
 		var tests, changes []string

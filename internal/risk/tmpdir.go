@@ -9,13 +9,16 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
-// tmpdirHint explains a path that left the temp directory because TMPDIR
-// is not set: Bash expands $TMPDIR/x to /x there.
-func (g *Guard) tmpdirHint(words ...shell.Word) string {
-	if !g.noTmpdir || !slices.ContainsFunc(words, func(w shell.Word) bool { return strings.Contains(w.Raw, "TMPDIR") }) {
-		return ""
+// outsideFinding is the finding for a deletion outside the project and
+// the temp directories (rule rm-outside, msg saying what it deletes),
+// unless the path is outside only because TMPDIR is not set here: then
+// the agent's shell may have it (a sandbox sets it) or expand it to
+// nothing, and ralph asks (rule rm-unknown), saying so.
+func (g *Guard) outsideFinding(text, msg string, words ...shell.Word) Finding {
+	if g.noTmpdir && slices.ContainsFunc(words, func(w shell.Word) bool { return strings.Contains(w.Raw, "TMPDIR") }) {
+		return g.builtin("rm-unknown", msg+" TMPDIR is not set here, so $TMPDIR is empty and the path starts at /, unless the agent's shell sets it; write ${TMPDIR:-/tmp} for the temp directory.", text, nil)
 	}
-	return " TMPDIR is not set here, so $TMPDIR is empty and the path starts at /; write ${TMPDIR:-/tmp} for the temp directory."
+	return g.builtin("rm-outside", msg+" Only delete files inside the project or in a temp directory.", text, nil)
 }
 
 // judgeTemp judges a deletion at p, which names a place inside a temp

@@ -11,7 +11,8 @@ import (
 )
 
 // TestTmpdirUnset checks that an unset TMPDIR is empty, as in Bash:
-// $TMPDIR/x is /x, refused with a hint, and ${TMPDIR:-/tmp}/x is scratch.
+// $TMPDIR/x is /x, unless the agent's shell sets it (a sandbox does), so
+// ralph asks, saying why; and ${TMPDIR:-/tmp}/x is scratch.
 func TestTmpdirUnset(t *testing.T) {
 	root := sample(t)
 	cfg, err := config.Default()
@@ -28,9 +29,10 @@ func TestTmpdirUnset(t *testing.T) {
 		want answer.Decision
 		rule string
 	}{
-		{`rm -rf "$TMPDIR/x"`, answer.Deny, "rm-outside"},
-		{`rm -rf $TMPDIR/home/ralph`, answer.Deny, "rm-outside"},
-		{`find "$TMPDIR/child" -delete`, answer.Deny, "rm-outside"},
+		{`rm -rf "$TMPDIR/x"`, answer.Ask, "rm-unknown"},
+		{`rm -rf $TMPDIR/home/ralph`, answer.Ask, "rm-unknown"},
+		{`find "$TMPDIR/child" -delete`, answer.Ask, "rm-unknown"},
+		{`rm -rf $TMPDIR/etc`, answer.Deny, "rm-critical"},
 		{`rm -rf $TMPDIR`, answer.Ask, "rm-unknown"},
 		{`rm -rf "${TMPDIR:-/tmp}/x"`, answer.Allow, ""},
 		{`rm -rf ${TMPDIR:-/tmp}/build-cache`, answer.Allow, ""},
@@ -45,7 +47,7 @@ func TestTmpdirUnset(t *testing.T) {
 			t.Errorf("%s = %s (%s), want %s (%s)", tt.cmd, v.Decision, rule, tt.want, tt.rule)
 			continue
 		}
-		if tt.rule == "rm-outside" && !strings.Contains(v.Answer().Reason, "TMPDIR is not set here") {
+		if tt.rule == "rm-unknown" && tt.cmd != `rm -rf $TMPDIR` && !strings.Contains(v.Answer().Reason, "TMPDIR is not set here") {
 			t.Errorf("%s: the reason does not say TMPDIR is not set: %s", tt.cmd, v.Answer().Reason)
 		}
 	}
