@@ -45,7 +45,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 				return w.callFunc(c, name, f, words[1:], sc, redirs, in)
 			}
 			switch name {
-			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap":
+			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap", "unset":
 				// Builtins that change this shell: VAR=x applies to them
 				// for the call only, the change stays.
 				return w.exec(c, words, sc, redirs, in)
@@ -259,6 +259,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.script(c.with(name), args[0], sc, true)
 		}
 		return leaf()
+	case "unset":
+		w.unset(args, sc)
+		return leaf()
 	case "cd", "pushd", "popd":
 		w.cd(name, args, sc)
 		return leaf()
@@ -314,8 +317,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.file = prev
 			return cmd
 		}
-		if w.helper != "" {
-			// A program git runs (GIT_SSH=./x) that ralph cannot read.
+		if w.helper != "" && !filepath.IsAbs(v) {
+			// A program of the project git runs (GIT_SSH=./x) that
+			// ralph cannot read.
 			w.opaque(w.helper + "'s helper " + v + " (not a script ralph can read)")
 		}
 	}

@@ -119,3 +119,23 @@ func remoteGit(sub string, args []Word) bool {
 	}
 	return false
 }
+
+// unset handles unset [-v] NAME… and unset -f NAME…: a variable unset is
+// empty from then on (not unknown), a function gone.
+func (w *walker) unset(args []Word, sc *scope) {
+	funcs := false
+	for _, a := range args {
+		s, ok := a.Value()
+		switch {
+		case !ok:
+			continue
+		case s == "-f":
+			funcs = true
+		case s == "-v" || s == "-n" || s == "--":
+		case funcs:
+			delete(sc.funcs, s)
+		default:
+			sc.vars[s] = value{vals: []string{""}}
+		}
+	}
+}

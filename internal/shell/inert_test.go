@@ -55,3 +55,26 @@ func TestInert(t *testing.T) {
 		})
 	}
 }
+
+// TestUnset checks that unset empties a variable and removes a function.
+func TestUnset(t *testing.T) {
+	env := func(k string) string {
+		if k == "TMPDIR" {
+			return "/tmp/t"
+		}
+		return ""
+	}
+	for src, want := range map[string][]string{
+		`unset TMPDIR; rm -rf "$TMPDIR/x"`:          {"unset TMPDIR", "rm -rf /x"},
+		`unset -v TMPDIR X; rm -rf "$TMPDIR/x"`:     {"unset -v TMPDIR X", "rm -rf /x"},
+		`rm -rf "$TMPDIR/x"`:                        {"rm -rf /tmp/t/x"},
+		`f() { rm -rf /; }; unset -f f; f`:          {"unset -f f", "f"},
+		`(unset TMPDIR); rm -rf "$TMPDIR/x"`:        {"unset TMPDIR", "rm -rf /tmp/t/x"},
+		`unset -f TMPDIR; rm -rf "${TMPDIR:-/y}/x"`: {"unset -f TMPDIR", "rm -rf /tmp/t/x"},
+	} {
+		a := (&Analyzer{Env: env}).Analyze(src, "/proj")
+		if got := renderAll(a); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: runs %q, want %q", src, got, want)
+		}
+	}
+}

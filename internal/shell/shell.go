@@ -181,7 +181,7 @@ type Env func(name string) string
 
 // knownVars are the environment variables whose value the hook sees as the
 // agent's shell would. Any other variable from outside is dynamic.
-var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME"}
+var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME", "GIT_SSH_COMMAND", "GIT_SSH"}
 
 // Analyzer analyses command lines.
 type Analyzer struct {
