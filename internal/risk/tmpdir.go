@@ -29,7 +29,15 @@ func (g *Guard) outsideFinding(text, msg string, words ...shell.Word) Finding {
 // does not exist yet cannot be told (a link made earlier in the same
 // line could fill it), and ralph asks.
 func (g *Guard) judgeTemp(v *Verdict, o *op, p, text, verb string) {
-	for _, val := range rawValues(o.cmd, o.word, p, g) {
+	raws := rawValues(o.cmd, o.word, p, g)
+	follow := slices.ContainsFunc(raws, func(val string) bool { return strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/.") })
+	for _, l := range madeLinks(v.Analysis) {
+		if within(p, l) && (p != l || follow) {
+			g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s %s, through the link the same command line makes at %s: where it lands depends on what the link points to. Delete the files by their own path.", text, verb, p, l), text, nil))
+			return
+		}
+	}
+	for _, val := range raws {
 		abs := val
 		if !filepath.IsAbs(abs) {
 			abs = o.cmd.Cwd + "/" + val
@@ -110,4 +118,62 @@ func realDir(dir string) string {
 		}
 		rest = filepath.Join(filepath.Base(d), rest)
 	}
+}
+
+// madeLinks returns where the command line makes symbolic links (ln -s):
+// each destination, and the name inside it for a destination that may be
+// a directory.
+func madeLinks(a *shell.Analysis) []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range a.Cmds {
+		if c.Name != "ln" {
+			continue
+		}
+		symbolic, dir := false, ""
+		var operands []string
+		for i := 0; i < len(c.Args); i++ {
+			s := c.Args[i].Lit()
+			switch {
+			case s == "--symbolic":
+				symbolic = true
+			case s == "-t" && i+1 < len(c.Args):
+				dir = c.Args[i+1].Lit()
+				i++
+			case strings.HasPrefix(s, "--target-directory="):
+				dir = strings.TrimPrefix(s, "--target-directory=")
+			case len(s) > 1 && s[0] == '-' && s[1] != '-':
+				symbolic = symbolic || strings.Contains(s, "s")
+			case !strings.HasPrefix(s, "-"):
+				operands = append(operands, s)
+			}
+		}
+		if !symbolic || len(operands) == 0 {
+			continue
+		}
+		abs := func(p string) string {
+			if filepath.IsAbs(p) || c.Cwd == "" {
+				return filepath.Clean(p)
+			}
+			return filepath.Join(c.Cwd, p)
+		}
+		if dir != "" {
+			for _, src := range operands {
+				out = append(out, abs(filepath.Join(dir, filepath.Base(src))))
+			}
+			continue
+		}
+		if len(operands) == 1 {
+			out = append(out, abs(filepath.Base(operands[0])))
+			continue
+		}
+		dest := operands[len(operands)-1]
+		out = append(out, abs(dest))
+		for _, src := range operands[:len(operands)-1] {
+			out = append(out, abs(filepath.Join(dest, filepath.Base(src))))
+		}
+	}
+	return out
 }
