@@ -68,6 +68,7 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	for _, c := range a.Cmds {
 		g.judgeCmd(v, c)
 	}
+	g.judgeInert(v, a)
 	g.decide(v)
 	if v.Decision == answer.Deny {
 		v.Changes = nil
@@ -278,12 +279,13 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		case system, home, projectRoot:
 			continue
 		case inTemp:
+			g.judgeTemp(v, o, p, text, verb)
 			continue
 		case outside:
 			if o.kind == opMoveFrom {
 				continue // moving something from outside into the project loses nothing here
 			}
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s %s, outside the project. Only delete files inside the project or in a temp directory.", text, verb, p), text, nil))
+			g.add(v, g.outsideFinding(text, fmt.Sprintf("%s %s %s, outside the project.", text, verb, p), o.word))
 			continue
 		}
 		rel, _ := g.inProject(p)

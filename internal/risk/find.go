@@ -362,7 +362,10 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s the temp directory %s itself, with every program's files in it. Delete your own files in it by name.", text, verb, root), text, nil))
 			continue
 		case g.isTemp(root) && !within(g.Root, root):
-			continue // scratch space, and the project is not in it
+			// Scratch space, and the project is not in it, unless the
+			// path leads out of it.
+			g.judgeTemp(v, &op{cmd: o.cmd}, root, text, verb)
+			continue
 		case g.isTemp(root):
 			// The project lives in this temp directory: judge what the
 			// find would take from it, below.
@@ -370,7 +373,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s everything under %s.", text, verb, describePlace(g, root)), text, nil))
 			continue
 		case w == outside || w == system || w == home || w == projectRoot && root != g.Root:
-			g.add(v, g.builtin("rm-outside", fmt.Sprintf("%s %s files under %s, outside the project.", text, verb, g.rel(root)), text, nil))
+			g.add(v, g.outsideFinding(text, fmt.Sprintf("%s %s files under %s, outside the project.", text, verb, g.rel(root)), o.cmd.Args...))
 			continue
 		}
 		var tests, changes []string

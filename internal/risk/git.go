@@ -416,7 +416,7 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 	name := c.Name
 	switch {
 	case name == "git":
-		return g.gitRules(c)
+		return append(g.gitRules(c), g.gitMalformed(c)...)
 	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "wipefs" || name == "mkdosfs" || name == "newfs" || name == "blkdiscard":
 		if onDevice(c) {
 			return one("mkfs", "formats or wipes a disk or partition.")

@@ -140,8 +140,18 @@ func (pg *peerGuards) get(c peerCase) *Guard {
 	if i := strings.Index(c.context, "TMPDIR: '"); i >= 0 {
 		v := c.context[i+len("TMPDIR: '"):]
 		env["TMPDIR"] = v[:strings.IndexByte(v, '\'')]
+	} else if strings.Contains(c.context, "TMPDIR: tempDir") || strings.Contains(c.context, "TMPDIR: tmpDir") {
+		env["TMPDIR"] = pg.root // the test's temp directory, which is the sample project
 	}
-	key := pack + "|" + env["TMPDIR"]
+	for _, k := range []string{"GIT_SSH_COMMAND", "GIT_SSH"} {
+		// A test's ssh helper in the environment the guard shares with
+		// the agent's shell.
+		if i := strings.Index(c.context, k+": '"); i >= 0 {
+			v := c.context[i+len(k+": '"):]
+			env[k] = v[:strings.IndexByte(v, '\'')]
+		}
+	}
+	key := pack + "|" + env["TMPDIR"] + "|" + env["GIT_SSH_COMMAND"] + "|" + env["GIT_SSH"]
 	if g, ok := pg.byKey[key]; ok {
 		return g
 	}

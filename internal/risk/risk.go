@@ -127,6 +127,7 @@ type Guard struct {
 	rules    []*rule
 	builtins map[string]*rule
 	packs    []*Pack // the opt-in packs switched on
+	noTmpdir bool    // TMPDIR is unset or empty: $TMPDIR/x is /x
 	analyzer *shell.Analyzer
 }
 
@@ -143,6 +144,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Home = filepath.Clean(h)
 	}
 	g.Temp = tempDirs(getenv)
+	g.noTmpdir = getenv("TMPDIR") == ""
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
 	for _, b := range Builtins {

@@ -104,6 +104,7 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			continue
 		}
 		w.code(c.with(label), lang, v, sc)
+		w.codeInert(c, label, v, sc)
 	}
 }
 

@@ -45,7 +45,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 				return w.callFunc(c, name, f, words[1:], sc, redirs, in)
 			}
 			switch name {
-			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap":
+			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap", "unset":
 				// Builtins that change this shell: VAR=x applies to them
 				// for the call only, the change stays.
 				return w.exec(c, words, sc, redirs, in)
@@ -62,6 +62,9 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 func (w *walker) callFunc(c *ctx, name string, f function, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
 	w.emitRedirsAt(c, redirs, sc)
 	if w.calling[name] {
+		if w.file == "" && w.inert == "" {
+			w.out.Recursive = name
+		}
 		return nil
 	}
 	if c.depth >= MaxDepth {
@@ -146,6 +149,20 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
 
+	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
+		// 1A=2 git reset --hard, --hard: programs of those names, which
+		// do not exist; the rest is what the line reads as.
+		prev := w.last
+		cmd := leaf()
+		if v[0] == '-' {
+			w.optionInert(c, prev, words, sc)
+		} else {
+			w.inertDo("bash does not read "+v+" as an assignment: it runs a program of that name", func() {
+				w.exec(c, args, sc.clone(), nil, nil)
+			})
+		}
+		return cmd
+	}
 	switch name {
 	case "sudo", "doas", "run0":
 		if rest, ok := skipOpts(args, "ughpCDrtUTc", "user group host prompt close-from chdir role type other-user command-timeout"); ok {
@@ -158,7 +175,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.env(c, args, sc, redirs, in)
 	case "command", "builtin":
 		if hasFlag(args, "v") || hasFlag(args, "V") {
-			return leaf() // command -v x: a lookup, not a run
+			cmd := leaf() // command -v x: a lookup, not a run
+			w.lookupInert(c, name, args, sc)
+			return cmd
 		}
 		if rest, ok := skipOpts(args, "", ""); ok {
 			return inner(name, rest)
@@ -240,6 +259,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.script(c.with(name), args[0], sc, true)
 		}
 		return leaf()
+	case "unset":
+		w.unset(args, sc)
+		return leaf()
 	case "cd", "pushd", "popd":
 		w.cd(name, args, sc)
 		return leaf()
@@ -294,6 +316,11 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.runText(c, text, sc)
 			w.file = prev
 			return cmd
+		}
+		if w.helper != "" && !filepath.IsAbs(v) {
+			// A program of the project git runs (GIT_SSH=./x) that
+			// ralph cannot read.
+			w.opaque(w.helper + "'s helper " + v + " (not a script ralph can read)")
 		}
 	}
 	return leaf()
@@ -921,6 +948,9 @@ loop:
 		}
 		items := strings.FieldsFunc(in.Stdout, sep)
 		w.withItems(cc, rest, replace, items, sc)
+		if replace == "" && !null {
+			w.positionalInert(cc, rest, in.Stdout, sc)
+		}
 		if inputAsCode(rest, replace) {
 			// The input becomes code: judge it whole too, as it would run
 			// with -0 or -d '\n', and ask, as other input runs anything.
@@ -1218,6 +1248,11 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 			}
 		}
 	}
+	prev := w.helper
+	if _, sub, rest := gitConfig(args, sc); remoteGit(sub, rest) {
+		w.helper = "git"
+	}
+	defer func() { w.helper = prev }()
 	for _, k := range gitCommandVars {
 		if v, ok := sc.vars[k]; ok {
 			w.gitCommand(c, k, v, sc)

@@ -43,6 +43,12 @@ type Analysis struct {
 	OpaqueCode []string
 	// ForkBomb is set when a function pipes into itself (:(){ :|:& };:).
 	ForkBomb bool
+	// Recursive names a function of the command line that calls itself,
+	// which Bash lets run until the shell runs out of stack.
+	Recursive string
+	// Inert are the commands the line reads as but does not run (see
+	// inert.go), each with Cmd.Inert saying why.
+	Inert []*Cmd
 }
 
 // Cmd is one program run.
@@ -66,6 +72,9 @@ type Cmd struct {
 	// File is the script file the command was read from (bash x.sh,
 	// source x.sh), or "" for the command line itself.
 	File string
+	// Inert says why the command does not run as written, for a command
+	// of Analysis.Inert.
+	Inert string
 }
 
 // Word is one argument.
@@ -172,7 +181,7 @@ type Env func(name string) string
 
 // knownVars are the environment variables whose value the hook sees as the
 // agent's shell would. Any other variable from outside is dynamic.
-var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME"}
+var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME", "GIT_SSH_COMMAND", "GIT_SSH"}
 
 // Analyzer analyses command lines.
 type Analyzer struct {
@@ -198,9 +207,10 @@ func (a *Analyzer) Analyze(src, cwd string) *Analysis {
 	// Field splitting uses IFS; unset, it is space, tab and newline.
 	sc.vars["IFS"] = value{vals: []string{" \t\n"}}
 	if _, ok := sc.vars["TMPDIR"]; !ok {
-		// Unset, $TMPDIR/x would be /x; but whoever writes it means the
-		// temp directory, and judging it so keeps mistakes in scratch space.
-		sc.vars["TMPDIR"] = value{vals: []string{"/tmp"}}
+		// Unset (or empty), $TMPDIR/x is /x, whatever the writer meant:
+		// judging it as /tmp/x would let rm -rf "$TMPDIR/etc" through.
+		// ${TMPDIR:-/tmp}/x is still /tmp/x.
+		sc.vars["TMPDIR"] = value{vals: []string{""}}
 	}
 	w.scriptAt(src, sc, nil, 0, 0)
 	return out
@@ -222,6 +232,14 @@ type walker struct {
 	// text (cat > x.sh <<EOF), by absolute path, so that running them
 	// later in the same line is read like an inline script.
 	written map[string]string
+	// inert is why the commands walked now do not run ("" when they do);
+	// last is the last command that runs, emitted so far.
+	inert string
+	last  *Cmd
+	// helper names what runs the commands walked now as its helpers
+	// ("git" for GIT_SSH, core.sshCommand, …): a program of the project
+	// that ralph cannot read is then opaque.
+	helper string
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -479,7 +497,15 @@ func (w *walker) emit(c *ctx, cmd *Cmd) {
 		cmd.Via = append([]string(nil), c.via...)
 	}
 	cmd.File = w.file
+	if w.inert != "" {
+		cmd.Inert = w.inert
+		w.out.Inert = append(w.out.Inert, cmd)
+		return
+	}
 	w.out.Cmds = append(w.out.Cmds, cmd)
+	if cmd.Name != "" {
+		w.last = cmd
+	}
 	w.remember(cmd)
 }
 

@@ -852,10 +852,11 @@ func TestWordValueLit(t *testing.T) {
 
 // TestAnalyzeNoEnv checks an Analyzer that knows no variables: $HOME is as
 // unknown as any other.
-// TMPDIR, unset, still means the temp directory.
+// TMPDIR, unset, is empty as in Bash: $TMPDIR/y is /y, ${TMPDIR:-/tmp}/z
+// is /tmp/z.
 func TestAnalyzeNoEnv(t *testing.T) {
-	a := (&Analyzer{}).Analyze(`rm -rf "$HOME/x" $USER $TMPDIR/y`, "/proj")
-	if got, want := renderAll(a), []string{`rm -rf ?"$HOME/x" ?$USER /tmp/y`}; !reflect.DeepEqual(got, want) {
+	a := (&Analyzer{}).Analyze(`rm -rf "$HOME/x" $USER $TMPDIR/y ${TMPDIR:-/tmp}/z`, "/proj")
+	if got, want := renderAll(a), []string{`rm -rf ?"$HOME/x" ?$USER /y /tmp/z`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Analyze without Env = %q, want %q", got, want)
 	}
 	a = (&Analyzer{Env: func(k string) string {

@@ -510,7 +510,7 @@ func tsCases(r *repo, file, src string) []kase {
 		if len(args) > cwdArg {
 			k.context = "cwd=" + strings.Join(strings.Fields(args[cwdArg]), " ")
 			if len(args) > cwdArg+1 {
-				k.context += " env=" + strings.Join(strings.Fields(args[cwdArg+1]), " ")
+				k.context += " env=" + strings.Join(strings.Fields(localConst(src, i, args[cwdArg+1])), " ")
 			}
 		}
 		k.suite = "default"
@@ -534,17 +534,55 @@ func tsCases(r *repo, file, src string) []kase {
 	return out
 }
 
-// enclosingEnv returns the mode set by a withEnv({KEY: …}) between the
-// start of the enclosing test and the call at i: strict, paranoid,
-// worktree or env; "" when none.
-func enclosingEnv(src string, i int) (string, string) {
+// localConst returns what a test's argument names: for a bare name, the
+// value a const of the enclosing test gives it (const env =
+// testEnvironment({ TMPDIR: … })), up to the end of its statement; else
+// the argument itself.
+func localConst(src string, i int, arg string) string {
+	name := strings.TrimSpace(arg)
+	for j := 0; j < len(name); j++ {
+		if !isIdent(name[j]) || name[j] == '.' {
+			return arg
+		}
+	}
+	body := src[testStart(src, i):i]
+	k := strings.LastIndex(body, "const "+name+" = ")
+	if k < 0 {
+		return arg
+	}
+	v := body[k+len("const "+name+" = "):]
+	depth := 0
+	for j := 0; j < len(v); j++ {
+		switch v[j] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		case ';', '\n':
+			if depth == 0 {
+				return v[:j]
+			}
+		}
+	}
+	return arg
+}
+
+// testStart returns where the test enclosing the call at i starts.
+func testStart(src string, i int) int {
 	start := 0
 	for _, t := range []string{"\n  test(", "\n    test(", "\n  it(", "\n    it(", "\ntest(", "\n      test("} {
 		if k := strings.LastIndex(src[:i], t); k > start {
 			start = k
 		}
 	}
-	body := src[start:i]
+	return start
+}
+
+// enclosingEnv returns the mode set by a withEnv({KEY: …}) between the
+// start of the enclosing test and the call at i: strict, paranoid,
+// worktree or env; "" when none.
+func enclosingEnv(src string, i int) (string, string) {
+	body := src[testStart(src, i):i]
 	k := strings.LastIndex(body, "withEnv(")
 	if k < 0 {
 		return "", ""
