@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		"post-iteration-reflect": func() { os.Exit(reflection.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"stop":                   func() { os.Exit(stop.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"ralph":                  func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"r":                      func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }, // a renamed copy of ralph
 		"claude":                 fakeAgent,
 	})
 }

@@ -45,7 +45,8 @@ var agentEnv = []string{
 // environment holds an agent session's variables, or its ancestry was cut
 // (only launchers between it and init: a double fork). The ancestry is read
 // up to init, or up to the process top (exclusive) when top > 1: tests
-// stand in for a human's terminal with their own process.
+// stand in for a human's terminal with their own process, and a process
+// under them that reaches init without passing it was cut off.
 func Agent(getenv func(string) string, top int) string {
 	for _, k := range agentEnv {
 		if getenv(k) != "" {
@@ -72,9 +73,12 @@ func Agent(getenv func(string) string, top int) string {
 		only = only && (shells[name] || launchers[name])
 		pid = ppid
 	}
-	if pid == 1 && only && top <= 1 {
+	// Init reached: the ancestry was cut (a double fork, setsid) when only
+	// launchers stand between, or when top, an ancestor of everything
+	// tests run, was never met.
+	if pid == 1 && (only || top > 1) {
 		if _, _, ok := stat(os.Getppid()); ok {
-			return "it was detached from whoever started it (only launchers between it and init)"
+			return "it was detached from whoever started it (its ancestry ends at init)"
 		}
 	}
 	return ""
