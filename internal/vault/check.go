@@ -53,6 +53,9 @@ func (v *Vault) Check() ([]Restored, error) {
 		if rel == project.ConfigFile && len(ix.Active) == 0 {
 			continue
 		}
+		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
+			continue // written, not yet registered, or ended
+		}
 		if same(filepath.Join(v.Root, rel), rec) {
 			continue
 		}
@@ -83,21 +86,17 @@ func sorted(m map[string]Record) []string {
 	return keys
 }
 
-// same reports whether path is as sealed: size and mtime when they match,
-// else the digest.
+// same reports whether path is as sealed: a regular file of the sealed
+// size and digest. The digest is always read (the files are small): size
+// and mtime alone would let a same-size change with its mtime set back
+// (touch -r) through.
 func same(path string, rec Record) bool {
 	st, err := os.Lstat(path)
 	if rec.Absent {
 		return errors.Is(err, fs.ErrNotExist)
 	}
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
 		return false
-	}
-	if st.Size() != rec.Size {
-		return false
-	}
-	if st.ModTime().UnixNano() == rec.MTime {
-		return true
 	}
 	data, err := os.ReadFile(path)
 	return err == nil && digest(data) == rec.SHA256
@@ -164,25 +163,7 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 	if err := writeAtomic(path, data); err != nil {
 		return nil, fmt.Errorf("restoring %s: %w", rel, err)
 	}
-	if err := v.reseal(rel, data); err != nil {
-		return nil, err
-	}
 	return r, nil
-}
-
-// reseal records the restored file's new mtime, so that the next check
-// is a stat again.
-func (v *Vault) reseal(rel string, data []byte) error {
-	st, err := os.Lstat(filepath.Join(v.Root, rel))
-	if err != nil {
-		return nil
-	}
-	return v.update(func(ix *Index) {
-		if rec, ok := ix.Files[rel]; ok && rec.SHA256 == digest(data) {
-			rec.MTime = st.ModTime().UnixNano()
-			ix.Files[rel] = rec
-		}
-	})
 }
 
 // keep saves rejected bytes under the vault's rejected/ directory and

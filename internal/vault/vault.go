@@ -2,11 +2,10 @@
 // project, so that a change ralph did not make is seen and undone.
 //
 // Every write ralph makes to the registry, a loop's state.json or the
-// configuration it loaded is sealed: its size, modification time and
-// SHA-256 go into an index, and its bytes into a copy named by their
+// configuration it loaded is sealed: its size and SHA-256 go into an index, and its bytes into a copy named by their
 // digest, in the user's state directory (Home), keyed by the project's
-// real path. Check compares the project's files with the index (size and
-// mtime first; the digest only when they differ) and puts back the sealed
+// real path. Check compares the project's files with the index (size,
+// then digest: the files are small) and puts back the sealed
 // copy of every file that changed, vanished or became a link, keeping the
 // rejected bytes beside the index for the human.
 //
@@ -96,7 +95,6 @@ func Key(root string) string {
 // Record is one sealed file.
 type Record struct {
 	Size   int64  `json:"size"`
-	MTime  int64  `json:"mtime_ns"`
 	SHA256 string `json:"sha256"`
 	Absent bool   `json:"absent,omitempty"` // sealed as missing: it must not appear
 }
@@ -161,24 +159,22 @@ func SealWrite(path string, data []byte) error {
 // Seal records data as the content of rel (relative to the root), as ralph
 // just wrote it; absent seals it as a file that must not exist. Sealing
 // the registry also forgets the state.json of every loop it no longer
-// lists (they are archived).
+// lists (they are archived), and seals that of a loop it lists first.
 func (v *Vault) Seal(rel string, data []byte, absent bool) error {
 	rec := Record{Absent: absent}
 	if !absent {
-		sum := sha256.Sum256(data)
-		rec.SHA256 = hex.EncodeToString(sum[:])
+		rec.SHA256 = digest(data)
 		rec.Size = int64(len(data))
-		if st, err := os.Lstat(filepath.Join(v.Root, rel)); err == nil {
-			rec.MTime = st.ModTime().UnixNano()
-		}
-		if err := writeAtomic(v.blob(rec.SHA256), data); err != nil {
-			return fmt.Errorf("sealing %s: %w", rel, err)
-		}
 	}
-	return v.update(func(ix *Index) {
+	return v.update(func(ix *Index) error {
+		if !absent {
+			if err := writeAtomic(v.blob(rec.SHA256), data); err != nil {
+				return fmt.Errorf("sealing %s: %w", rel, err)
+			}
+		}
 		ix.Files[rel] = rec
 		if rel != filepath.Join(filepath.FromSlash(project.RalphDir), "registry.json") {
-			return
+			return nil
 		}
 		ix.Active = ix.Active[:0]
 		for _, id := range gjson.GetBytes(data, "active_loops.#.loop_id").Array() {
@@ -191,6 +187,21 @@ func (v *Vault) Seal(rel string, data []byte, absent bool) error {
 				delete(ix.Files, name)
 			}
 		}
+		// A loop registered after its state was written (and its seal
+		// pruned meanwhile) is sealed as its state is now.
+		for _, id := range ix.Active {
+			name := filepath.Join(filepath.FromSlash(project.RalphDir), "loops", id, "state.json")
+			if _, ok := ix.Files[name]; ok {
+				continue
+			}
+			if data, err := os.ReadFile(filepath.Join(v.Root, name)); err == nil {
+				sum := digest(data)
+				if writeAtomic(v.blob(sum), data) == nil {
+					ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
+				}
+			}
+		}
+		return nil
 	})
 }
 
@@ -241,9 +252,11 @@ func (v *Vault) Read() (*Index, error) {
 	return ix, nil
 }
 
-// update changes the index under its lock. A vault made for the first
-// time also clears the vaults of projects that no longer exist.
-func (v *Vault) update(fn func(*Index)) error {
+// update changes the index under its lock (the copies are written under
+// it too, so that prune never takes one still to be named). A vault made
+// for the first time also clears the vaults of projects that no longer
+// exist.
+func (v *Vault) update(fn func(*Index) error) error {
 	fresh := false
 	if _, err := os.Stat(v.Dir); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
@@ -261,7 +274,9 @@ func (v *Vault) update(fn func(*Index)) error {
 		ix = &Index{Files: map[string]Record{}} // a corrupt index is resealed from ralph's writes
 	}
 	ix.Root = v.Root
-	fn(ix)
+	if err := fn(ix); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the vault's index: %w", err)
@@ -287,7 +302,7 @@ func (v *Vault) prune(ix *Index) {
 		keep[r.SHA256] = true
 	}
 	for _, b := range blobs {
-		if !keep[b.Name()] {
+		if !keep[b.Name()] && !strings.HasPrefix(b.Name(), ".") {
 			os.Remove(v.blob(b.Name()))
 		}
 	}
