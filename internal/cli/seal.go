@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
@@ -57,4 +58,31 @@ func sealConfig(e *env, root string) error {
 		return err
 	}
 	return v.SealConfig()
+}
+
+// sealInstall seals the agent's settings file as ralph install left it,
+// and the install record: the hooks read them on every call.
+func sealInstall(e *env, settings, record string) error {
+	v, err := vault.Open(e.root(), e.getenv)
+	if err != nil {
+		return err
+	}
+	return v.SealInstall(settings, record)
+}
+
+// forgetInstall drops the seal of the settings file ralph uninstall took
+// its registration out of; the install record, when other records remain
+// in it, is sealed as it is now.
+func forgetInstall(e *env, settings, record string) error {
+	v, err := vault.Open(e.root(), e.getenv)
+	if err != nil {
+		return err
+	}
+	if err := v.Forget(settings, record); err != nil {
+		return err
+	}
+	if _, err := os.Stat(record); err == nil {
+		return v.SealOwn(record)
+	}
+	return nil
 }

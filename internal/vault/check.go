@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -56,7 +61,7 @@ func (v *Vault) Check() ([]Restored, error) {
 		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
 			continue // written, not yet registered, or ended
 		}
-		if same(filepath.Join(v.Root, rel), rec) {
+		if same(v.path(rel), rec) {
 			continue
 		}
 		r, err := v.restore(rel)
@@ -111,8 +116,8 @@ func digest(data []byte) string {
 // differs from the seal (ralph may have written and sealed it meanwhile).
 // It returns nil when there was nothing to do.
 func (v *Vault) restore(rel string) (*Restored, error) {
-	path := filepath.Join(v.Root, rel)
-	unlock, err := lock(path + ".lock")
+	path := v.path(rel)
+	unlock, err := v.lockFor(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +129,9 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 	rec, ok := ix.Files[rel]
 	if !ok || same(path, rec) {
 		return nil, nil
+	}
+	if rec.Settings {
+		return v.restoreHooks(rel, path, rec)
 	}
 	r := &Restored{Rel: rel, How: "changed"}
 	st, lerr := os.Lstat(path)
@@ -175,4 +183,68 @@ func (v *Vault) keep(rel string, data []byte) string {
 		return ""
 	}
 	return p
+}
+
+// restoreHooks holds an agent's settings file to ralph's registration in
+// it: when its "hooks" are as sealed and nothing turns them all off, the
+// rest of the change is the human's or the agent's own (Claude Code writes
+// permissions there) and is sealed as it is; else the sealed "hooks" are
+// put back into the file as it is now, "disableAllHooks" taken out. A file
+// that is gone or no longer JSON gets the sealed copy whole.
+func (v *Vault) restoreHooks(rel, path string, rec Record) (*Restored, error) {
+	sealed, err := os.ReadFile(v.blob(rec.SHA256))
+	if err != nil || digest(sealed) != rec.SHA256 {
+		return nil, fmt.Errorf("restoring %s: the sealed copy %s is gone or does not match its digest", rel, v.blob(rec.SHA256))
+	}
+	want := gjson.GetBytes(sealed, "hooks")
+	cur, err := os.ReadFile(path)
+	st, lerr := os.Lstat(path)
+	r := &Restored{Rel: rel, How: "changed"}
+	var data []byte
+	switch {
+	case errors.Is(lerr, fs.ErrNotExist):
+		r.How, data = "deleted", sealed
+	case lerr == nil && !st.Mode().IsRegular():
+		r.How, data = "replaced by a link", sealed
+		if st.IsDir() {
+			return nil, fmt.Errorf("restoring %s: it is a directory now", rel)
+		}
+	case err != nil || !gjson.ValidBytes(cur):
+		data = sealed
+	default:
+		got := gjson.GetBytes(cur, "hooks")
+		off := gjson.GetBytes(cur, "disableAllHooks")
+		if compact(got.Raw) == compact(want.Raw) && !off.Bool() {
+			return nil, v.seal(rel, cur, rec) // not ralph's part: accepted as it is
+		}
+		r.How = "changed (ralph's hook registration)"
+		data = cur
+		if want.Exists() {
+			data, err = sjson.SetRawBytes(data, "hooks", []byte(want.Raw))
+		} else {
+			data, err = sjson.DeleteBytes(data, "hooks")
+		}
+		if err == nil && off.Exists() {
+			data, err = sjson.DeleteBytes(data, "disableAllHooks")
+		}
+		if err != nil {
+			data = sealed
+		}
+	}
+	if lerr == nil && len(cur) > 0 {
+		r.Kept = v.keep(rel, cur)
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return nil, fmt.Errorf("restoring %s: %w", rel, err)
+	}
+	return r, v.seal(rel, data, rec)
+}
+
+// compact is raw JSON without its insignificant spaces.
+func compact(raw string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(raw)) != nil {
+		return raw
+	}
+	return b.String()
 }

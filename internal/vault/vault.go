@@ -9,8 +9,9 @@
 // copy of every file that changed, vanished or became a link, keeping the
 // rejected bytes beside the index for the human.
 //
-// Locks: a sealed file's sidecar "<file>.lock" (the one package state
-// takes), then the index's "index.json.lock", always in that order.
+// Locks: a sealed file's lock (for .aiwg/ralph/…, the sidecar
+// "<file>.lock" package state takes; else one under the vault's locks/),
+// then the index's "index.json.lock", always in that order.
 package vault
 
 import (
@@ -97,6 +98,10 @@ type Record struct {
 	Size   int64  `json:"size"`
 	SHA256 string `json:"sha256"`
 	Absent bool   `json:"absent,omitempty"` // sealed as missing: it must not appear
+	// Settings marks an agent's settings file: only ralph's registration
+	// in it (its "hooks", no "disableAllHooks") is held to the seal; the
+	// rest is the human's and the agent's own (permissions, …).
+	Settings bool `json:"settings,omitempty"`
 }
 
 // Index is the vault's index.json.
@@ -161,7 +166,11 @@ func SealWrite(path string, data []byte) error {
 // the registry also forgets the state.json of every loop it no longer
 // lists (they are archived), and seals that of a loop it lists first.
 func (v *Vault) Seal(rel string, data []byte, absent bool) error {
-	rec := Record{Absent: absent}
+	return v.seal(rel, data, Record{Absent: absent})
+}
+
+func (v *Vault) seal(rel string, data []byte, rec Record) error {
+	absent := rec.Absent
 	if !absent {
 		rec.SHA256 = digest(data)
 		rec.Size = int64(len(data))
@@ -194,7 +203,7 @@ func (v *Vault) Seal(rel string, data []byte, absent bool) error {
 			if _, ok := ix.Files[name]; ok {
 				continue
 			}
-			if data, err := os.ReadFile(filepath.Join(v.Root, name)); err == nil {
+			if data, err := os.ReadFile(v.path(name)); err == nil {
 				sum := digest(data)
 				if writeAtomic(v.blob(sum), data) == nil {
 					ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
@@ -218,7 +227,7 @@ func loopOf(rel string) (string, bool) {
 // the configuration ralph loaded.
 func (v *Vault) SealConfig() error {
 	path := filepath.Join(v.Root, project.ConfigFile)
-	unlock, err := lock(path + ".lock")
+	unlock, err := v.lockFor(project.ConfigFile)
 	if err != nil {
 		return err
 	}
@@ -231,6 +240,73 @@ func (v *Vault) SealConfig() error {
 		return fmt.Errorf("sealing %s: %w", path, err)
 	}
 	return v.Seal(project.ConfigFile, data, false)
+}
+
+// Name is how the vault names path: relative to the root when inside it,
+// else absolute (an agent's user-scope settings).
+func (v *Vault) Name(path string) string {
+	if rel, err := filepath.Rel(v.Root, path); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return filepath.Clean(path)
+}
+
+// path is the file a vault name stands for.
+func (v *Vault) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(v.Root, name)
+}
+
+// SealInstall seals what ralph install just wrote: the agent's settings
+// file (its registration of the hooks) and the files beside it that are
+// ralph's alone (the install record, a plugin).
+func (v *Vault) SealInstall(settings string, own ...string) error {
+	if err := v.sealFile(settings, Record{Settings: isJSON(settings)}); err != nil {
+		return err
+	}
+	return v.SealOwn(own...)
+}
+
+// SealOwn seals files that are ralph's alone, whole, as they are now.
+func (v *Vault) SealOwn(paths ...string) error {
+	for _, p := range paths {
+		if err := v.sealFile(p, Record{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isJSON(path string) bool { return strings.HasSuffix(path, ".json") }
+
+// sealFile seals path as it is now, under its lock.
+func (v *Vault) sealFile(path string, rec Record) error {
+	unlock, err := v.lockFor(v.Name(path))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sealing %s: %w", path, err)
+	}
+	return v.seal(v.Name(path), data, rec)
+}
+
+// Forget drops the seals of paths: ralph uninstall took its registration
+// out.
+func (v *Vault) Forget(paths ...string) error {
+	return v.update(func(ix *Index) error {
+		for _, p := range paths {
+			delete(ix.Files, v.Name(p))
+		}
+		return nil
+	})
 }
 
 // Read returns the vault's index; an empty one when there is none.
@@ -254,7 +330,7 @@ func (v *Vault) Read() (*Index, error) {
 		ix.Active = append(ix.Active, id.Str)
 	}
 	doc.Get("files").ForEach(func(k, r gjson.Result) bool {
-		ix.Files[k.Str] = Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool()}
+		ix.Files[k.Str] = Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool()}
 		return true
 	})
 	return ix, nil
@@ -329,6 +405,16 @@ func pruneProjects(dir string) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// lockFor takes the lock of a sealed file: the sidecar package state
+// takes for ralph's files under .aiwg/ralph, else one of the vault's own
+// (no lock file beside aiwg.yml or an agent's settings).
+func (v *Vault) lockFor(name string) (func(), error) {
+	if strings.HasPrefix(filepath.ToSlash(name), project.RalphDir+"/") {
+		return lock(v.path(name) + ".lock")
+	}
+	return lock(filepath.Join(v.Dir, "locks", digest([]byte(name))[:16]+".lock"))
 }
 
 // lock takes the exclusive flock on lockPath (created with its directory).
