@@ -17,8 +17,8 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	const id = "ralph-fix-1234abcd"
 	files := map[string]string{
-		"aiwg.yml":                  "fail_closed: true\n" + strings.Repeat("# a comment line of the config\n", 30),
-		".aiwg/ralph/registry.json": `{"active_loops":[{"loop_id":"` + id + `","status":"running"}]` + strings.Repeat(" ", 600) + `}`,
+		"aiwg.yml":                                "fail_closed: true\n" + strings.Repeat("# a comment line of the config\n", 30),
+		".aiwg/ralph/registry.json":               `{"active_loops":[{"loop_id":"` + id + `","status":"running"}]` + strings.Repeat(" ", 600) + `}`,
 		".aiwg/ralph/loops/" + id + "/state.json": `{"loop_id":"` + id + `","pad":"` + strings.Repeat("x", 6<<10) + `"}`,
 	}
 	for rel, data := range files {
