@@ -133,6 +133,15 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 	if rec.Settings {
 		return v.restoreHooks(rel, path, rec)
 	}
+	var data []byte
+	if !rec.Absent {
+		if data, err = os.ReadFile(v.blob(rec.SHA256)); err != nil {
+			return nil, fmt.Errorf("restoring %s: the sealed copy is gone: %w", rel, err)
+		}
+		if digest(data) != rec.SHA256 {
+			return nil, fmt.Errorf("restoring %s: the sealed copy %s does not match its digest", rel, v.blob(rec.SHA256))
+		}
+	}
 	r := &Restored{Rel: rel, How: "changed"}
 	st, lerr := os.Lstat(path)
 	switch {
@@ -150,6 +159,9 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 			}
 		}
 		if st.IsDir() {
+			if filepath.IsAbs(rel) {
+				return nil, fmt.Errorf("restoring %s: it is a directory now", rel)
+			}
 			if err := os.Rename(path, path+".rejected-"+strconv.FormatInt(time.Now().UnixNano(), 10)); err != nil {
 				return nil, fmt.Errorf("restoring %s: %w", rel, err)
 			}
@@ -160,13 +172,6 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 			return nil, fmt.Errorf("restoring %s: %w", rel, err)
 		}
 		return r, nil
-	}
-	data, err := os.ReadFile(v.blob(rec.SHA256))
-	if err != nil {
-		return nil, fmt.Errorf("restoring %s: the sealed copy is gone: %w", rel, err)
-	}
-	if digest(data) != rec.SHA256 {
-		return nil, fmt.Errorf("restoring %s: the sealed copy %s does not match its digest", rel, v.blob(rec.SHA256))
 	}
 	if err := writeAtomic(path, data); err != nil {
 		return nil, fmt.Errorf("restoring %s: %w", rel, err)

@@ -330,7 +330,15 @@ func (v *Vault) Read() (*Index, error) {
 		ix.Active = append(ix.Active, id.Str)
 	}
 	doc.Get("files").ForEach(func(k, r gjson.Result) bool {
-		ix.Files[k.Str] = Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool()}
+		rec := Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool()}
+		// Only what the vault writes: no path out of the project but an
+		// agent's settings, and only aiwg.yml sealed as absent.
+		switch {
+		case filepath.IsAbs(k.Str) && !rec.Settings, !filepath.IsAbs(k.Str) && !filepath.IsLocal(k.Str):
+		case rec.Absent && k.Str != project.ConfigFile:
+		default:
+			ix.Files[k.Str] = rec
+		}
 		return true
 	})
 	return ix, nil
