@@ -27,6 +27,12 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	if err != nil {
 		return ""
 	}
+	if adopted, err := v.Adopt(); err != nil {
+		fmt.Fprintf(stderr, "ralph: warning: sealing ralph's state outside the project: %v\n", err)
+	} else if adopted {
+		fmt.Fprintf(stderr, "ralph: warning: no copy of this project's ralph state was kept outside it (a loop from an older ralph, or the copy was deleted): sealed it as it is now, in %s\n", v.Dir)
+		return ""
+	}
 	restored, err := v.Check()
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)

@@ -476,3 +476,29 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// Adopt seals the project's state as it is now when the vault holds
+// nothing of a project that has a registry: a loop started by a ralph
+// without the vault, or a vault deleted. It reports whether it did.
+func (v *Vault) Adopt() (bool, error) {
+	if _, err := os.Stat(v.index()); !errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	rel := filepath.Join(filepath.FromSlash(project.RalphDir), "registry.json")
+	unlock, err := v.lockFor(rel)
+	if err != nil {
+		return false, err
+	}
+	data, err := os.ReadFile(v.path(rel))
+	unlock()
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("sealing %s: %w", rel, err)
+	}
+	if err := v.Seal(rel, data, false); err != nil {
+		return false, err
+	}
+	return true, v.SealConfig()
+}

@@ -214,3 +214,39 @@ func TestKey(t *testing.T) {
 		t.Error("two projects share a key")
 	}
 }
+
+func TestAdopt(t *testing.T) {
+	root := t.TempDir()
+	v, err := Open(root, env(map[string]string{Env: t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := v.Adopt(); ok || err != nil {
+		t.Fatalf("Adopt with no registry = %v, %v; want false", ok, err)
+	}
+	const id = "ralph-fix-1234abcd"
+	for rel, data := range map[string]string{
+		".aiwg/ralph/registry.json":               `{"active_loops":[{"loop_id":"` + id + `"}]}`,
+		".aiwg/ralph/loops/" + id + "/state.json": `{"loop_id":"` + id + `"}`,
+	} {
+		if err := writeAtomic(filepath.Join(root, rel), []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := v.Adopt(); !ok || err != nil {
+		t.Fatalf("Adopt = %v, %v; want true", ok, err)
+	}
+	if ok, _ := v.Adopt(); ok {
+		t.Error("a second Adopt sealed again")
+	}
+	ix, _ := v.Read()
+	for _, rel := range []string{".aiwg/ralph/registry.json", ".aiwg/ralph/loops/" + id + "/state.json", "aiwg.yml"} {
+		if _, ok := ix.Files[rel]; !ok {
+			t.Errorf("%s is not sealed after Adopt", rel)
+		}
+	}
+	os.WriteFile(filepath.Join(root, ".aiwg/ralph/loops/"+id+"/state.json"), nil, 0o644)
+	if got, err := v.Check(); err != nil || len(got) != 1 {
+		t.Errorf("Check after a truncation = %v, %v; want the state restored", got, err)
+	}
+}
