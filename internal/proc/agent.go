@@ -28,6 +28,7 @@ var launchers = map[string]bool{
 	"nice": true, "ionice": true, "xargs": true, "flock": true, "daemonize": true, "unbuffer": true,
 	"expect": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true,
 	"socat": true, "at": true, "atd": true, "disown": true, "watch": true, "make": true,
+	"cron": true, "crond": true, "anacron": true, "systemd-run": true, "runuser": true, "su": true,
 }
 
 // inits are the processes orphans are handed to.
