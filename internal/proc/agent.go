@@ -90,6 +90,9 @@ func agentOf(name string, argv []string) string {
 	if agents[name] {
 		return name
 	}
+	if strings.HasPrefix(name, "codex-") { // codex's native binary, codex-<target triple>
+		return "codex"
+	}
 	if len(argv) == 0 {
 		return ""
 	}

@@ -78,6 +78,7 @@ func TestAgentOf(t *testing.T) {
 		{"bun", []string{"bun", "/opt/opencode/bin/opencode.js"}, "opencode"},
 		{"MainThread", []string{"/usr/local/bin/cursor-agent"}, "cursor-agent"},
 		{"copilot", nil, "copilot"},
+		{"codex-x86_64-u", []string{"/usr/lib/node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex-x86_64-unknown-linux-musl"}, "codex"},
 		{"node", []string{"node", "server.js", "--claude"}, ""},
 		{"node", []string{"node", "/srv/app/index.js"}, ""},
 		{"bash", []string{"bash", "-c", "claude"}, ""}, // a shell is not an interpreter of agents: its child would be
