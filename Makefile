@@ -65,6 +65,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
 	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/
+	$(GO) test -run='^$$' -fuzz=FuzzIndex -fuzztime=20s ./internal/vault/
 	$(GO) test -run='^$$' -fuzz=FuzzGo -fuzztime=20s ./internal/testscan/
 	$(GO) test -run='^$$' -fuzz=FuzzPython -fuzztime=20s ./internal/testscan/
 	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/testscan/

@@ -30,8 +30,38 @@ func TestMain(m *testing.M) {
 		"post-tool-call":         func() { os.Exit(posttool.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"post-iteration-reflect": func() { os.Exit(reflection.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"stop":                   func() { os.Exit(stop.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"ralph":                  func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"ralph":                  func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"r":                      func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }, // a renamed copy of ralph
+		"claude":                 fakeAgent,
 	})
+}
+
+// testTop is the test process, which stands in for the human's terminal:
+// ralph reads its ancestry below it only, so that these tests pass under
+// whatever runs go test (an agent's session included).
+func testTop() int {
+	top, _ := strconv.Atoi(os.Getenv("RALPH_TEST_TOP"))
+	return top
+}
+
+// fakeAgent is a process named claude that runs its arguments as a child:
+// what ralph sees of a command run by the agent.
+func fakeAgent() {
+	if len(os.Args) < 2 {
+		os.Exit(2)
+	}
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.ExitCode())
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "claude:", err)
+		os.Exit(127)
+	}
+	os.Exit(0)
 }
 
 var update = flag.Bool("update", false, "rewrite the cmp golden sections of testdata/script")
@@ -62,6 +92,13 @@ func TestScript(t *testing.T) {
 			env.Setenv("EVENTS", events)
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")
+			env.Setenv("RALPH_TEST_TOP", strconv.Itoa(os.Getpid()))
+			vault, err := os.MkdirTemp("", "ralph-state-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(vault) })
+			env.Setenv("RALPH_STATE_HOME", vault)
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -60,6 +60,7 @@ Setup:
   install                  register the hooks in the agent's settings (--agent claude|codex|gemini|
                            copilot|cursor|opencode, --scope, --statusline, --dry-run)
   uninstall                remove exactly what install added
+  config accept            hold the project to aiwg.yml as it is now (after a human's edit while a loop runs)
   doctor                   check binaries, settings, config, state and hook latency
   demo                     a scripted agent session on a sample project, narrated
   bench                    measure the hooks' whole-process latency and memory
@@ -79,6 +80,9 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	cwd            string
+	// agent says why the process counts as run by a coding agent ("" : a
+	// human); nil checks nothing (tests of the verbs themselves).
+	agent func() string
 }
 
 // root returns the project root for the current directory.
@@ -108,13 +112,21 @@ var commands = map[string]command{
 	"statusline": {statuslineCmd},
 	"init":       {initCmd},
 	"ui":         {uiCmd},
+	"config":     {configCmd},
 }
 
 // Main runs ralph with args (without the program name) and returns the
 // exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return MainBelow(1, args, stdin, stdout, stderr)
+}
+
+// MainBelow is Main reading the process's ancestry only below the process
+// top (exclusive) when it tells a human from an agent: tests run ralph
+// under their own process, which stands in for the human's terminal.
+func MainBelow(top int, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cwd, _ := os.Getwd()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, cwd: cwd}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, cwd: cwd, agent: agentOf(top)}
 	return exit.Report(stderr, run(e, args))
 }
 
@@ -139,6 +151,9 @@ func run(e *env, args []string) error {
 		}
 		sort.Strings(names)
 		return exit.Usagef("unknown command %q (commands: %s)", name, strings.Join(names, ", "))
+	}
+	if err := checkHuman(e, name, args[1:]); err != nil {
+		return err
 	}
 	return cmd.run(e, args[1:])
 }

@@ -148,6 +148,11 @@ func installCmd(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
+	if !o.DryRun {
+		if err := sealInstall(e, r.Settings, install.RecordPath(a, r.Settings)); err != nil {
+			fmt.Fprintf(e.stderr, "ralph: warning: install: %v\n", err)
+		}
+	}
 	verb := "Installed ralph-hooks for " + title
 	switch {
 	case o.DryRun:
@@ -185,6 +190,11 @@ func uninstall(e *env, args []string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("uninstall: %w", err)
+	}
+	if !o.DryRun {
+		if err := forgetInstall(e, r.Settings, install.RecordPath(a, r.Settings)); err != nil {
+			fmt.Fprintf(e.stderr, "ralph: warning: uninstall: %v\n", err)
+		}
 	}
 	verb := "Uninstalled ralph-hooks"
 	if o.DryRun {

@@ -97,6 +97,9 @@ func start(e *env, args []string) error {
 	if !cfg.AgentPersistence.Enabled {
 		return fmt.Errorf("start: agent_persistence.enabled is false in %s: the persistence extension is off, so no loop would be driven (the guard still applies); set it true to run loops", project.Layout{Root: root}.Config())
 	}
+	if err := sealConfig(e, root); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	st, warnings, err := loop.Start(ctx, loop.Options{

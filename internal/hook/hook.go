@@ -116,6 +116,10 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
+	var tampered string
+	if !dry {
+		tampered = checkVault(root, getenv, now(), stderr)
+	}
 	found := registry.Found{ID: in.Loop}
 	if !in.Given {
 		found = h.find(root, ev.SessionID, dry, getenv, now, stderr)
@@ -127,6 +131,10 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
 
 	res, herr := h.Handle(c)
+	res.Answer = tamperAnswer(ev, res.Answer, tampered)
+	if tampered != "" && res.Rule == "" {
+		res.Rule, res.Level = "state-tamper", "critical"
+	}
 	if herr == nil {
 		if err := write(stdout, ev, res); err != nil {
 			herr = fmt.Errorf("writing answer: %w", err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // tempDirs returns the directories whose contents are scratch space: the
@@ -95,6 +97,9 @@ func protected(root, home string, getenv func(string) string) []string {
 	}
 	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
 		p = append(p, filepath.Clean(d))
+	}
+	if d, err := vault.Home(getenv); err == nil { // the sealed copy of ralph's state
+		p = append(p, d)
 	}
 	// The running hook's siblings, wherever they are installed.
 	if exe, err := os.Executable(); err == nil && slices.Contains(HookBinaries, filepath.Base(exe)) {

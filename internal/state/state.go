@@ -5,6 +5,8 @@
 // (never on the data file, which is replaced by rename), and every write is
 // atomic: a unique temp file in the same directory, fsync, rename, fsync of
 // the directory. A file that does not parse is reported, never overwritten.
+// A write to one of the files package vault keeps (the registry, a loop's
+// state.json, aiwg.yml) is sealed there too, under the same lock.
 package state
 
 import (
@@ -19,6 +21,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // LockTimeout bounds how long a writer waits for a lock.
@@ -113,6 +117,9 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	if err := vault.SealWrite(path, data); err != nil {
+		return fmt.Errorf("%s is written, but its copy outside the project is not: %w", path, err)
 	}
 	return nil
 }

@@ -1,0 +1,255 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+)
+
+// Restored is a sealed file Check put back.
+type Restored struct {
+	Rel   string   // relative to the root
+	How   string   // what had happened: "changed", "deleted", "replaced by a link", "created"
+	Kept  string   // where the rejected bytes were kept, "" when there were none
+	Loops []string // the loops the change touched: its own, or every active one
+}
+
+// String says what happened in one line.
+func (r Restored) String() string {
+	s := fmt.Sprintf("%s was %s outside ralph and is restored", r.Rel, r.How)
+	if r.How == "created" {
+		s = fmt.Sprintf("%s was created outside ralph while a loop runs and is removed", r.Rel)
+	}
+	if r.Kept != "" {
+		s += " (the rejected file is kept as " + r.Kept + ")"
+	}
+	return s
+}
+
+// Check compares the project's sealed files with the vault and puts back
+// every one ralph did not write as it is: changed, deleted, turned into a
+// link, or (aiwg.yml while a loop runs) created. The config is held to its
+// seal only while the sealed registry lists an active loop. It returns what
+// it restored; a project with no vault has nothing to check.
+func (v *Vault) Check() ([]Restored, error) {
+	ix, err := v.Read()
+	if err != nil || len(ix.Files) == 0 {
+		return nil, err
+	}
+	var out []Restored
+	var errs []error
+	for _, rel := range sorted(ix.Files) {
+		rec := ix.Files[rel]
+		if rel == project.ConfigFile && len(ix.Active) == 0 {
+			continue
+		}
+		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
+			continue // written, not yet registered, or ended
+		}
+		if same(v.path(rel), rec) {
+			continue
+		}
+		r, err := v.restore(rel)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if r == nil {
+			continue
+		}
+		if id, ok := loopOf(rel); ok {
+			r.Loops = []string{id}
+		} else {
+			r.Loops = slices.Clone(ix.Active)
+		}
+		out = append(out, *r)
+	}
+	return out, errors.Join(errs...)
+}
+
+func sorted(m map[string]Record) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// same reports whether path is as sealed: a regular file of the sealed
+// size and digest. The digest is always read (the files are small): size
+// and mtime alone would let a same-size change with its mtime set back
+// (touch -r) through.
+func same(path string, rec Record) bool {
+	st, err := os.Lstat(path)
+	if rec.Absent {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	return err == nil && digest(data) == rec.SHA256
+}
+
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// restore puts back rel under its lock, after checking again that it still
+// differs from the seal (ralph may have written and sealed it meanwhile).
+// It returns nil when there was nothing to do.
+func (v *Vault) restore(rel string) (*Restored, error) {
+	path := v.path(rel)
+	unlock, err := v.lockFor(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	ix, err := v.Read()
+	if err != nil {
+		return nil, err
+	}
+	rec, ok := ix.Files[rel]
+	if !ok || same(path, rec) {
+		return nil, nil
+	}
+	if rec.Settings {
+		return v.restoreHooks(rel, path, rec)
+	}
+	var data []byte
+	if !rec.Absent {
+		if data, err = os.ReadFile(v.blob(rec.SHA256)); err != nil {
+			return nil, fmt.Errorf("restoring %s: the sealed copy is gone: %w", rel, err)
+		}
+		if digest(data) != rec.SHA256 {
+			return nil, fmt.Errorf("restoring %s: the sealed copy %s does not match its digest", rel, v.blob(rec.SHA256))
+		}
+	}
+	r := &Restored{Rel: rel, How: "changed"}
+	st, lerr := os.Lstat(path)
+	switch {
+	case errors.Is(lerr, fs.ErrNotExist):
+		r.How = "deleted"
+	case lerr == nil && st.Mode()&fs.ModeSymlink != 0:
+		r.How = "replaced by a link"
+	case rec.Absent:
+		r.How = "created"
+	}
+	if lerr == nil {
+		if st.Mode().IsRegular() {
+			if old, err := os.ReadFile(path); err == nil {
+				r.Kept = v.keep(rel, old)
+			}
+		}
+		if st.IsDir() {
+			if filepath.IsAbs(rel) {
+				return nil, fmt.Errorf("restoring %s: it is a directory now", rel)
+			}
+			if err := os.Rename(path, path+".rejected-"+strconv.FormatInt(time.Now().UnixNano(), 10)); err != nil {
+				return nil, fmt.Errorf("restoring %s: %w", rel, err)
+			}
+		}
+	}
+	if rec.Absent {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("restoring %s: %w", rel, err)
+		}
+		return r, nil
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return nil, fmt.Errorf("restoring %s: %w", rel, err)
+	}
+	return r, nil
+}
+
+// keep saves rejected bytes under the vault's rejected/ directory and
+// returns their path ("" when they could not be kept).
+func (v *Vault) keep(rel string, data []byte) string {
+	name := strings.ReplaceAll(filepath.ToSlash(rel), "/", "_") + "." + time.Now().UTC().Format("20060102T150405.000000000Z")
+	p := filepath.Join(v.Rejected(), name)
+	if err := writeAtomic(p, data); err != nil {
+		return ""
+	}
+	return p
+}
+
+// restoreHooks holds an agent's settings file to ralph's registration in
+// it: when its "hooks" are as sealed and nothing turns them all off, the
+// rest of the change is the human's or the agent's own (Claude Code writes
+// permissions there) and is sealed as it is; else the sealed "hooks" are
+// put back into the file as it is now, "disableAllHooks" taken out. A file
+// that is gone or no longer JSON gets the sealed copy whole.
+func (v *Vault) restoreHooks(rel, path string, rec Record) (*Restored, error) {
+	sealed, err := os.ReadFile(v.blob(rec.SHA256))
+	if err != nil || digest(sealed) != rec.SHA256 {
+		return nil, fmt.Errorf("restoring %s: the sealed copy %s is gone or does not match its digest", rel, v.blob(rec.SHA256))
+	}
+	want := gjson.GetBytes(sealed, "hooks")
+	cur, err := os.ReadFile(path)
+	st, lerr := os.Lstat(path)
+	r := &Restored{Rel: rel, How: "changed"}
+	var data []byte
+	switch {
+	case errors.Is(lerr, fs.ErrNotExist):
+		r.How, data = "deleted", sealed
+	case lerr == nil && !st.Mode().IsRegular():
+		r.How, data = "replaced by a link", sealed
+		if st.IsDir() {
+			return nil, fmt.Errorf("restoring %s: it is a directory now", rel)
+		}
+	case err != nil || !gjson.ValidBytes(cur):
+		data = sealed
+	default:
+		got := gjson.GetBytes(cur, "hooks")
+		off := gjson.GetBytes(cur, "disableAllHooks")
+		if compact(got.Raw) == compact(want.Raw) && !off.Bool() {
+			return nil, v.seal(rel, cur, rec) // not ralph's part: accepted as it is
+		}
+		r.How = "changed (ralph's hook registration)"
+		data = cur
+		if want.Exists() {
+			data, err = sjson.SetRawBytes(data, "hooks", []byte(want.Raw))
+		} else {
+			data, err = sjson.DeleteBytes(data, "hooks")
+		}
+		if err == nil && off.Exists() {
+			data, err = sjson.DeleteBytes(data, "disableAllHooks")
+		}
+		if err != nil {
+			data = sealed
+		}
+	}
+	if lerr == nil && len(cur) > 0 {
+		r.Kept = v.keep(rel, cur)
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return nil, fmt.Errorf("restoring %s: %w", rel, err)
+	}
+	return r, v.seal(rel, data, rec)
+}
+
+// compact is raw JSON without its insignificant spaces.
+func compact(raw string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(raw)) != nil {
+		return raw
+	}
+	return b.String()
+}
