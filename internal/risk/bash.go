@@ -22,6 +22,7 @@ const (
 	opModify                 // sed -i, perl -i: edited in place
 	opMeta                   // chmod, chown: metadata only
 	opDiscard                // git checkout/restore of paths: back to the index
+	opLink                   // ln, cp -s, os.symlink: a new name for the path
 )
 
 // op is one effect of a command on the filesystem.
@@ -41,6 +42,7 @@ type op struct {
 	replace   bool   // a write that puts something else where a file was (ln -sf)
 	dest      string // for opMoveFrom: where it goes ("" if unknown)
 	sync      bool   // rsync --delete: removes only what the source lacks
+	tree      bool   // cp -r, rsync, tar -x, unzip: anything may land under the path
 	// text is what a write puts in the file when ralph knows it (echo,
 	// printf, a heredoc); known says whether it does.
 	text   string
@@ -211,6 +213,8 @@ func (g *Guard) judgeOp(v *Verdict, o *op) {
 		return
 	}
 	switch o.kind {
+	case opLink:
+		g.judgeLink(v, o, text)
 	case opDelete, opMoveFrom:
 		g.judgeDelete(v, o, text)
 	default:
@@ -393,6 +397,12 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		if o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject || g.protectedWrite(p) {
 			g.add(v, g.tamper(text, p))
 			continue
+		}
+		if o.tree {
+			if q, ok := g.treeReaches(o, p); ok {
+				g.add(v, g.tamper(text, q))
+				continue
+			}
 		}
 		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {
 			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))

@@ -128,6 +128,7 @@ type Guard struct {
 	builtins map[string]*rule
 	packs    []*Pack // the opt-in packs switched on
 	analyzer *shell.Analyzer
+	guardState
 }
 
 // rule is a compiled risk rule (config) or a built-in rule's settings.
@@ -263,7 +264,7 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if p == "" {
 			return &Verdict{Decision: answer.Allow}, nil
 		}
-		return g.File(ev.Tool, abs(cwd, p)), nil
+		return g.File(ev.Tool, g.procPath(abs(cwd, p), cwd)), nil
 	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil
@@ -300,8 +301,8 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 		return v
 	}
 	for _, p := range pathStrings(ev.Input) {
-		ap := abs(cwd, p)
-		if g.protectedDelete(ap) {
+		ap := g.procPath(abs(cwd, p), cwd)
+		if g.protectedDelete(ap) || g.protectedWrite(ap) {
 			g.add(v, g.tamper("`"+ev.Tool+" "+g.rel(ap)+"`", ap))
 		}
 	}

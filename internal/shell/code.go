@@ -183,6 +183,7 @@ var ops = map[string][]op{
 		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
 		{re: `\b(?:shutil\.move|os\.rename|os\.replace|os\.renames)\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
+		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:symlink|link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
 		{re: `(?:(?:\bos|__import__\(\s*['"]os['"]\s*\))\.|(?:^|[^.\w]))(?:system|popen)\s*\(|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(\s*[\[\'"]`, shell: true},
 		{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
@@ -196,12 +197,14 @@ var ops = map[string][]op{
 		{re: `\b(?:renameSync|moveSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:rename|move)\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(`, shell: true},
 		{re: `\bDeno\.remove\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\b(?:symlinkSync|linkSync|ensureSymlinkSync|ensureLinkSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:symlink|link)\s*\(|\bDeno\.(?:symlink|link)(?:Sync)?\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\bBun\.\$\s*` + "`", quoted: true},
 	},
 	"perl": {
 		{re: `\b(?:File::Path::)?(?:rmtree|remove_tree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
 		{re: `\bunlink\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
 		{re: `\brmdir\b\s*\(?`, argv: []string{"rmdir"}, paths: 1},
+		{re: `(?:^|[^\w:>$])(?:symlink|link)\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\b(?:system|exec)\b\s*\(?`, shell: true},
 		{re: `(?:\bqx\s*[{(/]|` + "`" + `)`, quoted: true},
 	},
@@ -212,6 +215,7 @@ var ops = map[string][]op{
 		{re: `\bDir\.(?:rmdir|delete|unlink)\s*\(`, argv: []string{"rmdir"}, paths: 1},
 		{re: `\bFileUtils\.(?:mv|move)\b\s*\(?`, argv: []string{"mv"}, paths: 2},
 		{re: `\bFile\.write\s*\(`, argv: []string{"tee"}, paths: 1},
+		{re: `\b(?:File\.(?:symlink|link)|FileUtils\.(?:ln_sf|ln_s|ln))\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\b(?:system|exec|spawn)\b\s*\(?`, shell: true},
 		{re: `(?:%x\s*[{(]|` + "`" + `)`, quoted: true},
 	},
@@ -248,7 +252,7 @@ var compiled = sync.OnceValue(func() map[string][]*regexp.Regexp {
 // one-liners (print, json, imports) are judged without a regexp.
 var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-	"copy", "`", "qx", "%x", "$", "getline"}
+	"copy", "link", "`", "qx", "%x", "$", "getline"}
 
 // shells are the programs that run the text piped into them as commands.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
