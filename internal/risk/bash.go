@@ -155,6 +155,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.commandRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.indirectRules(c) {
+		g.add(v, f)
+	}
 	for _, f := range g.packRules(c) {
 		g.add(v, f)
 	}
@@ -341,6 +344,9 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		g.add(v, g.tamper(text, o.under))
 		return
 	}
+	if g.codeUnknown(v, o, text) {
+		return
+	}
 	if !o.recursive && !o.word.Many && !o.word.FromInput {
 		return // an rm of one computed file cannot take a tree with it (-f only silences it)
 	}
@@ -383,6 +389,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	if o.unknown {
 		if o.under != "" && g.protectedWrite(o.under) {
 			g.add(v, g.tamper(text, o.under))
+			return
+		}
+		if o.kind != opMeta && o.kind != opDiscard {
+			g.codeUnknown(v, o, text)
 		}
 		return
 	}

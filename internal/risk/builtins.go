@@ -28,7 +28,7 @@ var Builtins = []Builtin{
 		"recursive or forced rm of a bare wildcard (*, .*) in the project root, its parents, home or /",
 		"rm -rf ./*"},
 	{"rm-unknown", High, answer.Ask,
-		"recursive or forced deletion of a path computed at run time ($VAR, $(…), xargs of unknown input)",
+		"recursive or forced deletion of a path computed at run time ($VAR, $(…), xargs of unknown input), or any deletion or write by interpreter code on the command line (python -c, node -e) to a path it computes",
 		`rm -rf "$BUILD_DIR"`},
 	{"test-delete", High, answer.Deny,
 		"deleting, moving away or git rm of test files, test directories or directories holding tests (also by find -delete, xargs rm, interpreter one-liners)",

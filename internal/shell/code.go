@@ -45,6 +45,7 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	}
 	flag := codeFlag[lang]
 	var codes []Word
+	var file *Word
 	script := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -80,6 +81,7 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		default:
 			if len(codes) == 0 {
 				script = true
+				file = &args[i]
 				if v, ok := a.Value(); ok {
 					if text, ok := w.writtenFile(v, sc.cwd); ok {
 						// A script this command line wrote.
@@ -95,6 +97,9 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		if text, ok := stdinText(redirs, in); ok {
 			codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
 		}
+	}
+	if script && len(codes) == 0 && file != nil {
+		w.interpFile(c, lang, name, *file, sc)
 	}
 	label := name + " -" + flag
 	for _, code := range codes {
@@ -259,6 +264,9 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 
 // code finds the effects of inline code and emits them as commands.
 func (w *walker) code(c *ctx, lang, code string, sc *scope) {
+	prev := w.inCode
+	w.inCode = true
+	defer func() { w.inCode = prev }()
 	if lang == "awk" {
 		// print | "sh": the program's output runs as commands.
 		for _, m := range awkPipe().FindAllStringSubmatch(code, -1) {
@@ -437,6 +445,16 @@ func parseArgs(s string) []codeArg {
 		if n == 0 {
 			break
 		}
+		if j := i + n; (a.lit || a.list != nil) && j < len(s) {
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if j < len(s) && !strings.ContainsRune(",;)]}\n", rune(s[j])) {
+				// '.ai' + 'wg', "a".join(…): an expression that only
+				// starts with a literal.
+				a, n = parseExpr(s[i:])
+			}
+		}
 		out = append(out, a)
 		i += n
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -515,8 +533,13 @@ func parseArg(s string) (codeArg, int) {
 		}
 		return codeArg{raw: s}, len(s)
 	}
-	// An expression: up to the next top-level comma or closing paren, and
-	// no further than maxExpr bytes, so unbalanced input stays linear.
+	return parseExpr(s)
+}
+
+// parseExpr reads an expression: up to the next top-level comma or
+// closing paren, and no further than maxExpr bytes, so unbalanced input
+// stays linear.
+func parseExpr(s string) (codeArg, int) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		if i >= maxExpr {

@@ -145,6 +145,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	inner := func(label string, rest []Word) *Cmd {
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
+	w.indirect(c, name, args, sc)
 
 	switch name {
 	case "sudo", "doas", "run0":
@@ -335,7 +336,7 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 			}
 		}
 	}
-	if !shells[prog] {
+	if !shells[prog] && (interpreter(prog) == "" || vendored(p)) {
 		return "", "", false
 	}
 	return string(data), p, true
@@ -1201,6 +1202,7 @@ var gitCommandKeys = []string{"core.sshcommand", "core.pager", "core.editor", "c
 // GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the variables
 // whose value git runs (GIT_SSH_COMMAND, …).
 func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
+	w.gitIndirect(c, args, sc)
 	for i, a := range args {
 		s := a.Lit()
 		if (s == "--exec" || s == "-x") && i+1 < len(args) {

@@ -66,6 +66,10 @@ type Cmd struct {
 	// File is the script file the command was read from (bash x.sh,
 	// source x.sh), or "" for the command line itself.
 	File string
+	// Code is set for a command found in interpreter code (python -c,
+	// node -e, a script file): a call ralph turned into the command with
+	// the same effect.
+	Code bool
 }
 
 // Word is one argument.
@@ -180,6 +184,10 @@ type Analyzer struct {
 	// ReadFile reads a script run by path (bash x.sh, source x.sh); nil
 	// leaves such scripts opaque.
 	ReadFile func(path string) ([]byte, error)
+	// GitConfig returns the value of a key of git's configuration as git
+	// run in dir sees it (alias.NAME), for an alias the command line does
+	// not define; nil leaves such aliases unread.
+	GitConfig func(dir, key string) (string, bool)
 }
 
 // Analyze returns what src runs when started in directory cwd.
@@ -222,6 +230,8 @@ type walker struct {
 	// text (cat > x.sh <<EOF), by absolute path, so that running them
 	// later in the same line is read like an inline script.
 	written map[string]string
+	// inCode is set while the effects of interpreter code are emitted.
+	inCode bool
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -479,6 +489,7 @@ func (w *walker) emit(c *ctx, cmd *Cmd) {
 		cmd.Via = append([]string(nil), c.via...)
 	}
 	cmd.File = w.file
+	cmd.Code = w.inCode
 	w.out.Cmds = append(w.out.Cmds, cmd)
 	w.remember(cmd)
 }
