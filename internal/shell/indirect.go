@@ -523,8 +523,11 @@ func (w *walker) gitIndirect(c *ctx, args []Word, sc *scope) {
 	}
 	label := "git alias " + sub + " (git config)"
 	if strings.HasPrefix(v, "!") {
+		// A shell alias runs at the top of the work tree.
+		nsc := sc.child()
+		nsc.setCwd(w.gitTop(dir))
 		words := []Word{{Raw: v[1:], Values: []string{v[1:]}}}
-		w.joined(c.with(label), append(words, rest...), sc.child(), nil)
+		w.joined(c.with(label), append(words, rest...), nsc, nil)
 		return
 	}
 	argv := []Word{{Raw: "git", Values: []string{"git"}}}
@@ -570,7 +573,11 @@ func (w *walker) gitConfigSet(c *ctx, args []Word, sc *scope) {
 		}
 		label := "git config alias." + name
 		if strings.HasPrefix(val, "!") {
-			w.scriptAt(val[1:], sc.child(), c.with(label).via, c.depth+1, c.line)
+			nsc := sc.child()
+			if top := w.gitTop(sc.cwd); top != "" && w.a.ReadFile != nil {
+				nsc.setCwd(top) // where git will run it
+			}
+			w.scriptAt(val[1:], nsc, c.with(label).via, c.depth+1, c.line)
 			return
 		}
 		argv := []Word{{Raw: "git", Values: []string{"git"}}}
@@ -636,4 +643,24 @@ func vendored(p string) bool {
 		}
 	}
 	return false
+}
+
+// gitTop returns the top of the work tree holding dir: the nearest
+// directory with a .git (a directory, or a worktree's file), or "".
+func (w *walker) gitTop(dir string) string {
+	if w.a.ReadFile == nil {
+		return ""
+	}
+	for d := dir; d != ""; d = filepath.Dir(d) {
+		if _, err := w.a.ReadFile(filepath.Join(d, ".git", "HEAD")); err == nil {
+			return d
+		}
+		if _, err := w.a.ReadFile(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return ""
 }
