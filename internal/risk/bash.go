@@ -396,7 +396,8 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		return
 	}
-	var changes []string
+	var changes, created []string
+	defer func() { g.matchNew(v, created) }()
 	for _, p := range o.paths {
 		if isDevice(p) {
 			if o.kind == opWrite || o.kind == opModify {
@@ -430,6 +431,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			continue
 		}
 		fi, err := os.Lstat(p)
+		if err != nil && o.kind != opMeta {
+			created = append(created, p)
+		}
 		if err != nil || fi.IsDir() {
 			continue
 		}

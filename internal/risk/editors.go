@@ -116,6 +116,15 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 		} else if len(paths) > 0 {
 			out = append(out, g.target(c, opModify, paths[0], nil))
 		}
+	case "go":
+		// go work init/use/edit/sync writes go.work, which decides what
+		// go test builds.
+		if len(args) > 1 && args[0].Lit() == "work" {
+			switch args[1].Lit() {
+			case "init", "use", "edit", "sync", "vendor":
+				out = append(out, g.target(c, opWrite, shell.Word{Raw: "go.work", Values: []string{"go.work"}}, nil))
+			}
+		}
 	case "install":
 		if fl, paths := splitFlags(args, "tSgmobT"); fl.has("d", "directory") {
 			out = append(out, g.targets(c, opWrite, paths, nil)...)

@@ -130,3 +130,32 @@ func (g *Guard) codeUnknown(v *Verdict, o *op, text string) bool {
 	g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s: interpreter code %s %s, a path computed at run time, so ralph cannot check it is not ralph's own or a test. Name the path literally.", text, verb, describeUnknown(o)), text, nil))
 	return true
 }
+
+// matchNew applies the path rules of the configuration to files a Bash
+// command creates: a new go.work, conftest.py or vitest config changes
+// what completion means as much as an edit of an existing one. Rules on
+// test files (test_files) are left out: adding tests is the work.
+func (g *Guard) matchNew(v *Verdict, created []string) {
+	for _, p := range created {
+		g.matchNewTool(v, "Bash", p)
+	}
+}
+
+// matchNewTool applies the path rules to a file tool creates.
+func (g *Guard) matchNewTool(v *Verdict, tool, p string) {
+	if g.mode() == "off" {
+		return
+	}
+	rel, ok := g.inProject(p)
+	if !ok || rel == "." {
+		return
+	}
+	for _, r := range g.rules {
+		if len(r.tools) > 0 && !r.tools[tool] && !r.tools["*"] || len(r.Paths) == 0 {
+			continue
+		}
+		if anyMatch(r.Paths, rel) {
+			g.add(v, g.finding(r, r.msg(tool, rel, ""), "", nil))
+		}
+	}
+}

@@ -320,6 +320,8 @@ func (g *Guard) File(tool, p string) *Verdict {
 		for _, f := range g.matchRules(tool, "", []string{p}) {
 			g.add(v, f)
 		}
+	} else {
+		g.matchNewTool(v, tool, p)
 	}
 	g.decide(v)
 	if v.Decision != answer.Deny && exists(p) {
