@@ -1,15 +1,14 @@
 package risk
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
@@ -80,31 +79,11 @@ func (g *Guard) indirectRules(c *shell.Cmd) []Finding {
 }
 
 // aiwgIgnored reports whether git ignores .aiwg in the project: a line
-// for it in .git/info/exclude (which ralph start adds) or the root
-// .gitignore.
+// for it in the repository's info/exclude (which ralph start adds) or the
+// root .gitignore.
 func (g *Guard) aiwgIgnored() bool {
-	for _, f := range []string{filepath.Join(g.Root, ".git", "info", "exclude"), filepath.Join(g.Root, ".gitignore")} {
-		if ignoresAiwg(f) {
-			return true
-		}
-	}
-	return false
-}
-
-func ignoresAiwg(file string) bool {
-	fh, err := os.Open(file)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		switch strings.TrimSpace(sc.Text()) {
-		case ".aiwg", ".aiwg/", "/.aiwg", "/.aiwg/", ".aiwg/*", "/.aiwg/*", ".aiwg/**", "/.aiwg/**":
-			return true
-		}
-	}
-	return false
+	ex := project.GitExclude(g.Root)
+	return ex != "" && project.Excludes(ex) || project.Excludes(filepath.Join(g.Root, ".gitignore"))
 }
 
 // codeUnknown judges a deletion or write that interpreter code on the
