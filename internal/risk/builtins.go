@@ -16,7 +16,7 @@ type Builtin struct {
 // Builtins are the built-in rules, in the order they are documented.
 var Builtins = []Builtin{
 	{"tamper", Critical, answer.Deny,
-		"writing, editing, moving or deleting ralph's own files (.aiwg/ralph/**, aiwg.yml), the agents' hook settings (.claude/settings*.json, …) or the hook binaries, by any tool",
+		"writing, editing, moving or deleting ralph's own files (.aiwg/ralph/**, aiwg.yml), the agents' hook settings and install records (.claude/settings*.json, ralph-hooks.json, …) or the hook binaries, by any tool and any route (links, /proc, in-place editors, git aliases, make/npm scripts, script files); creating a link to them",
 		"rm -rf .aiwg"},
 	{"rm-critical", Critical, answer.Deny,
 		"recursive or forced rm of /, a system directory, the home directory, the project itself or one of its parents, or the project's .git",
