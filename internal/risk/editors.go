@@ -2,7 +2,6 @@ package risk
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -265,35 +264,28 @@ func (g *Guard) judgeLink(v *Verdict, o *op, text string) {
 }
 
 // treeReaches reports whether writing a tree into dest (cp -r, rsync, tar
-// -x, unzip) can change something protected: a protected path lies in
-// dest and the source holds something by its name; or, when the source is
-// not known (an archive, a computed path, a directory not there yet), dest
-// holds something protected and is not the project root, the home
-// directory or / (which hold so much that anything goes there; a change
-// to ralph's files there is found after the call).
+// -x, unzip) can change something protected that dest holds. Into a
+// directory such as .aiwg or .claude it can, whatever the source: what a
+// source holds can change in the same command. Into the project root, the
+// home directory or /, which hold so much that trees land there every day,
+// only a source directory holding something by a protected name counts
+// (aiwg.yml, .aiwg/ralph); an archive there is left to the checks after
+// the call.
 func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 	dest = g.real(dest, true)
-	srcKnown := false
-	if o.src != "" {
-		if fi, err := os.Stat(o.src); err == nil && fi.IsDir() {
-			srcKnown = true
-		}
-	}
+	wide := dest == g.Root || dest == g.Home || dest == "/"
 	for _, q := range g.Protected {
 		if !withinFold(q, dest) || q == dest {
 			continue
 		}
+		if !wide {
+			return q, true
+		}
 		rel, err := filepath.Rel(dest, q)
-		if err != nil {
+		if err != nil || o.src == "" {
 			continue
 		}
-		if srcKnown {
-			if exists(filepath.Join(o.src, rel)) {
-				return q, true
-			}
-			continue
-		}
-		if dest != g.Root && dest != g.Home && dest != "/" {
+		if exists(filepath.Join(o.src, rel)) {
 			return q, true
 		}
 	}

@@ -43,6 +43,9 @@ func (g *Guard) procPath(p, cwd string) string {
 		dir := ""
 		if pid == "self" || pid == "thread-self" {
 			dir = cwd
+			if strings.HasPrefix(dir, "/proc/") {
+				dir = "" // cd /proc/self/cwd: wherever the shell was
+			}
 		} else if d, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil && filepath.IsAbs(d) {
 			dir = d
 		}
@@ -87,6 +90,9 @@ func (g *Guard) real(p string, follow bool) string {
 		tail = append(tail, filepath.Base(d))
 		d = parent
 	}
+	if follow {
+		target = dangling(target)
+	}
 	if target == p {
 		return p
 	}
@@ -100,6 +106,26 @@ func (g *Guard) real(p string, follow bool) string {
 		}
 	}
 	return target
+}
+
+// dangling follows a symlink whose target does not exist yet (writing
+// through it creates the target), up to 8 links.
+func dangling(p string) string {
+	for range 8 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return p
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return p
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = filepath.Clean(t)
+	}
+	return p
 }
 
 type realRoots struct{ root, home string }

@@ -30,6 +30,9 @@ func TestLinks(t *testing.T) {
 	must(os.Symlink(root, filepath.Join(root, "src", "up")))
 	must(os.Symlink(filepath.Join(root, "docs"), filepath.Join(root, "d")))
 	must(os.Link(filepath.Join(root, "aiwg.yml"), filepath.Join(root, "hard")))
+	// A link to a file of ralph's that does not exist yet: writing
+	// through it creates the file.
+	must(os.Symlink(".aiwg/ralph/gate-approved", filepath.Join(root, "dangling")))
 	must(os.Link(filepath.Join(root, ".aiwg", "ralph", "state.json"), filepath.Join(root, "docs", "st.json")))
 	g := newGuard(t, root, nil)
 	pid := strconv.Itoa(os.Getpid())
@@ -52,6 +55,8 @@ func TestLinks(t *testing.T) {
 		{"cp -r /tmp/x/. state/", answer.Deny},
 		{"ln -s cfg cfg2", answer.Deny},
 		{"ln hard hard2", answer.Deny},
+		{"echo yes > dangling", answer.Deny},
+		{"cd /proc/self/cwd && echo x > aiwg.yml", answer.Deny},
 		// The link itself is the agent's; so is what an ordinary link
 		// leads to.
 		{"rm cfg", answer.Allow},

@@ -300,7 +300,7 @@ func (g *Guard) resolve(c *shell.Cmd, val string) (string, bool) {
 	if c.Cwd == "" {
 		return "", false
 	}
-	return filepath.Join(c.Cwd, val), true
+	return g.procPath(filepath.Join(c.Cwd, val), c.Cwd), true
 }
 
 // escape returns where deleting p in the project really acts when a link

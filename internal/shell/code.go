@@ -61,6 +61,11 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			codes = append(codes, Word{Raw: v, Values: []string{v}})
 		case s == "-m" && lang == "python":
 			script = true // python -m module: runs a module, not inline code
+			if i+1 < len(args) {
+				if m, ok := w.moduleFile(args[i+1].Lit(), sc.cwd); ok {
+					file = &m // a module of the project: read like its file
+				}
+			}
 			i = len(args)
 		case len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic:
 			if strings.HasSuffix(s, flag) && i+1 < len(args) {

@@ -724,6 +724,8 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	default:
 		if text, ok := stdinText(redirs, in); ok {
 			w.scriptAt(text, sc.child(), c.with(name+" -s").via, c.depth+1, c.line)
+		} else if f, ok := stdinFile(redirs); ok {
+			w.script(c.with(name+" <"), f, sc, false) // bash < x.sh
 		} else if in != nil {
 			w.opaque(name + " reading commands from " + in.Text())
 		}
@@ -753,6 +755,16 @@ func stdinText(redirs []Redir, in *Cmd) (string, bool) {
 		return in.Stdout, true
 	}
 	return "", false
+}
+
+// stdinFile returns the file a command reads on stdin (< file).
+func stdinFile(redirs []Redir) (Word, bool) {
+	for _, r := range redirs {
+		if (r.Op == "<" || r.Op == "<>") && (r.Fd == "" || r.Fd == "0") {
+			return r.Target, true
+		}
+	}
+	return Word{}, false
 }
 
 // StdinText returns what c reads on stdin when it is literal: a heredoc, a

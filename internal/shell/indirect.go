@@ -135,6 +135,15 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		return
 	}
 	mf := parseMakefile(text)
+	for i := 0; i < len(mf.includes) && i < 8; i++ {
+		inc := mf.expand(mf.includes[i], 0)
+		if !filepath.IsAbs(inc) {
+			inc = filepath.Join(d, inc)
+		}
+		if t, ok := w.readText(inc); ok {
+			mf.merge(parseMakefile(t))
+		}
+	}
 	for k, v := range vars {
 		mf.vars[k] = v // command-line variables override the file's
 	}
@@ -172,9 +181,28 @@ type makeRule struct {
 }
 
 type makefile struct {
-	rules map[string]*makeRule
-	vars  map[string]string
-	first string
+	rules    map[string]*makeRule
+	vars     map[string]string
+	first    string
+	includes []string // files named by include, -include, sinclude
+}
+
+// merge adds an included makefile's rules, variables and includes.
+func (mf *makefile) merge(o *makefile) {
+	for k, r := range o.rules {
+		if mf.rules[k] == nil {
+			mf.rules[k] = r
+		}
+	}
+	for k, v := range o.vars {
+		if _, ok := mf.vars[k]; !ok {
+			mf.vars[k] = v
+		}
+	}
+	if mf.first == "" {
+		mf.first = o.first
+	}
+	mf.includes = append(mf.includes, o.includes...)
 }
 
 // parseMakefile reads a Makefile's explicit rules (target: prerequisites,
@@ -206,6 +234,11 @@ func parseMakefile(text string) *makefile {
 		}
 		trim := strings.TrimSpace(line)
 		if trim == "" || strings.HasPrefix(trim, "#") {
+			continue
+		}
+		if f := strings.Fields(trim); len(f) > 1 && (f[0] == "include" || f[0] == "-include" || f[0] == "sinclude") {
+			mf.includes = append(mf.includes, f[1:]...)
+			cur = nil
 			continue
 		}
 		if m := makeAssign().FindStringSubmatch(trim); m != nil {
@@ -511,6 +544,19 @@ func (w *walker) gitIndirect(c *ctx, args []Word, sc *scope) {
 	if _, ok := cfg["alias."+sub]; ok || slices.Contains(gitBuiltins, sub) || w.a.GitConfig == nil || c.depth >= MaxDepth {
 		return
 	}
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG"} {
+		v, set := sc.vars[k]
+		outside := ""
+		if w.a.Env != nil {
+			outside = w.a.Env(k)
+		}
+		if set && (v.dynamic || len(v.vals) != 1 || v.vals[0] != outside) {
+			// The command points git at another configuration: its
+			// aliases are not the ones ralph can read.
+			w.opaque("git " + sub + " with " + k + " set, so its aliases cannot be read")
+			return
+		}
+	}
 	dir := sc.cwd
 	for i := 0; i < len(args); i++ { // git -C DIR
 		if args[i].Lit() == "-C" && i+1 < len(args) {
@@ -663,4 +709,19 @@ func (w *walker) gitTop(dir string) string {
 		}
 	}
 	return ""
+}
+
+// moduleFile returns the file python -m MODULE runs from directory cwd:
+// MODULE.py or MODULE/__main__.py, when the project holds it.
+func (w *walker) moduleFile(module, cwd string) (Word, bool) {
+	if w.a.ReadFile == nil || cwd == "" || module == "" || strings.ContainsAny(module, "/\\") {
+		return Word{}, false
+	}
+	base := filepath.Join(cwd, strings.ReplaceAll(module, ".", "/"))
+	for _, p := range []string{base + ".py", filepath.Join(base, "__main__.py")} {
+		if _, err := w.a.ReadFile(p); err == nil {
+			return Word{Raw: p, Values: []string{p}}, true
+		}
+	}
+	return Word{}, false
 }
