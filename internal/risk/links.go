@@ -234,6 +234,14 @@ func withinFold(p, dir string) bool {
 // links, or a hardlink to a protected file.
 func (g *Guard) protectedAt(p string, whole, follow bool) (string, bool) {
 	match := func(x string) bool {
+		// The copies of settings files from before ralph changed them
+		// (settings.json.ralph-hooks.orig, ….bak), which uninstall puts
+		// back, are as much ralph's as the files.
+		for _, suf := range []string{".ralph-hooks.orig", ".ralph-hooks.bak"} {
+			if len(x) > len(suf) && strings.EqualFold(x[len(x)-len(suf):], suf) {
+				x = x[:len(x)-len(suf)]
+			}
+		}
 		for _, q := range g.Protected {
 			if withinFold(x, q) || whole && withinFold(q, x) {
 				return true

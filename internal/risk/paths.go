@@ -100,14 +100,7 @@ func protected(root, home string, getenv func(string) string) []string {
 			p = append(p, filepath.Join(home, d, "ralph-hooks.json"))
 		}
 	}
-	// The copies of settings files from before ralph changed them
-	// (settings.json.ralph-hooks.orig, ….bak), which uninstall puts back.
-	n := len(p)
-	for _, q := range p[:n] {
-		if strings.HasSuffix(q, ".json") || strings.HasSuffix(q, ".toml") {
-			p = append(p, q+".ralph-hooks.orig", q+".ralph-hooks.bak")
-		}
-	}
+
 	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
 		p = append(p, filepath.Clean(d))
 	}
