@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,6 +23,12 @@ import (
 // the project's Makefile, justfile or package.json.
 func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
 	if w.a.ReadFile == nil || c.depth >= MaxDepth {
+		return
+	}
+	if w.indirectN++; w.indirectN > maxIndirect {
+		// make calling make calling make …: past the bound, what runs
+		// is not seen.
+		w.opaqueCode(name + " run more than " + strconv.Itoa(maxIndirect) + " times over by recipes and scripts")
 		return
 	}
 	switch name {
@@ -68,6 +75,10 @@ func dirOf(dir string, sc *scope) string {
 	}
 	return ""
 }
+
+// maxIndirect bounds the make, just and package-manager runs read in one
+// command line, nested ones included.
+const maxIndirect = 16
 
 // maxTargets bounds the make targets and npm scripts followed from one
 // command.
@@ -222,7 +233,13 @@ func parseMakefile(text string) *makefile {
 		line := lines[i]
 		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
 			i++
-			line = line[:len(line)-1] + "\n" + lines[i]
+			if strings.HasPrefix(line, "\t") {
+				// In a recipe the shell gets the backslash-newline (make
+				// drops the next line's tab).
+				line += "\n" + strings.TrimPrefix(lines[i], "\t")
+			} else {
+				line = line[:len(line)-1] + " " + lines[i]
+			}
 		}
 		if strings.HasPrefix(line, "\t") {
 			cmd := strings.TrimLeft(line[1:], " \t")
@@ -297,6 +314,26 @@ var makeRef = sync.OnceValue(func() *regexp.Regexp {
 // known variable its value, $(shell CMD) a command substitution, and an
 // unknown one a shell variable (computed at run time).
 func (mf *makefile) expand(s string, depth int) string {
+	budget := maxExpand
+	return mf.expandIn(s, depth, &budget)
+}
+
+// makeName turns a make variable's name into a shell variable's.
+var makeName = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("@", "AT", "<", "LT", "^", "UP", "?", "Q", "*", "STAR", "%", "PCT", " ", "_", ".", "_",
+		"-", "_", ",", "_", "(", "_", ")", "_", "$", "_", "{", "_", "}", "_", ":", "_", "=", "_", "/", "_")
+})
+
+// maxExpand bounds the bytes one recipe line's variables expand to.
+const maxExpand = 4 << 10
+
+// expandIn expands with a budget of bytes, so that X = $(X)$(X)… cannot
+// grow without bound.
+func (mf *makefile) expandIn(s string, depth int, budget *int) string {
+	*budget -= len(s)
+	if *budget < 0 {
+		return "${MAKE_TOO_LONG}" // computed, as far as ralph can tell
+	}
 	return makeRef().ReplaceAllStringFunc(s, func(m string) string {
 		if m == "$$" {
 			return "$"
@@ -306,10 +343,10 @@ func (mf *makefile) expand(s string, depth int) string {
 		if strings.HasPrefix(name, "shell ") {
 			return "$(" + strings.TrimPrefix(name, "shell ") + ")"
 		}
-		if v, ok := mf.vars[name]; ok && depth < 8 {
-			return mf.expand(v, depth+1)
+		if v, ok := mf.vars[name]; ok && depth < 8 && *budget > 0 {
+			return mf.expandIn(v, depth+1, budget)
 		}
-		return "${MAKE_" + strings.NewReplacer("@", "AT", "<", "LT", "^", "UP", "?", "Q", "*", "STAR", "%", "PCT", " ", "_", ".", "_", "-", "_", ",", "_", "(", "_", ")", "_", "$", "_").Replace(name) + "}"
+		return "${MAKE_" + makeName().Replace(name) + "}"
 	})
 }
 

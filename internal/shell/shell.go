@@ -232,6 +232,8 @@ type walker struct {
 	written map[string]string
 	// inCode is set while the effects of interpreter code are emitted.
 	inCode bool
+	// indirectN counts the make, just and package-manager runs read.
+	indirectN int
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
