@@ -391,6 +391,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.add(v, g.tamper(text, o.under))
 			return
 		}
+		if q, ok := g.findReaches(o); ok {
+			g.add(v, g.tamper(text, q))
+			return
+		}
 		if o.kind != opMeta && o.kind != opDiscard {
 			g.codeUnknown(v, o, text)
 		}

@@ -124,6 +124,12 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 				out = append(out, g.target(c, opWrite, shell.Word{Raw: "go.work", Values: []string{"go.work"}}, nil))
 			}
 		}
+	case "rename", "prename", "perl-rename", "file-rename", "rename.ul", "mmv":
+		// rename EXPR FILE… (perl) or rename FROM TO FILE… (util-linux):
+		// every operand after the first may be a file it moves away.
+		if _, paths := splitFlags(args, "e"); len(paths) > 1 {
+			out = append(out, g.targets(c, opMoveFrom, paths[1:], nil)...)
+		}
 	case "install":
 		if fl, paths := splitFlags(args, "tSgmobT"); fl.has("d", "directory") {
 			out = append(out, g.targets(c, opWrite, paths, nil)...)
@@ -287,6 +293,34 @@ func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 		}
 		if exists(filepath.Join(o.src, rel)) {
 			return q, true
+		}
+	}
+	return "", false
+}
+
+// findReaches reports whether a write or an edit driven by find (find
+// -exec sed -i {}, find | xargs sed -i) reaches ralph's files: one of the
+// files the find selects is protected.
+func (g *Guard) findReaches(o *op) (string, bool) {
+	s := o.find
+	if s == nil || s.injected || s.unknown {
+		return "", false
+	}
+	for _, root := range s.roots {
+		if _, ok := g.inProject(root); !ok && !(g.Home != "" && within(root, g.Home)) {
+			continue
+		}
+		for _, p := range s.matches(g, root) {
+			if q, ok := g.protectedAt(p, true, true); ok && p != g.Root {
+				return q, true
+			}
+		}
+		// By name, whether or not the file is there yet.
+		base := strings.Count(root, string(filepath.Separator))
+		for _, q := range g.Protected {
+			if q != root && within(q, root) && s.matchOne(q, strings.Count(q, string(filepath.Separator))-base) {
+				return q, true
+			}
 		}
 	}
 	return "", false
