@@ -36,8 +36,9 @@ var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby"
 
 // interp finds the inline code an interpreter runs (-c, -e, eval, a heredoc
 // or piped text) and turns the file deletions, moves, writes and shell
-// calls in it into commands. Script files are not read: running the
-// project's own scripts is the point of a loop.
+// calls in it into commands. A script file it runs (python x.py, python -m
+// a project module) is read the same way, as a file: what it computes only
+// warns (see interpFile).
 func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, sc *scope, in *Cmd) {
 	if lang == "awk" {
 		w.awk(c, name, args, sc)

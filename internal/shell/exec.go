@@ -317,8 +317,9 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 	if err != nil || len(data) > maxWritten || !bytes.HasPrefix(data, []byte("#!")) {
 		return "", "", false
 	}
-	// A shell script, as bash x.sh reads: not other languages' programs
-	// (./node_modules/.bin/jest), which are the project's tools.
+	// A shell script, as bash x.sh reads, or another language's program,
+	// read as that language (not installed dependencies' tools, such as
+	// ./node_modules/.bin/jest).
 	first, _, _ := strings.Cut(string(data), "\n")
 	f := strings.Fields(strings.TrimPrefix(first, "#!"))
 	if len(f) == 0 {

@@ -9,7 +9,10 @@
 // subshells, command and process substitution, cd, aliases, loops over
 // literal lists, find -exec, ssh remote commands, docker/podman run and
 // exec, and interpreter one-liners (python -c, node -e, perl -e, ruby -e),
-// whose file deletions are turned into the equivalent rm. Text that is only
+// whose file deletions are turned into the equivalent rm. What a command
+// runs from a file is read too (indirect.go): make and just recipes,
+// package.json scripts, git aliases from git's configuration, script files
+// of every language. Text that is only
 // data (echo "rm -rf /", a grep pattern, a commit message) never becomes a
 // command. What the package cannot know (a $VAR from outside, a $(…) result)
 // is marked dynamic, so callers can judge it conservatively.
