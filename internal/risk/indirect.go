@@ -65,13 +65,16 @@ func (g *Guard) indirectRules(c *shell.Cmd) []Finding {
 		if all || !g.aiwgIgnored() {
 			return []Finding{g.builtin("tamper", fmt.Sprintf("%s takes untracked%s files into the stash, ralph's state in .aiwg with them, which would end the loop. Stash without -u/--all, or commit the files you need to keep.", text, map[bool]string{true: " and ignored", false: ""}[all]), text, nil)}
 		}
+		if q := g.untrackedProtected(); q != "" {
+			return []Finding{g.builtin("tamper", fmt.Sprintf("%s takes untracked files into the stash, %s with them (it is not committed), which belongs to ralph-hooks. Stash without -u.", text, q), text, nil)}
+		}
 	case "clean":
 		fl, _ := splitFlags(gc.args, "e")
 		if fl.has("n", "dry-run", "f", "force") || fl.abbrev("dry-run") || fl.abbrev("force") || !exists(state) || gc.cmd.Cwd != g.Root {
 			return nil // forced, it is git-clean-force's; elsewhere, it cleans below the directory only
 		}
 		ignored := fl.has("x", "X")
-		if ignored || fl.has("d") && !g.aiwgIgnored() {
+		if ignored || fl.has("d") && !g.aiwgIgnored() || g.untrackedProtected() != "" {
 			return []Finding{g.builtin("tamper", text+" deletes ralph's state in .aiwg (untracked and ignored files go with -x/-X). Use `git clean -n` to see what it would delete, then remove files by name.", text, nil)}
 		}
 	}
@@ -137,4 +140,34 @@ func (g *Guard) matchNewTool(v *Verdict, tool, p string) {
 			g.add(v, g.finding(r, r.msg(tool, rel, ""), "", nil))
 		}
 	}
+}
+
+// untrackedProtected returns the first of ralph's files in the project
+// that git does not track and does not ignore (aiwg.yml never committed,
+// .claude/settings.json): git stash -u and git clean take it away. It asks
+// git, so it runs only for those commands.
+func (g *Guard) untrackedProtected() string {
+	var rels []string
+	for _, q := range g.Protected {
+		if rel, ok := g.inProject(q); ok && rel != "." && !strings.HasPrefix(rel, ".aiwg/") && exists(q) {
+			rels = append(rels, rel)
+		}
+	}
+	if len(rels) == 0 {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"status", "--porcelain", "--untracked-files=all", "--"}, rels...)...)
+	cmd.Dir = g.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if rel, ok := strings.CutPrefix(line, "?? "); ok {
+			return strings.Trim(rel, `"`)
+		}
+	}
+	return ""
 }

@@ -111,12 +111,18 @@ func TestIndirect(t *testing.T) {
 			cmd  string
 			want answer.Decision
 		}{
+			// aiwg.yml, never committed: git stash -u would take it.
+			{"git stash -u", answer.Deny},
+			{"git -c clean.requireForce=false clean -d", answer.Deny},
 			{"git zap", answer.Deny},
 			{"git wipe", answer.Deny},
 			{"cd src && git zap", answer.Deny},
 			{"git st", answer.Allow},
 			{"git status", answer.Allow},
 		}...)
+	}
+	if err := os.WriteFile(filepath.Join(root, "aiwg.yml"), []byte("fail_closed: true\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	g := newGuard(t, root, nil)
 	for _, c := range cases {
