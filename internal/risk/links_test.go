@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 )
 
 // TestLinks judges writes through links made before the call: a symlink
@@ -77,6 +78,40 @@ func TestLinks(t *testing.T) {
 	for _, p := range []string{"cfg", "docs/rel-cfg", "state/ralph/state.json", "src/up/aiwg.yml", "hard", "docs/st.json"} {
 		if v := g.File("Write", filepath.Join(root, p)); v.Decision != answer.Deny {
 			t.Errorf("Write %s = %s, want deny", p, v.Decision)
+		}
+	}
+}
+
+// TestAgentRecords checks that every agent's hook settings and ralph's
+// install records are ralph's: in the project, the home directory and the
+// agents' homes moved by their variables.
+func TestAgentRecords(t *testing.T) {
+	root := t.TempDir()
+	env := map[string]string{"HOME": "/home/u", "CODEX_HOME": "/opt/codex", "COPILOT_HOME": "/opt/copilot", "XDG_CONFIG_HOME": "/home/u/.xdg"}
+	cfg, err := config.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(cfg, root, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{
+		filepath.Join(root, ".codex", "ralph-hooks.json"), filepath.Join(root, ".gemini", "ralph-hooks.json"),
+		filepath.Join(root, ".cursor", "ralph-hooks.json"), filepath.Join(root, ".github", "ralph-hooks.json"),
+		filepath.Join(root, ".github", "hooks", "ralph.json"), filepath.Join(root, ".opencode", "ralph-hooks.json"),
+		filepath.Join(root, ".claude", "settings.json.ralph-hooks.orig"), filepath.Join(root, ".gemini", "settings.json.ralph-hooks.bak"),
+		"/home/u/.copilot/hooks/ralph.json", "/home/u/.copilot/ralph-hooks.json", "/home/u/.codex/ralph-hooks.json",
+		"/home/u/.config/opencode/ralph-hooks.json", "/opt/codex/hooks.json", "/opt/copilot/hooks/ralph.json",
+		"/home/u/.xdg/opencode/plugins/ralph-hooks.ts",
+	} {
+		if v := g.File("Write", p); v.Decision != answer.Deny {
+			t.Errorf("Write %s = %s, want deny", p, v.Decision)
+		}
+	}
+	for _, p := range []string{filepath.Join(root, ".github", "workflows", "ci.yml"), filepath.Join(root, ".claude", "agents", "x.md")} {
+		if v := g.File("Write", p); v.Decision == answer.Deny {
+			t.Errorf("Write %s = deny, want it allowed", p)
 		}
 	}
 }

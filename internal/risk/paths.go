@@ -101,6 +101,16 @@ func protected(root, home string, getenv func(string) string) []string {
 		}
 	}
 
+	// The agents' own homes, where their users move them.
+	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR"} {
+		if d := getenv(k); d != "" && filepath.IsAbs(d) {
+			p = append(p, filepath.Join(d, "hooks"), filepath.Join(d, "hooks.json"), filepath.Join(d, "config.toml"),
+				filepath.Join(d, "settings.json"), filepath.Join(d, "settings.local.json"), filepath.Join(d, "ralph-hooks.json"))
+		}
+	}
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		p = append(p, filepath.Join(d, "opencode", "plugins", "ralph-hooks.ts"), filepath.Join(d, "opencode", "ralph-hooks.json"))
+	}
 	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
 		p = append(p, filepath.Clean(d))
 	}
