@@ -27,6 +27,9 @@ func TestIndirect(t *testing.T) {
 			"vars:\n\trm -rf $(OUT)/x\n",
 		"sub/GNUmakefile":   "x:\n\techo '{}' > ../.aiwg/ralph/state.json\n",
 		"other.mk":          "y:\n\trm aiwg.yml\n",
+		"goal.mk":           "a:\n\techo a\nz:\n\trm -rf .aiwg\n.DEFAULT_GOAL := z\n",
+		"pat.mk":            "%:\n\trm -rf .aiwg\n",
+		"tools/noshebang":   "rm -rf .aiwg\n",
 		"inc.mk":            "include rules/more.mk\n",
 		"rules/more.mk":     "wipe:\n\trm -rf .aiwg\n",
 		"tools/__init__.py": "",
@@ -65,6 +68,15 @@ func TestIndirect(t *testing.T) {
 		{"make -f inc.mk wipe", answer.Deny}, // a rule of an included file
 		{"python3 -m tools.mod", answer.Deny},
 		{"bash < tools/wipe.sh", answer.Deny},
+		{"make -f goal.mk", answer.Deny},         // .DEFAULT_GOAL
+		{"make -f pat.mk anything", answer.Deny}, // a pattern rule
+		{"make $(echo zap)", answer.Deny},        // a computed target: any of them
+		{"npm run $(echo wipe)", answer.Deny},    // a computed script: any of them
+		{"just $(echo wipe)", answer.Deny},
+		{"node -r ./tools/wipe.js -e 1", answer.Deny}, // a module loaded first
+		{"python3 -W ignore tools/wipe.py", answer.Deny},
+		{"ruby -r json tools/wipe.rb", answer.Deny},
+		{"./tools/noshebang", answer.Deny}, // a text file with no #! runs as shell
 		{"make STATE=.aiwg/ralph zap", answer.Deny},
 		{"just wipe", answer.Deny},
 		{"just chain", answer.Deny},

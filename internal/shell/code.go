@@ -68,6 +68,14 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 				}
 			}
 			i = len(args)
+		case lang == "node" && (s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--experimental-loader") && i+1 < len(args):
+			w.interpFile(c, lang, name, args[i+1], sc) // a module loaded first
+			i++
+		case lang == "node" && (strings.HasPrefix(s, "--require=") || strings.HasPrefix(s, "--import=")):
+			v := s[strings.Index(s, "=")+1:]
+			w.interpFile(c, lang, name, Word{Raw: v, Values: []string{v}}, sc)
+		case optValue(lang, s) && i+1 < len(args):
+			i++ // python -W ignore x.py: the value is not the script
 		case len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic:
 			if strings.HasSuffix(s, flag) && i+1 < len(args) {
 				codes = append(codes, args[i+1])
@@ -116,6 +124,22 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		}
 		w.code(c.with(label), lang, v, sc)
 	}
+}
+
+// optValue reports whether an interpreter's option s takes the next
+// argument as its value.
+func optValue(lang, s string) bool {
+	switch lang {
+	case "python":
+		return s == "-W" || s == "-X" || s == "-Q"
+	case "node":
+		return s == "-C" || s == "--conditions" || s == "--env-file" || s == "--input-type" || s == "--title" || s == "--stack-size"
+	case "ruby":
+		return s == "-r" || s == "-I" || s == "-C" || s == "-E" || s == "-F"
+	case "perl":
+		return s == "-I" || s == "-M" || s == "-m"
+	}
+	return false
 }
 
 // awk finds the program of awk [-F fs] [-v var=val] 'PROGRAM' [file…] or

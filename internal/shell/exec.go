@@ -314,8 +314,16 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 		p = filepath.Join(cwd, p)
 	}
 	data, err := w.a.ReadFile(p)
-	if err != nil || len(data) > maxWritten || !bytes.HasPrefix(data, []byte("#!")) {
+	if err != nil || len(data) > maxWritten {
 		return "", "", false
+	}
+	if !bytes.HasPrefix(data, []byte("#!")) {
+		// No #!: the shell runs a text file as a shell script; a
+		// program (a NUL in its first bytes) runs nothing ralph reads.
+		if len(data) == 0 || bytes.IndexByte(data[:min(len(data), 512)], 0) >= 0 || vendored(p) {
+			return "", "", false
+		}
+		return string(data), p, true
 	}
 	// A shell script, as bash x.sh reads, or another language's program,
 	// read as that language (not installed dependencies' tools, such as

@@ -91,10 +91,12 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	dir, file := "", ""
 	var targets []string
 	vars := map[string]string{}
+	all := false // a target computed at run time: it may be any of them
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
-			return // a computed target or option: make's own judgement
+			all = true
+			continue
 		}
 		switch {
 		case (s == "-C" || s == "--directory") && i+1 < len(args):
@@ -160,8 +162,17 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	}
 	mf.vars["CURDIR"] = d
 	mf.vars["MAKE"] = name
+	if g := strings.TrimSpace(mf.vars[".DEFAULT_GOAL"]); g != "" {
+		mf.first = g
+	}
 	if len(targets) == 0 && mf.first != "" {
 		targets = []string{mf.first}
+	}
+	if all {
+		for t := range mf.rules {
+			targets = append(targets, t)
+		}
+		slices.Sort(targets)
 	}
 	seen := map[string]bool{}
 	for len(targets) > 0 && len(seen) < maxTargets {
@@ -173,6 +184,9 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		seen[t] = true
 		r, ok := mf.rules[t]
 		if !ok {
+			r = mf.pattern(t) // %: ; … or %.o: %.c
+		}
+		if r == nil {
 			continue
 		}
 		targets = append(targets, r.deps...)
@@ -196,6 +210,25 @@ type makefile struct {
 	vars     map[string]string
 	first    string
 	includes []string // files named by include, -include, sinclude
+	patterns []patternRule
+}
+
+// patternRule is a rule whose target holds % (%.o: %.c, or % alone).
+type patternRule struct {
+	target string
+	rule   *makeRule
+}
+
+// pattern returns the first pattern rule that makes t, with its recipe
+// (its prerequisites, computed from the stem, are left out), or nil.
+func (mf *makefile) pattern(t string) *makeRule {
+	for _, p := range mf.patterns {
+		pre, suf, _ := strings.Cut(p.target, "%")
+		if len(t) >= len(pre)+len(suf) && strings.HasPrefix(t, pre) && strings.HasSuffix(t, suf) {
+			return &makeRule{recipe: p.rule.recipe}
+		}
+	}
+	return nil
 }
 
 // merge adds an included makefile's rules, variables and includes.
@@ -214,6 +247,7 @@ func (mf *makefile) merge(o *makefile) {
 		mf.first = o.first
 	}
 	mf.includes = append(mf.includes, o.includes...)
+	mf.patterns = append(mf.patterns, o.patterns...)
 }
 
 // parseMakefile reads a Makefile's explicit rules (target: prerequisites,
@@ -282,6 +316,14 @@ func parseMakefile(text string) *makefile {
 		cur = nil
 		for _, t := range strings.Fields(trim[:k]) {
 			if strings.Contains(t, "%") {
+				r := &makeRule{}
+				if strings.TrimSpace(inline) != "" {
+					r.recipe = append(r.recipe, strings.TrimLeft(strings.TrimSpace(inline), "@-+"))
+				}
+				if len(mf.patterns) < maxTargets {
+					mf.patterns = append(mf.patterns, patternRule{t, r})
+				}
+				cur = append(cur, r)
 				continue
 			}
 			r := mf.rules[t]
@@ -303,7 +345,7 @@ func parseMakefile(text string) *makefile {
 }
 
 var makeAssign = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+	return regexp.MustCompile(`^(?:export\s+|override\s+)?([A-Za-z_.][A-Za-z0-9_.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
 })
 
 var makeRef = sync.OnceValue(func() *regexp.Regexp {
@@ -355,10 +397,12 @@ func (mf *makefile) expandIn(s string, depth int, budget *int) string {
 func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	dir, file := "", ""
 	var targets []string
+	all := false
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
-			return
+			all = len(targets) == 0 // the recipe computed: any of them
+			continue
 		}
 		switch {
 		case (s == "-f" || s == "--justfile") && i+1 < len(args):
@@ -399,6 +443,12 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	recipes, first := parseJustfile(text)
 	if len(targets) == 0 {
 		targets = []string{first}
+	}
+	if all {
+		for t := range recipes {
+			targets = append(targets, t)
+		}
+		slices.Sort(targets)
 	}
 	seen := map[string]bool{}
 	for len(targets) > 0 && len(seen) < maxTargets {
@@ -475,10 +525,13 @@ var npmBuiltins = map[string]bool{"access": true, "add": true, "audit": true, "b
 func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 	dir := ""
 	var words []string
+	computed := false // a script named at run time: it may be any of them
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
-			return
+			computed = true
+			words = append(words, "\x00")
+			continue
 		}
 		switch {
 		case (s == "--prefix" || s == "-C" || s == "--cwd" || s == "--dir") && i+1 < len(args):
@@ -517,6 +570,9 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 		// yarn X, pnpm X, bun X: a script when the package has one.
 		scripts = []string{"pre" + sub, sub, "post" + sub}
 	}
+	if sub == "\x00" || computed && len(scripts) > 0 && slices.Contains(scripts, "\x00") {
+		scripts = []string{"*"}
+	}
 	if len(scripts) == 0 {
 		return
 	}
@@ -535,6 +591,13 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 		if filepath.Dir(at) == at {
 			return
 		}
+	}
+	if scripts[0] == "*" {
+		scripts = nil
+		gjson.Get(text, "scripts").ForEach(func(k, _ gjson.Result) bool {
+			scripts = append(scripts, k.String())
+			return len(scripts) < maxTargets
+		})
 	}
 	for _, s := range scripts {
 		body := gjson.Get(text, "scripts."+gjsonKey(s))
