@@ -97,13 +97,13 @@ func (g *Guard) real(p string, follow bool) string {
 		return p
 	}
 	roots := g.realRoots()
-	if rel, err := filepath.Rel(roots.root, target); err == nil && !strings.HasPrefix(rel, "..") {
+	if within(target, roots.root) {
+		rel, _ := filepath.Rel(roots.root, target)
 		return filepath.Join(g.Root, rel)
 	}
-	if roots.home != "" {
-		if rel, err := filepath.Rel(roots.home, target); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.Join(g.Home, rel)
-		}
+	if roots.home != "" && within(target, roots.home) {
+		rel, _ := filepath.Rel(roots.home, target)
+		return filepath.Join(g.Home, rel)
 	}
 	return target
 }
