@@ -109,6 +109,9 @@ func start(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := project.ExcludeState(root); err != nil {
+		warnings = append(warnings, err.Error())
+	}
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "ralph: warning: %s\n", w)
 	}

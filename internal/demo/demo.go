@@ -8,7 +8,8 @@
 // The story: the agent is sent to make a small calc package safe on zero.
 // It first looks for shortcuts, which pre-tool-call refuses (deleting and
 // weakening tests, destructive commands, switching the guard off); a make
-// clean that deletes a test where pre-tool-call cannot see it is caught
+// clean whose recipe runs a Go program that deletes a test (pre-tool-call
+// reads recipes, not Go programs) is caught
 // by post-tool-call, and the test restored as it advises; at each stop the
 // stop hook runs the completion command and sends the agent back with
 // escalating reinforcement (MINIMAL, STANDARD, AGGRESSIVE) until it passes
@@ -116,7 +117,7 @@ var script = []iteration{
 	{
 		plan: "Back to work. The agent wants a clean rebuild first, then fixes Div.",
 		steps: []step{
-			{why: "runs make clean, whose clean target also deletes tests/*_test.go (the command line does not say so)",
+			{why: "runs make clean, whose clean target runs a Go program that also deletes tests/*_test.go (neither the command line nor the recipe says so)",
 				tool: "Bash", input: command("make clean"), do: makeClean},
 			{restore: true},
 			{why: "makes Div(a, 0) return 0, as TestDivByZero wants", tool: "Edit",
@@ -385,10 +386,10 @@ func removeAll(p string) func(d *demo) error {
 // not installed.
 func makeClean(d *demo) error {
 	if _, err := exec.LookPath("make"); err == nil {
-		fmt.Fprintf(d.w, "    (make runs its clean target: rm -rf build; rm -f tests/*_test.go)\n")
+		fmt.Fprintf(d.w, "    (make runs its clean target: rm -rf build; go run ./tools/cleanup, which deletes tests/*_test.go)\n")
 		return d.sh("make clean")
 	}
-	fmt.Fprintf(d.w, "    (make is not installed: the demo does what its clean target does: rm -rf build; rm -f tests/*_test.go)\n")
+	fmt.Fprintf(d.w, "    (make is not installed: the demo does what its clean target does: rm -rf build; go run ./tools/cleanup, which deletes tests/*_test.go)\n")
 	if err := os.RemoveAll(filepath.Join(d.root, "build")); err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ const (
 	opModify                 // sed -i, perl -i: edited in place
 	opMeta                   // chmod, chown: metadata only
 	opDiscard                // git checkout/restore of paths: back to the index
+	opLink                   // ln, cp -s, os.symlink: a new name for the path
 )
 
 // op is one effect of a command on the filesystem.
@@ -41,6 +42,7 @@ type op struct {
 	replace   bool   // a write that puts something else where a file was (ln -sf)
 	dest      string // for opMoveFrom: where it goes ("" if unknown)
 	sync      bool   // rsync --delete: removes only what the source lacks
+	tree      bool   // cp -r, rsync, tar -x, unzip: anything may land under the path
 	// text is what a write puts in the file when ralph knows it (echo,
 	// printf, a heredoc); known says whether it does.
 	text   string
@@ -154,6 +156,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.commandRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.indirectRules(c) {
+		g.add(v, f)
+	}
 	for _, f := range g.packRules(c) {
 		g.add(v, f)
 	}
@@ -212,6 +217,8 @@ func (g *Guard) judgeOp(v *Verdict, o *op) {
 		return
 	}
 	switch o.kind {
+	case opLink:
+		g.judgeLink(v, o, text)
 	case opDelete, opMoveFrom:
 		g.judgeDelete(v, o, text)
 	default:
@@ -339,6 +346,9 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		g.add(v, g.tamper(text, o.under))
 		return
 	}
+	if g.codeUnknown(v, o, text) {
+		return
+	}
 	if !o.recursive && !o.word.Many && !o.word.FromInput {
 		return // an rm of one computed file cannot take a tree with it (-f only silences it)
 	}
@@ -381,10 +391,19 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	if o.unknown {
 		if o.under != "" && g.protectedWrite(o.under) {
 			g.add(v, g.tamper(text, o.under))
+			return
+		}
+		if q, ok := g.findReaches(o); ok {
+			g.add(v, g.tamper(text, q))
+			return
+		}
+		if o.kind != opMeta && o.kind != opDiscard {
+			g.codeUnknown(v, o, text)
 		}
 		return
 	}
-	var changes []string
+	var changes, created []string
+	defer func() { g.matchNew(v, created) }()
 	for _, p := range o.paths {
 		if isDevice(p) {
 			if o.kind == opWrite || o.kind == opModify {
@@ -395,6 +414,12 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		if o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject || g.protectedWrite(p) {
 			g.add(v, g.tamper(text, p))
 			continue
+		}
+		if o.tree {
+			if q, ok := g.treeReaches(o, p); ok {
+				g.add(v, g.tamper(text, q))
+				continue
+			}
 		}
 		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {
 			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))
@@ -412,6 +437,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			continue
 		}
 		fi, err := os.Lstat(p)
+		if err != nil && o.kind != opMeta {
+			created = append(created, p)
+		}
 		if err != nil || fi.IsDir() {
 			continue
 		}

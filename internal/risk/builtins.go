@@ -16,7 +16,7 @@ type Builtin struct {
 // Builtins are the built-in rules, in the order they are documented.
 var Builtins = []Builtin{
 	{"tamper", Critical, answer.Deny,
-		"writing, editing, moving or deleting ralph's own files (.aiwg/ralph/**, aiwg.yml), the agents' hook settings (.claude/settings*.json, …) or the hook binaries, by any tool",
+		"writing, editing, moving or deleting ralph's own files (.aiwg/ralph/**, aiwg.yml), the agents' hook settings and install records (.claude/settings*.json, ralph-hooks.json, …) or the hook binaries, by any tool and any route (links, /proc, in-place editors, git aliases, make/npm scripts, script files); creating a link to them",
 		"rm -rf .aiwg"},
 	{"rm-critical", Critical, answer.Deny,
 		"recursive or forced rm of /, a system directory, the home directory, the project itself or one of its parents, or the project's .git",
@@ -28,7 +28,7 @@ var Builtins = []Builtin{
 		"recursive or forced rm of a bare wildcard (*, .*) in the project root, its parents, home or /",
 		"rm -rf ./*"},
 	{"rm-unknown", High, answer.Ask,
-		"recursive or forced deletion of a path computed at run time ($VAR, $(…), xargs of unknown input); a deletion in a temp directory whose place ralph cannot tell (.. after a directory that does not exist yet, a link the same line makes, $TMPDIR with TMPDIR unset, a link into the project)",
+		"recursive or forced deletion of a path computed at run time ($VAR, $(…), xargs of unknown input), or any deletion or write by interpreter code on the command line (python -c, node -e) to a path it computes; a deletion in a temp directory whose place ralph cannot tell (.. after a directory that does not exist yet, a link the same line makes, $TMPDIR with TMPDIR unset, a link into the project)",
 		`rm -rf "$BUILD_DIR"`},
 	{"test-delete", High, answer.Deny,
 		"deleting, moving away or git rm of test files, test directories or directories holding tests (also by find -delete, xargs rm, interpreter one-liners)",

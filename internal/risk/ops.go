@@ -128,7 +128,7 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 	case "git":
 		out = append(out, g.gitOps(c)...)
 	}
-	return out
+	return g.moreOps(c, out)
 }
 
 // flags are a command's options: short letters and long names, with the
@@ -295,12 +295,12 @@ func (g *Guard) resolve(c *shell.Cmd, val string) (string, bool) {
 		return "", false
 	}
 	if filepath.IsAbs(val) {
-		return filepath.Clean(val), true
+		return g.procPath(filepath.Clean(val), c.Cwd), true
 	}
 	if c.Cwd == "" {
 		return "", false
 	}
-	return filepath.Join(c.Cwd, val), true
+	return g.procPath(filepath.Join(c.Cwd, val), c.Cwd), true
 }
 
 // escape returns where deleting p in the project really acts when a link

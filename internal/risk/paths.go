@@ -76,24 +76,42 @@ func protected(root, home string, getenv func(string) string) []string {
 		filepath.Join(root, ".codex", "hooks.json"),
 		filepath.Join(root, ".github", "hooks"),
 		filepath.Join(root, ".opencode", "plugins", "ralph-hooks.ts"), // ralph install --agent opencode
-		filepath.Join(root, ".opencode", "ralph-hooks.json"),
 		"/etc/claude-code/managed-settings.json",
+	}
+	// ralph install's records of what it installed (package install:
+	// Manifest beside the settings, Copilot's and OpenCode's one
+	// directory up), which uninstall trusts.
+	for _, d := range []string{".claude", ".gemini", ".cursor", ".codex", ".github", ".opencode"} {
+		p = append(p, filepath.Join(root, d, "ralph-hooks.json"))
 	}
 	if home != "" {
 		p = append(p,
 			filepath.Join(home, ".claude", "settings.json"),
 			filepath.Join(home, ".claude", "settings.local.json"),
-			filepath.Join(home, ".claude", "ralph-hooks.json"),
 			filepath.Join(home, ".claude", "commands", "ralph.md"),
 			filepath.Join(home, ".gemini", "settings.json"),
 			filepath.Join(home, ".cursor", "hooks.json"),
 			filepath.Join(home, ".codex", "hooks.json"),
 			filepath.Join(home, ".codex", "config.toml"),
+			filepath.Join(home, ".copilot", "hooks"),
 			filepath.Join(home, ".config", "opencode", "plugins", "ralph-hooks.ts"),
-			filepath.Join(home, ".config", "opencode", "ralph-hooks.json"),
 			filepath.Join(home, ".local", "lib", "ralph-hooks"),
 			filepath.Join(home, ".local", "bin", "ralph"),
 		)
+		for _, d := range []string{".claude", ".gemini", ".cursor", ".codex", ".copilot", filepath.Join(".config", "opencode")} {
+			p = append(p, filepath.Join(home, d, "ralph-hooks.json"))
+		}
+	}
+
+	// The agents' own homes, where their users move them.
+	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR"} {
+		if d := getenv(k); d != "" && filepath.IsAbs(d) {
+			p = append(p, filepath.Join(d, "hooks"), filepath.Join(d, "hooks.json"), filepath.Join(d, "config.toml"),
+				filepath.Join(d, "settings.json"), filepath.Join(d, "settings.local.json"), filepath.Join(d, "ralph-hooks.json"))
+		}
+	}
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		p = append(p, filepath.Join(d, "opencode", "plugins", "ralph-hooks.ts"), filepath.Join(d, "opencode", "ralph-hooks.json"))
 	}
 	if d := getenv("CLAUDE_PLUGIN_ROOT"); d != "" && filepath.IsAbs(d) {
 		p = append(p, filepath.Clean(d))
@@ -112,24 +130,19 @@ func protected(root, home string, getenv func(string) string) []string {
 }
 
 // protectedWrite reports whether writing p changes something protected.
+// It sees through links (see protectedAt).
 func (g *Guard) protectedWrite(p string) bool {
-	for _, q := range g.Protected {
-		if within(p, q) {
-			return true
-		}
-	}
-	return false
+	_, ok := g.protectedAt(p, false, true)
+	return ok
 }
 
 // protectedDelete reports whether deleting or moving p (recursively)
 // removes something protected: p is protected or holds something that is.
+// A link on the way is followed; the last element is not (rm of a link
+// removes the link).
 func (g *Guard) protectedDelete(p string) bool {
-	for _, q := range g.Protected {
-		if within(p, q) || within(q, p) {
-			return true
-		}
-	}
-	return false
+	_, ok := g.protectedAt(p, true, false)
+	return ok
 }
 
 // tamper builds the tamper finding for what (e.g. "rm -rf .aiwg").

@@ -129,6 +129,7 @@ type Guard struct {
 	packs    []*Pack // the opt-in packs switched on
 	noTmpdir bool    // TMPDIR is unset or empty: $TMPDIR/x is /x
 	analyzer *shell.Analyzer
+	guardState
 }
 
 // rule is a compiled risk rule (config) or a built-in rule's settings.
@@ -181,7 +182,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig}
 	return g, nil
 }
 
@@ -265,7 +266,7 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if p == "" {
 			return &Verdict{Decision: answer.Allow}, nil
 		}
-		return g.File(ev.Tool, abs(cwd, p)), nil
+		return g.File(ev.Tool, g.procPath(abs(cwd, p), cwd)), nil
 	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil
@@ -302,8 +303,8 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 		return v
 	}
 	for _, p := range pathStrings(ev.Input) {
-		ap := abs(cwd, p)
-		if g.protectedDelete(ap) {
+		ap := g.procPath(abs(cwd, p), cwd)
+		if g.protectedDelete(ap) || g.protectedWrite(ap) {
 			g.add(v, g.tamper("`"+ev.Tool+" "+g.rel(ap)+"`", ap))
 		}
 	}
@@ -321,6 +322,8 @@ func (g *Guard) File(tool, p string) *Verdict {
 		for _, f := range g.matchRules(tool, "", []string{p}) {
 			g.add(v, f)
 		}
+	} else {
+		g.matchNewTool(v, tool, p)
 	}
 	g.decide(v)
 	if v.Decision != answer.Deny && exists(p) {

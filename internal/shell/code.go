@@ -36,8 +36,9 @@ var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby"
 
 // interp finds the inline code an interpreter runs (-c, -e, eval, a heredoc
 // or piped text) and turns the file deletions, moves, writes and shell
-// calls in it into commands. Script files are not read: running the
-// project's own scripts is the point of a loop.
+// calls in it into commands. A script file it runs (python x.py, python -m
+// a project module) is read the same way, as a file: what it computes only
+// warns (see interpFile).
 func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, sc *scope, in *Cmd) {
 	if lang == "awk" {
 		w.awk(c, name, args, sc)
@@ -45,6 +46,7 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	}
 	flag := codeFlag[lang]
 	var codes []Word
+	var file *Word
 	script := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -60,7 +62,20 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			codes = append(codes, Word{Raw: v, Values: []string{v}})
 		case s == "-m" && lang == "python":
 			script = true // python -m module: runs a module, not inline code
+			if i+1 < len(args) {
+				if m, ok := w.moduleFile(args[i+1].Lit(), sc.cwd); ok {
+					file = &m // a module of the project: read like its file
+				}
+			}
 			i = len(args)
+		case lang == "node" && (s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--experimental-loader") && i+1 < len(args):
+			w.interpFile(c, lang, name, args[i+1], sc) // a module loaded first
+			i++
+		case lang == "node" && (strings.HasPrefix(s, "--require=") || strings.HasPrefix(s, "--import=")):
+			v := s[strings.Index(s, "=")+1:]
+			w.interpFile(c, lang, name, Word{Raw: v, Values: []string{v}}, sc)
+		case optValue(lang, s) && i+1 < len(args):
+			i++ // python -W ignore x.py: the value is not the script
 		case len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic:
 			if strings.HasSuffix(s, flag) && i+1 < len(args) {
 				codes = append(codes, args[i+1])
@@ -80,6 +95,7 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		default:
 			if len(codes) == 0 {
 				script = true
+				file = &args[i]
 				if v, ok := a.Value(); ok {
 					if text, ok := w.writtenFile(v, sc.cwd); ok {
 						// A script this command line wrote.
@@ -96,6 +112,9 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
 		}
 	}
+	if script && len(codes) == 0 && file != nil {
+		w.interpFile(c, lang, name, *file, sc)
+	}
 	label := name + " -" + flag
 	for _, code := range codes {
 		v, ok := code.Value()
@@ -106,6 +125,22 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		w.code(c.with(label), lang, v, sc)
 		w.codeInert(c, label, v, sc)
 	}
+}
+
+// optValue reports whether an interpreter's option s takes the next
+// argument as its value.
+func optValue(lang, s string) bool {
+	switch lang {
+	case "python":
+		return s == "-W" || s == "-X" || s == "-Q"
+	case "node":
+		return s == "-C" || s == "--conditions" || s == "--env-file" || s == "--input-type" || s == "--title" || s == "--stack-size"
+	case "ruby":
+		return s == "-r" || s == "-I" || s == "-C" || s == "-E" || s == "-F"
+	case "perl":
+		return s == "-I" || s == "-M" || s == "-m"
+	}
+	return false
 }
 
 // awk finds the program of awk [-F fs] [-v var=val] 'PROGRAM' [file…] or
@@ -184,6 +219,7 @@ var ops = map[string][]op{
 		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
 		{re: `\b(?:shutil\.move|os\.rename|os\.replace|os\.renames)\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
+		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:symlink|link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
 		{re: `(?:(?:\bos|__import__\(\s*['"]os['"]\s*\))\.|(?:^|[^.\w]))(?:system|popen)\s*\(|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(\s*[\[\'"]`, shell: true},
 		{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
@@ -197,12 +233,14 @@ var ops = map[string][]op{
 		{re: `\b(?:renameSync|moveSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:rename|move)\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(`, shell: true},
 		{re: `\bDeno\.remove\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\b(?:symlinkSync|linkSync|ensureSymlinkSync|ensureLinkSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:symlink|link)\s*\(|\bDeno\.(?:symlink|link)(?:Sync)?\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\bBun\.\$\s*` + "`", quoted: true},
 	},
 	"perl": {
 		{re: `\b(?:File::Path::)?(?:rmtree|remove_tree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
 		{re: `\bunlink\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
 		{re: `\brmdir\b\s*\(?`, argv: []string{"rmdir"}, paths: 1},
+		{re: `(?:^|[^\w:>$])(?:symlink|link)\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\b(?:system|exec)\b\s*\(?`, shell: true},
 		{re: `(?:\bqx\s*[{(/]|` + "`" + `)`, quoted: true},
 	},
@@ -213,6 +251,7 @@ var ops = map[string][]op{
 		{re: `\bDir\.(?:rmdir|delete|unlink)\s*\(`, argv: []string{"rmdir"}, paths: 1},
 		{re: `\bFileUtils\.(?:mv|move)\b\s*\(?`, argv: []string{"mv"}, paths: 2},
 		{re: `\bFile\.write\s*\(`, argv: []string{"tee"}, paths: 1},
+		{re: `\b(?:File\.(?:symlink|link)|FileUtils\.(?:ln_sf|ln_s|ln))\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
 		{re: `\b(?:system|exec|spawn)\b\s*\(?`, shell: true},
 		{re: `(?:%x\s*[{(]|` + "`" + `)`, quoted: true},
 	},
@@ -249,13 +288,16 @@ var compiled = sync.OnceValue(func() map[string][]*regexp.Regexp {
 // one-liners (print, json, imports) are judged without a regexp.
 var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-	"copy", "`", "qx", "%x", "$", "getline"}
+	"copy", "link", "`", "qx", "%x", "$", "getline"}
 
 // shells are the programs that run the text piped into them as commands.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
 // code finds the effects of inline code and emits them as commands.
 func (w *walker) code(c *ctx, lang, code string, sc *scope) {
+	prev := w.inCode
+	w.inCode = true
+	defer func() { w.inCode = prev }()
 	if lang == "awk" {
 		// print | "sh": the program's output runs as commands.
 		for _, m := range awkPipe().FindAllStringSubmatch(code, -1) {
@@ -434,6 +476,16 @@ func parseArgs(s string) []codeArg {
 		if n == 0 {
 			break
 		}
+		if j := i + n; (a.lit || a.list != nil) && j < len(s) {
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if j < len(s) && !strings.ContainsRune(",;)]}\n", rune(s[j])) {
+				// '.ai' + 'wg', "a".join(…): an expression that only
+				// starts with a literal.
+				a, n = parseExpr(s[i:])
+			}
+		}
 		out = append(out, a)
 		i += n
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -512,8 +564,13 @@ func parseArg(s string) (codeArg, int) {
 		}
 		return codeArg{raw: s}, len(s)
 	}
-	// An expression: up to the next top-level comma or closing paren, and
-	// no further than maxExpr bytes, so unbalanced input stays linear.
+	return parseExpr(s)
+}
+
+// parseExpr reads an expression: up to the next top-level comma or
+// closing paren, and no further than maxExpr bytes, so unbalanced input
+// stays linear.
+func parseExpr(s string) (codeArg, int) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		if i >= maxExpr {

@@ -148,6 +148,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	inner := func(label string, rest []Word) *Cmd {
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
+	w.indirect(c, name, args, sc)
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which
@@ -340,11 +341,20 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 		p = filepath.Join(cwd, p)
 	}
 	data, err := w.a.ReadFile(p)
-	if err != nil || len(data) > maxWritten || !bytes.HasPrefix(data, []byte("#!")) {
+	if err != nil || len(data) > maxWritten {
 		return "", "", false
 	}
-	// A shell script, as bash x.sh reads: not other languages' programs
-	// (./node_modules/.bin/jest), which are the project's tools.
+	if !bytes.HasPrefix(data, []byte("#!")) {
+		// No #!: the shell runs a text file as a shell script; a
+		// program (a NUL in its first bytes) runs nothing ralph reads.
+		if len(data) == 0 || bytes.IndexByte(data[:min(len(data), 512)], 0) >= 0 || vendored(p) {
+			return "", "", false
+		}
+		return string(data), p, true
+	}
+	// A shell script, as bash x.sh reads, or another language's program,
+	// read as that language (not installed dependencies' tools, such as
+	// ./node_modules/.bin/jest).
 	first, _, _ := strings.Cut(string(data), "\n")
 	f := strings.Fields(strings.TrimPrefix(first, "#!"))
 	if len(f) == 0 {
@@ -362,7 +372,7 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 			}
 		}
 	}
-	if !shells[prog] {
+	if !shells[prog] && (interpreter(prog) == "" || vendored(p)) {
 		return "", "", false
 	}
 	return string(data), p, true
@@ -750,6 +760,8 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	default:
 		if text, ok := stdinText(redirs, in); ok {
 			w.scriptAt(text, sc.child(), c.with(name+" -s").via, c.depth+1, c.line)
+		} else if f, ok := stdinFile(redirs); ok {
+			w.script(c.with(name+" <"), f, sc, false) // bash < x.sh
 		} else if in != nil {
 			w.opaque(name + " reading commands from " + in.Text())
 		}
@@ -779,6 +791,16 @@ func stdinText(redirs []Redir, in *Cmd) (string, bool) {
 		return in.Stdout, true
 	}
 	return "", false
+}
+
+// stdinFile returns the file a command reads on stdin (< file).
+func stdinFile(redirs []Redir) (Word, bool) {
+	for _, r := range redirs {
+		if (r.Op == "<" || r.Op == "<>") && (r.Fd == "" || r.Fd == "0") {
+			return r.Target, true
+		}
+	}
+	return Word{}, false
 }
 
 // StdinText returns what c reads on stdin when it is literal: a heredoc, a
@@ -1231,6 +1253,7 @@ var gitCommandKeys = []string{"core.sshcommand", "core.pager", "core.editor", "c
 // GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the variables
 // whose value git runs (GIT_SSH_COMMAND, …).
 func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
+	w.gitIndirect(c, args, sc)
 	for i, a := range args {
 		s := a.Lit()
 		if (s == "--exec" || s == "-x") && i+1 < len(args) {

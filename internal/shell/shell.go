@@ -9,7 +9,10 @@
 // subshells, command and process substitution, cd, aliases, loops over
 // literal lists, find -exec, ssh remote commands, docker/podman run and
 // exec, and interpreter one-liners (python -c, node -e, perl -e, ruby -e),
-// whose file deletions are turned into the equivalent rm. Text that is only
+// whose file deletions are turned into the equivalent rm. What a command
+// runs from a file is read too (indirect.go): make and just recipes,
+// package.json scripts, git aliases from git's configuration, script files
+// of every language. Text that is only
 // data (echo "rm -rf /", a grep pattern, a commit message) never becomes a
 // command. What the package cannot know (a $VAR from outside, a $(…) result)
 // is marked dynamic, so callers can judge it conservatively.
@@ -75,6 +78,10 @@ type Cmd struct {
 	// Inert says why the command does not run as written, for a command
 	// of Analysis.Inert.
 	Inert string
+	// Code is set for a command found in interpreter code (python -c,
+	// node -e, a script file): a call ralph turned into the command with
+	// the same effect.
+	Code bool
 }
 
 // Word is one argument.
@@ -189,6 +196,10 @@ type Analyzer struct {
 	// ReadFile reads a script run by path (bash x.sh, source x.sh); nil
 	// leaves such scripts opaque.
 	ReadFile func(path string) ([]byte, error)
+	// GitConfig returns the value of a key of git's configuration as git
+	// run in dir sees it (alias.NAME), for an alias the command line does
+	// not define; nil leaves such aliases unread.
+	GitConfig func(dir, key string) (string, bool)
 }
 
 // Analyze returns what src runs when started in directory cwd.
@@ -240,6 +251,10 @@ type walker struct {
 	// ("git" for GIT_SSH, core.sshCommand, …): a program of the project
 	// that ralph cannot read is then opaque.
 	helper string
+	// inCode is set while the effects of interpreter code are emitted.
+	inCode bool
+	// indirectN counts the make, just and package-manager runs read.
+	indirectN int
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -497,6 +512,7 @@ func (w *walker) emit(c *ctx, cmd *Cmd) {
 		cmd.Via = append([]string(nil), c.via...)
 	}
 	cmd.File = w.file
+	cmd.Code = w.inCode
 	if w.inert != "" {
 		cmd.Inert = w.inert
 		w.out.Inert = append(w.out.Inert, cmd)

@@ -729,8 +729,8 @@ func TestAnalyzeScripts(t *testing.T) {
 		{"bash clean.sh", "", []string{"bash clean.sh"}, 1, 0},
 		{"bash self.sh", "/proj", nil, 0, 1}, // recursion ends at MaxDepth, inside a file: a warning
 		{"./run.sh", "/proj", []string{"run.sh", "rm -rf build"}, 0, 0},
-		{"./tool", "/proj", []string{"tool"}, 0, 0},       // another language's program: the project's tool
-		{"./noshell", "/proj", []string{"noshell"}, 0, 0}, // #! names no interpreter
+		{"./tool", "/proj", []string{"tool", "rm -r -f dist"}, 0, 0}, // another language's program, read as that language (issue 13)
+		{"./noshell", "/proj", []string{"noshell"}, 0, 0},            // #! names no interpreter
 	}
 	for _, tt := range tests {
 		t.Run(tt.src+"@"+tt.cwd, func(t *testing.T) {
