@@ -8,10 +8,10 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
-## build: the four hooks and ralph, into bin/ (static: no cgo, so no
+## build: the four hooks, ralph and ralph-statusline, into bin/ (static: no cgo, so no
 ## dynamic loader to pay for on every hook call)
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./hooks/... ./cmd/ralph
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./hooks/... ./cmd/...
 
 ## install: the binaries into ~/.local/lib/ralph-hooks/bin, ralph linked
 ## into ~/.local/bin (PREFIX=… BINDIR=… to change); then run ralph install

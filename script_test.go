@@ -19,6 +19,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/statusline"
 	"github.com/ralph-hooks/ralph-hooks/internal/stop"
 )
 
@@ -32,6 +33,7 @@ func TestMain(m *testing.M) {
 		"stop":                   func() { os.Exit(stop.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"ralph":                  func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"r":                      func() { os.Exit(cli.MainBelow(testTop(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }, // a renamed copy of ralph
+		"ralph-statusline":       func() { os.Exit(statusline.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"claude":                 fakeAgent,
 	})
 }

@@ -229,7 +229,7 @@ func newHarness(t *testing.T, files map[string]string) *harness {
 		}
 	}
 
-	build := exec.Command("go", "build", "-o", h.bin+string(filepath.Separator), "./hooks/...", "./cmd/ralph")
+	build := exec.Command("go", "build", "-o", h.bin+string(filepath.Separator), "./hooks/...", "./cmd/...")
 	build.Dir = repo
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build: static binaries
 	if out, err := build.CombinedOutput(); err != nil {

@@ -47,11 +47,11 @@ fi
 mkdir -p "$dest"
 tmp="$(mktemp -d "$dest/.build-XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
-(cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$tmp/" ./hooks/... ./cmd/ralph)
+(cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$tmp/" ./hooks/... ./cmd/...)
 for f in "$tmp"/*; do
 	mv -f "$f" "$dest/$(basename "$f")"
 done
-echo "Built ralph, pre-tool-call, post-tool-call, stop and post-iteration-reflect into $dest"
+echo "Built ralph, ralph-statusline, pre-tool-call, post-tool-call, stop and post-iteration-reflect into $dest"
 
 if $plugin; then
 	echo "Plugin ready: claude --plugin-dir $src/install/claude-plugin"

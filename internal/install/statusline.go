@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,18 +19,24 @@ type StatusLineRecord struct {
 }
 
 // statusLineCommand is ralph's status line command, chained to the user's
-// own command when there is one.
+// own command when there is one: the ralph-statusline binary when bin has
+// it (it starts in a fraction of ralph's time, and Claude Code runs it at
+// every message), else ralph statusline.
 func statusLineCommand(bin, chain string) string {
 	cmd := quote(filepath.Join(bin, "ralph")) + " statusline"
+	if fi, err := os.Stat(filepath.Join(bin, "ralph-statusline")); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		cmd = quote(filepath.Join(bin, "ralph-statusline"))
+	}
 	if chain != "" {
 		cmd += " --chain " + quote(chain)
 	}
 	return cmd
 }
 
-// runsStatusLine reports whether command already runs ralph statusline.
+// runsStatusLine reports whether command already runs ralph statusline
+// (or ralph-statusline).
 func runsStatusLine(command string) bool {
-	return isOurs(command, "ralph") && strings.Contains(command, " statusline")
+	return isOurs(command, "ralph-statusline") || isOurs(command, "ralph") && strings.Contains(command, " statusline")
 }
 
 // installStatusLine registers ralph statusline as the settings' statusLine

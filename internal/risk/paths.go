@@ -58,7 +58,7 @@ func cacheDirs(home string) []string {
 }
 
 // HookBinaries are the names of ralph-hooks' executables.
-var HookBinaries = []string{"pre-tool-call", "post-tool-call", "post-iteration-reflect", "stop", "ralph"}
+var HookBinaries = []string{"pre-tool-call", "post-tool-call", "post-iteration-reflect", "stop", "ralph", "ralph-statusline"}
 
 // protected lists what the agent may not change: ralph's state and config,
 // the agents' hook settings and the hook binaries.
