@@ -49,7 +49,9 @@ const maxExpectations = 200
 //     Python file of the project that is no test file.
 //   - Rust: the test function; the .rs files that are no test files.
 //   - JavaScript and TypeScript: the it, test or specify call that holds
-//     the test (found by its own title); the files its file imports by a
+//     the test (found by its own title), and the file's code outside its
+//     tests (mocks of the code under test, helpers, hooks); the files its
+//     file imports by a
 //     relative path (require, import, import()), else every JavaScript
 //     and TypeScript file of the project that is no test file.
 //
@@ -165,7 +167,12 @@ func testSource(root string, t Test) string {
 		if i := strings.LastIndex(title, " > "); i >= 0 {
 			title = title[i+3:]
 		}
-		body = jsCall(string(src), title)
+		if call := jsCall(string(src), title); call != "" {
+			// What the file does outside its tests (a jest.mock or
+			// vi.mock of the code under test, a helper, a beforeEach)
+			// is part of the test too.
+			body = call + "\n" + jsOutside(string(src))
+		}
 	}
 	if len(body) > maxBody {
 		body = body[:maxBody]
@@ -365,6 +372,26 @@ func jsCall(src, title string) string {
 		return src[m[0]:]
 	}
 	return ""
+}
+
+// jsOutside returns src without its test calls.
+func jsOutside(src string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range jsTestCall().FindAllStringIndex(src, -1) {
+		if m[0] < last {
+			continue
+		}
+		open := strings.IndexByte(src[m[0]:m[1]], '(') + m[0]
+		end := jsClose(src, open)
+		if end == 0 {
+			break
+		}
+		b.WriteString(src[last:m[0]])
+		last = end
+	}
+	b.WriteString(src[last:])
+	return b.String()
 }
 
 func unescapeJS(s string) string {

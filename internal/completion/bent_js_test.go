@@ -33,7 +33,8 @@ func TestBentJS(t *testing.T) {
 	if len(exp) != 2 {
 		t.Fatalf("Expectations = %+v, want 2", exp)
 	}
-	if want := "test('subs', () => {\n    const s = '})';\n    expect(sub(5, 3)).toBe(2);\n  })"; exp[0].Body != want {
+	if want := "test('subs', () => {\n    const s = '})';\n    expect(sub(5, 3)).toBe(2);\n  })\n" +
+		"import { sub } from './src/calc.js';\n// a } in a comment (\ndescribe('calc', () => {\n  ;\n});\n;\n"; exp[0].Body != want {
 		t.Errorf("body = %q, want %q", exp[0].Body, want)
 	}
 	if got := jsImports(root, "calc.test.ts"); !reflect.DeepEqual(got, []string{"src/calc.ts"}) {
@@ -55,6 +56,15 @@ func TestBentJS(t *testing.T) {
 		`legacy/a.spec.js: adds "two": assert.equal(add(2, 2), 5); -> assert.equal(add(2, 2), 4);`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Bent = %q\nwant %q", got, want)
+	}
+	// A mock of the code under test, outside the test: bent too.
+	write(t, root, map[string]string{"calc.test.ts": "vi.mock('./src/calc.js', () => ({ sub: () => 2 }));\n" + test("2")})
+	got = nil
+	for _, b := range Bent(root, globs, exp, passed) {
+		got = append(got, b.Test.String()+": "+joinLines(b.Old)+" -> "+joinLines(b.New))
+	}
+	if want := "calc.test.ts: calc > subs:  -> vi.mock('./src/calc.js', () => ({ sub: () => 2 }));"; len(got) == 0 || got[0] != want {
+		t.Errorf("Bent of a mock = %q, want %q first", got, want)
 	}
 	// The code under test changed too: an edit.
 	write(t, root, map[string]string{"src/calc.ts": "export const sub = (a: number, b: number) => a - b + 6;\n", "lib/index.js": "exports.add = (a, b) => a + b + 1;\n"})
