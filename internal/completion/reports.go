@@ -118,6 +118,27 @@ func readReport(p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
+// relCache remembers relTo's answers for one report, whose tests name the
+// same few files again and again.
+type relCache struct {
+	root string
+	m    map[string]string
+}
+
+func (c *relCache) rel(p string) string {
+	if r, ok := c.m[p]; ok {
+		return r
+	}
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	r := relTo(c.root, p)
+	if len(c.m) < 10000 {
+		c.m[p] = r
+	}
+	return r
+}
+
 // relTo returns the path p (absolute, as node names test files) relative
 // to root, slash-separated; "" when it is outside.
 func relTo(root, p string) string {
@@ -127,8 +148,11 @@ func relTo(root, p string) string {
 	if !filepath.IsAbs(p) {
 		return path.Clean(filepath.ToSlash(strings.TrimPrefix(p, "./")))
 	}
-	for _, base := range []string{root, realPath(root)} {
-		if rel, err := filepath.Rel(base, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	if rr := realPath(root); rr != root {
+		if rel, err := filepath.Rel(rr, p); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
 		}
 	}
@@ -195,8 +219,9 @@ func (res *Results) readMochaJSON(root string, data []byte) {
 		return
 	}
 	res.runner("mocha")
+	files := relCache{root: root}
 	gjson.GetBytes(data, "tests").ForEach(func(_, t gjson.Result) bool {
-		rel := relTo(root, t.Get("file").String())
+		rel := files.rel(t.Get("file").String())
 		if rel == "" {
 			return true
 		}
