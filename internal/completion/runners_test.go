@@ -60,10 +60,11 @@ func runWithReports(t *testing.T, root, command string) Results {
 func TestReportsJS(t *testing.T) {
 	nm := jsRunners(t)
 	calc := "exports.add = (a, b) => a + b;\nexports.sub = (a, b) => a + b;\n"
-	jestTest := "const { add, sub } = require('../calc');\ndescribe('calc', () => {\n  test('adds', () => {\n    expect(add(2, 3)).toBe(5);\n  });\n  test('subs', () => {\n    expect(sub(5, 3)).toBe(2);\n  });\n  test.skip('later', () => {});\n});\ntest('top', () => { expect(1).toBe(1); });\n"
+	jestTest := "const { add, sub } = require('../calc');\ndescribe('calc', () => {\n  test('adds', () => {\n    expect(add(2, 3)).toBe(5);\n  });\n  test('subs', () => {\n    expect(sub(5, 3)).toBe(2);\n  });\n  test.skip('later', () => {});\n});\ntest('top', () => { expect(1).toBe(1); });\n" +
+		"test('sees no report directory', () => { expect(process.env.RALPH_REPORT_DIR).toBeUndefined(); expect(process.env.NODE_OPTIONS).toBeUndefined(); });\n"
 	vitestTest := "import { describe, test, expect } from 'vitest';\n" + jestTest
 	mochaTest := "const assert = require('assert');\nconst { add, sub } = require('../calc');\ndescribe('calc', () => {\n  it('adds', () => assert.strictEqual(add(2, 3), 5));\n  it('subs', () => assert.strictEqual(sub(5, 3), 2));\n  it.skip('later', () => {});\n});\nit('top', () => {});\n"
-	want := map[string]string{"calc > adds": Pass, "calc > subs": Fail, "calc > later": Skip, "top": Pass}
+	want := map[string]string{"calc > adds": Pass, "calc > subs": Fail, "calc > later": Skip, "top": Pass, "sees no report directory": Pass}
 	tests := []struct {
 		name, runner, command, script, test string
 		want                                map[string]string

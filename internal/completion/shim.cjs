@@ -21,17 +21,26 @@
     const has = (...names) => args.some((a) => names.some((n) => a === n || a.startsWith(n + '=') || a.startsWith(n + '.')));
     const out = (runner) => path.join(dir, runner + '-' + process.pid + '.json');
     const is = (name) => base === name && (pkg === '.bin' || pkg === name || pkg === 'bin' && (up === name || up === name + '-cli'));
+    // The runner's own processes, its workers and the tests in them need
+    // neither ralph's module nor its directory: a test that looks for
+    // the directory to forge a report there finds nothing.
+    const hide = () => {
+      delete process.env.RALPH_REPORT_DIR;
+      delete process.env.NODE_OPTIONS;
+    };
     if (is('jest')) {
       // --json with --outputFile writes jest's results to the file; jest's
       // own report goes on to stderr as before.
       if (has('--json', '--outputFile', '--watch', '--watchAll', '--listTests', '--showConfig')) return;
       process.argv.push('--json', '--outputFile=' + out('jest'));
+      hide();
     } else if (base === 'vitest' && (pkg === '.bin' || pkg === 'vitest')) {
       // vitest's json reporter beside the one the command asked for
       // (default when none).
       if (has('--outputFile', 'list', 'bench', 'init')) return;
       if (!has('--reporter')) process.argv.push('--reporter=default');
       process.argv.push('--reporter=json', '--outputFile.json=' + out('vitest'));
+      hide();
     } else if ((base === 'mocha' || base === '_mocha') && (pkg === '.bin' || pkg === 'bin' && up === 'mocha')) {
       // mocha loads this file again as a root hook plugin (below).
       process.argv.push('--require', __filename);
