@@ -51,9 +51,11 @@ type Reports struct {
 }
 
 // NewReports prepares the reports of a run of the project at root: a
-// directory of ralph's for the runners to write into, with the shim.
+// directory of ralph's for the runners to write into, with the shim,
+// outside the project (its snapshots and census never see it): in the
+// temporary directory, else the user's cache directory, else /tmp.
 func NewReports(root string) (*Reports, error) {
-	dir, err := os.MkdirTemp("", "ralph-reports-")
+	dir, err := reportDir(root)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +69,35 @@ func NewReports(root string) (*Reports, error) {
 		return nil, err
 	}
 	return &Reports{root: root, dir: dir, start: time.Now()}, nil
+}
+
+// reportDir makes a new directory for a run's reports, outside root.
+func reportDir(root string) (string, error) {
+	var bases []string
+	bases = append(bases, os.TempDir())
+	if c, err := os.UserCacheDir(); err == nil {
+		bases = append(bases, filepath.Join(c, "ralph"))
+	}
+	bases = append(bases, "/tmp")
+	r := realPath(root)
+	for _, b := range bases {
+		if !filepath.IsAbs(b) || inside(r, realPath(b)) || inside(root, b) {
+			continue
+		}
+		if err := os.MkdirAll(b, 0o700); err != nil {
+			continue
+		}
+		if dir, err := os.MkdirTemp(b, "ralph-reports-"); err == nil {
+			return dir, nil
+		}
+	}
+	return "", errors.New("no directory for the runners' reports outside the project")
+}
+
+// inside reports whether p is root or below it.
+func inside(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Env returns the variables that make the runners write their reports,

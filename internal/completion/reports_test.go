@@ -211,3 +211,28 @@ func testindexOf(m map[string][]string) testindex.Index {
 	}
 	return idx
 }
+
+// The reports' directory is never inside the project, even where the
+// temporary directory is (testscript's $WORK/.tmp).
+func TestReportDirOutside(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("TMPDIR", filepath.Join(root, ".tmp"))
+	os.Mkdir(filepath.Join(root, ".tmp"), 0o755)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	r, err := NewReports(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if inside(root, r.dir) {
+		t.Errorf("the reports' directory %s is inside the project %s", r.dir, root)
+	}
+	for _, tt := range []struct {
+		root, p string
+		want    bool
+	}{{"/a/b", "/a/b", true}, {"/a/b", "/a/b/c", true}, {"/a/b", "/a/bc", false}, {"/a/b", "/a", false}, {"/a/b", "/a/b/..x", true}} {
+		if got := inside(tt.root, tt.p); got != tt.want {
+			t.Errorf("inside(%q, %q) = %v, want %v", tt.root, tt.p, got, tt.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-// ralph's per-test reporting shim (package completion, shim.go). ralph
+// ralph's per-test reporting shim (package completion, reports.go). ralph
 // loads it into every node process of a completion command's run through
 // NODE_OPTIONS=--require, from a directory of its own outside the project.
 // In the process of a jest, vitest or mocha command line, it asks the
