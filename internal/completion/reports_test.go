@@ -236,3 +236,17 @@ func TestReportDirOutside(t *testing.T) {
 		}
 	}
 }
+
+// gradle's plain console names each task with its outcome; the test tasks
+// that did not run because nothing changed are those whose reports stand.
+func TestReaderGradle(t *testing.T) {
+	out := "> Task :compileJava UP-TO-DATE\n> Task :test UP-TO-DATE\n> Task :app:test FROM-CACHE\n> Task :lib:test\n> Task :x:test FAILED\n\nBUILD SUCCESSFUL in 1s\n"
+	var r Reader
+	r.Write([]byte(out))
+	if got, want := r.Gradle(), []string{":compileJava", ":test", ":app:test"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Gradle = %q, want %q", got, want)
+	}
+	if res := r.Results(); res.Known() {
+		t.Errorf("gradle's task lines alone report tests: %+v", res)
+	}
+}
