@@ -92,6 +92,7 @@ func TestScript(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("EVENTS", events)
+			env.Setenv("JSRUNNERS", jsRunners())
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")
 			env.Setenv("RALPH_TEST_TOP", strconv.Itoa(os.Getpid()))
@@ -128,7 +129,7 @@ func TestScript(t *testing.T) {
 }
 
 // toolchain says whether the toolchain a cheat script needs is here (go,
-// cargo, pytest). In CI (CI=true) a missing one is an error, never a
+// cargo, pytest, jest, vitest: node and testdata/js's pinned runners). In CI (CI=true) a missing one is an error, never a
 // silent skip.
 func toolchain(tool string) (bool, error) {
 	var err error
@@ -137,6 +138,10 @@ func toolchain(tool string) (bool, error) {
 		_, err = exec.LookPath(tool)
 	case "pytest":
 		err = exec.Command("pytest", "--version").Run()
+	case "jest", "vitest":
+		if _, err = exec.LookPath("node"); err == nil {
+			_, err = os.Stat(filepath.Join(jsRunners(), "node_modules", ".bin", tool))
+		}
 	default:
 		return false, errors.New("unknown toolchain " + tool)
 	}
@@ -144,6 +149,17 @@ func toolchain(tool string) (bool, error) {
 		return false, fmt.Errorf("toolchain %s is missing in CI: %v", tool, err)
 	}
 	return err == nil, nil
+}
+
+// jsRunners is the directory whose node_modules holds the pinned jest,
+// vitest and mocha the cheat scripts run (.ci/run: npm ci --prefix
+// testdata/js); RALPH_JS_RUNNERS names another.
+func jsRunners() string {
+	if d := os.Getenv("RALPH_JS_RUNNERS"); d != "" {
+		return d
+	}
+	d, _ := filepath.Abs(filepath.Join("testdata", "js"))
+	return d
 }
 
 // goCaches are the go variables a script's go commands need under

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
@@ -46,6 +48,12 @@ const maxExpectations = 200
 //     imports, found beside it, at the root or under src/, else every
 //     Python file of the project that is no test file.
 //   - Rust: the test function; the .rs files that are no test files.
+//   - JavaScript and TypeScript: the it, test or specify call that holds
+//     the test (found by its own title), and the file's code outside its
+//     tests (mocks of the code under test, helpers, hooks); the files its
+//     file imports by a
+//     relative path (require, import, import()), else every JavaScript
+//     and TypeScript file of the project that is no test file.
 //
 // Other languages are not followed.
 func Expectations(root string, globs []string, idx testindex.Index, res Results) []Expectation {
@@ -143,7 +151,7 @@ func testSource(root string, t Test) string {
 		return ""
 	}
 	name := t.Name
-	if i := strings.LastIndex(name, "::"); i >= 0 {
+	if i := strings.LastIndex(name, "::"); i >= 0 && !jsFile(t.Path) {
 		name = name[i+2:]
 	}
 	var body string
@@ -154,6 +162,17 @@ func testSource(root string, t Test) string {
 		body = pyFunc(src, name)
 	case strings.HasSuffix(t.Path, ".rs"):
 		body = braceFunc(src, "fn "+name)
+	case jsFile(t.Path):
+		title := t.Name
+		if i := strings.LastIndex(title, " > "); i >= 0 {
+			title = title[i+3:]
+		}
+		if call := jsCall(string(src), title); call != "" {
+			// What the file does outside its tests (a jest.mock or
+			// vi.mock of the code under test, a helper, a beforeEach)
+			// is part of the test too.
+			body = call + "\n" + jsOutside(string(src))
+		}
 	}
 	if len(body) > maxBody {
 		body = body[:maxBody]
@@ -244,6 +263,13 @@ func codeDigest(root string, globs []string, p string) string {
 		}
 	case strings.HasSuffix(p, ".rs"):
 		files = sourceFiles(root, globs, ".rs")
+	case jsFile(p):
+		files = jsImports(root, p)
+		if len(files) == 0 {
+			for _, ext := range jsExts {
+				files = append(files, sourceFiles(root, globs, ext)...)
+			}
+		}
 	}
 	sort.Strings(files)
 	var all bytes.Buffer
@@ -312,5 +338,151 @@ func sourceFiles(root string, globs []string, ext string) []string {
 		}
 		return nil
 	})
+	return out
+}
+
+// jsExts are the extensions of JavaScript and TypeScript files.
+var jsExts = []string{".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+// jsTestCall matches the start of a test call and its title: it('…',
+// test.only("…", specify(`…`, xit(…, test.concurrent(….
+var jsTestCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:it|test|specify|xit|fit|xtest)(?:\.(?:only|skip|concurrent|failing|fails|sequential))*\s*\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|` + "`([^`$]*)`" + `)`)
+})
+
+// jsCall returns the source of the first test call of src titled title,
+// to its closing parenthesis (strings, template literals and comments
+// skipped; regular expression literals are not told from division: a
+// best effort).
+func jsCall(src, title string) string {
+	for _, m := range jsTestCall().FindAllStringSubmatchIndex(src, -1) {
+		var got string
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				got = src[m[2*g]:m[2*g+1]]
+			}
+		}
+		if unescapeJS(got) != title {
+			continue
+		}
+		open := strings.IndexByte(src[m[0]:m[1]], '(') + m[0]
+		if end := jsClose(src, open); end > 0 {
+			return src[m[0]:end]
+		}
+		return src[m[0]:]
+	}
+	return ""
+}
+
+// jsOutside returns src without its test calls.
+func jsOutside(src string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range jsTestCall().FindAllStringIndex(src, -1) {
+		if m[0] < last {
+			continue
+		}
+		open := strings.IndexByte(src[m[0]:m[1]], '(') + m[0]
+		end := jsClose(src, open)
+		if end == 0 {
+			break
+		}
+		b.WriteString(src[last:m[0]])
+		last = end
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+func unescapeJS(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// jsClose returns the offset after the bracket that closes the one at
+// open, 0 when there is none.
+func jsClose(src string, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '\'', '"', '`':
+			for i++; i < len(src) && src[i] != c; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(src) && src[i+1] == '*' {
+				if j := strings.Index(src[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					return 0
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// jsImport matches a relative module a JavaScript file imports.
+var jsImport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\bfrom|\brequire\s*\(|\bimport\s*\(|\bimport)\s*['"](\.{1,2}/[^'"\n]+)['"]`)
+})
+
+// jsImports resolves the relative modules the JavaScript file p imports to
+// files of the project, as node and bundlers do: the path, with one of
+// jsExts, or its index file.
+func jsImports(root, p string) []string {
+	src, _ := readSmall(filepath.Join(root, filepath.FromSlash(p)))
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range jsImport().FindAllStringSubmatch(string(src), 200) {
+		base := path.Join(path.Dir(p), m[1])
+		if strings.HasPrefix(base, "../") || base == ".." {
+			continue
+		}
+		cands := []string{base}
+		for _, ext := range jsExts {
+			cands = append(cands, base+ext)
+		}
+		for _, ext := range jsExts {
+			cands = append(cands, base+"/index"+ext)
+		}
+		// TypeScript's ESM style: './calc.js' names calc.ts.
+		if ext := path.Ext(base); ext == ".js" || ext == ".mjs" || ext == ".cjs" {
+			stem := strings.TrimSuffix(base, ext)
+			cands = append(cands, stem+".ts", stem+".mts", stem+".cts", stem+".tsx")
+		}
+		for _, c := range cands {
+			if seen[c] {
+				break
+			}
+			if digestFile(filepath.Join(root, filepath.FromSlash(c))) != "" {
+				seen[c] = true
+				out = append(out, c)
+				break
+			}
+		}
+	}
 	return out
 }

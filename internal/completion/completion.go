@@ -3,7 +3,7 @@
 // ran, that nothing which decides its outcome was changed, and that no test
 // was bent to agree with the bug.
 //
-// It has four parts, one file each:
+// It has these parts:
 //
 //   - env.go: the environment the completion command runs in. Variables
 //     that change which tests run (GOFLAGS, PYTEST_ADDOPTS, NODE_OPTIONS,
@@ -13,6 +13,11 @@
 //   - report.go: reads the runners' per-test lines from the command's
 //     output as it streams ([Reader]) into [Results]: go test (-v and
 //     -json), pytest (-rA and -v) and cargo test.
+//   - reports.go and shim.cjs: the reports runners write to files
+//     ([Reports]): jest's and vitest's JSON and mocha's results, asked for
+//     by a node module ralph loads through NODE_OPTIONS; rspec's JSON,
+//     through SPEC_OPTS; the JUnit XML of maven's surefire and failsafe
+//     and of gradle, written during the run.
 //   - inventory.go: the loop's inventory, the tests of the static census
 //     at the baseline (package testindex) that the baseline run covered,
 //     and [NotRun], those of them a later run did not run.

@@ -25,6 +25,8 @@ var removed = []string{
 	// Ruby, Java.
 	"SPEC_OPTS", "RUBYOPT", "MAVEN_OPTS", "MAVEN_ARGS", "GRADLE_OPTS", "JAVA_TOOL_OPTIONS",
 	"_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
+	// ralph's own: where the runners write their reports (see Reports).
+	ReportDirVar,
 }
 
 // Set are the variables ralph sets for the completion command, so that

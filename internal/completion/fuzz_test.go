@@ -2,6 +2,9 @@ package completion
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +46,54 @@ func FuzzReader(f *testing.F) {
 		var back Baseline
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzReports: any report file, read as each runner's, never panics, and
+// every test it names is in a unit it names, with one of the outcomes.
+func FuzzReports(f *testing.F) {
+	for _, name := range []string{"jest.json", "vitest.json", "mocha.json", "rspec.json", "rspec-load-error.json", "surefire/TEST-com.example.CalcTest.xml", "gradle/TEST-com.example.app.GreeterTest.xml"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "reports", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"testResults":[{"name":"/p/a.test.js","assertionResults":[{"ancestorTitles":["",""],"title":""}]}]}`))
+	f.Add([]byte(`<testsuite><testcase classname="$" name="("><skipped/><failure/></testcase></testsuite>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var res Results
+		res.readJestJSON("/p", "jest", data)
+		res.readMochaJSON("/p", data)
+		res.readRSpecJSON(data)
+		res.readJUnitXML("maven", data)
+		for u, ts := range res.Tests {
+			if _, ok := res.Units[u]; !ok {
+				t.Fatalf("tests of unit %q, which is not in Units %v", u, res.Units)
+			}
+			for n, o := range ts {
+				if o != Pass && o != Fail && o != Skip {
+					t.Fatalf("%s %s: outcome %q", u, n, o)
+				}
+			}
+		}
+	})
+}
+
+// FuzzJSCall: any JavaScript source, searched for any title, never
+// panics; what is found is a piece of the source, and so is what lies
+// outside the tests.
+func FuzzJSCall(f *testing.F) {
+	f.Add("describe('a', () => {\n  test('b', () => { expect(1).toBe(1) });\n});\n", "b")
+	f.Add("it(\"x \\\"y\\\"\", function () { /* ) */ const s = `}`; // (\n});", `x "y"`)
+	f.Add("test('open', () => {", "open")
+	f.Fuzz(func(t *testing.T, src, title string) {
+		if got := jsCall(src, title); got != "" && !strings.Contains(src, got) {
+			t.Fatalf("jsCall = %q, not in the source", got)
+		}
+		if got := jsOutside(src); len(got) > len(src) {
+			t.Fatalf("jsOutside longer than the source: %q", got)
 		}
 	})
 }

@@ -82,11 +82,15 @@ func NotRun(inv []Test, cur Results, now testindex.Index) []string {
 	return out
 }
 
-// outcome finds t in res. Cargo names a test by its module path within
+// outcome finds t in res. RSpec names a test by its full description
+// ([rspecName]). Cargo names a test by its module path within
 // its crate, which the census cannot know from the file alone: a name
 // that ends in the census's counts.
 func outcome(res Results, t Test) string {
 	ts := res.Tests[t.Unit]
+	if strings.HasPrefix(t.Unit, "rspec:") {
+		return ts[rspecName(t.Name)]
+	}
 	if o, ok := ts[t.Name]; ok || t.Unit != "cargo" {
 		return o
 	}
@@ -159,8 +163,49 @@ func (m *mapper) test(p, name string) (Test, bool) {
 		return Test{Path: p, Name: name, Unit: "pytest:" + p}, true
 	case strings.HasSuffix(p, ".rs"):
 		return Test{Path: p, Name: name, Unit: "cargo"}, true
+	case jsFile(p):
+		// A title the runner computes (test.each's "%i", "$a", a
+		// template literal) is not the census's.
+		if strings.ContainsAny(name, "%$`") {
+			return Test{}, false
+		}
+		return Test{Path: p, Name: name, Unit: "js:" + p}, true
+	case strings.HasSuffix(p, "_spec.rb"):
+		return Test{Path: p, Name: name, Unit: "rspec:" + p}, true
+	case strings.HasSuffix(p, ".java"):
+		return Test{Path: p, Name: name, Unit: "junit:" + m.javaPackage(p)}, true
 	}
 	return Test{}, false
+}
+
+// jsFile reports whether p is a JavaScript or TypeScript file.
+func jsFile(p string) bool {
+	switch path.Ext(p) {
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+// javaPackage returns the package the Java file p declares, "" for the
+// default package.
+func (m *mapper) javaPackage(p string) string {
+	f, err := os.Open(filepath.Join(m.root, filepath.FromSlash(p)))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 0; sc.Scan() && n < 200; n++ {
+		l := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(l, "package "); ok {
+			return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ";"))
+		}
+		if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "public ") || strings.HasPrefix(l, "class ") {
+			break
+		}
+	}
+	return ""
 }
 
 // goPackage returns the import path of the package in dir (slash-

@@ -121,6 +121,7 @@ type Reader struct {
 	goPending []goTest // go test -v lines waiting for their package's line
 	pyKnown   bool     // pytest's short summary or -v lines were seen
 	pyLines   []pyTest
+	gradle    []string // gradle tasks the output says were up to date
 }
 
 type goTest struct{ name, outcome string }
@@ -167,6 +168,11 @@ func (r *Reader) Results() Results {
 	return r.res
 }
 
+// Gradle returns the gradle tasks (":test", ":app:test") the output said
+// were up to date or taken from the build cache: their reports, written
+// before the run, are this run's (see [Reports.Read]).
+func (r *Reader) Gradle() []string { return r.gradle }
+
 // ReadOutput reads a whole output at once.
 func ReadOutput(out string) Results {
 	var r Reader
@@ -192,6 +198,10 @@ func (r *Reader) line(s string) {
 	case strings.HasPrefix(s, "test result: "):
 		r.res.runner("cargo")
 		r.res.unit("cargo", "ran")
+	case strings.HasPrefix(s, "> Task :") && (strings.HasSuffix(s, " UP-TO-DATE") || strings.HasSuffix(s, " FROM-CACHE")):
+		if f := strings.Fields(s); len(f) == 4 && len(r.gradle) < 1000 {
+			r.gradle = append(r.gradle, f[2])
+		}
 	case strings.HasPrefix(s, "error: could not compile"):
 		r.res.runner("cargo")
 		r.res.unit("cargo", "build failed")

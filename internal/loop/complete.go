@@ -50,12 +50,23 @@ func (t *TestsRun) String() string {
 }
 
 // runCompletion runs the loop's completion command in the environment
-// ralph controls (package completion) and reads its per-test results.
+// ralph controls (package completion) and reads its per-test results, from
+// its output and from the reports its runners write (completion.Reports;
+// without a directory for them, from the output alone).
 func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
 	var r completion.Reader
-	run := metrics.Run(ctx, root, command, timeout,
-		metrics.Environ(completion.Environ(os.Environ())), metrics.Tee(&r))
-	return run, r.Results()
+	env := completion.Environ(os.Environ())
+	reps, err := completion.NewReports(root)
+	if err == nil {
+		defer reps.Close()
+		env = append(env, reps.Env()...)
+	}
+	run := metrics.Run(ctx, root, command, timeout, metrics.Environ(env), metrics.Tee(&r))
+	res := r.Results()
+	if reps != nil {
+		reps.Read(&res, r.Gradle())
+	}
+	return run, res
 }
 
 // testsRun summarises res against the inventory inv and what did not run.
