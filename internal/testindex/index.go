@@ -26,6 +26,8 @@ type Index map[string]File
 type File struct {
 	Size       int64    `json:"size"`
 	ModTime    int64    `json:"mtime_ns"`
+	CTime      int64    `json:"ctime_ns,omitempty"` // status change time: no agent sets it back
+	Ino        uint64   `json:"ino,omitempty"`
 	Tests      []string `json:"tests"`
 	Skips      int      `json:"skips"`
 	Assertions int      `json:"assertions"`
@@ -52,7 +54,7 @@ func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "test-
 // Same reports whether a and b are the same version of a file, as far as
 // a scan can tell.
 func Same(a, b File) bool {
-	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
+	return a.Size == b.Size && a.ModTime == b.ModTime && a.CTime == b.CTime && a.Ino == b.Ino && a.Err == b.Err
 }
 
 // Totals adds up the index.
@@ -192,6 +194,13 @@ func decodeFile(v gjson.Result) (File, error) {
 			f.Size = num(k.Str, r)
 		case "mtime_ns":
 			f.ModTime = num(k.Str, r)
+		case "ctime_ns":
+			f.CTime = num(k.Str, r)
+		case "ino":
+			if r.Type != gjson.Number {
+				err = errors.New("ino: want a number")
+			}
+			f.Ino = r.Uint()
 		case "skips":
 			f.Skips = int(num(k.Str, r))
 		case "assertions":

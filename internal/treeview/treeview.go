@@ -21,9 +21,10 @@
 // when its ctime is older than the moment it was taken by more than
 // [Margin]: a file system's clock advances by ticks (and some file
 // systems keep whole seconds), so a change in the same tick as the stat
-// that recorded a stamp would leave the stamp unchanged. A stamp too
-// recent to trust is recorded with a zero ctime ([Stamp.Settled]), which
-// no file has, so that the next look reads the file or directory again.
+// that recorded a stamp would leave the stamp unchanged. A directory's
+// stamp too recent to trust is recorded with a zero ctime
+// ([Stamp.Settled]), which no directory has, so that the next refresh
+// reads it again; consumers apply the same rule to the files they read.
 //
 // Directories that hold no project source ([project.NotSource]: .git,
 // node_modules, ralph's own .aiwg…) are listed as entries of their parent
@@ -57,11 +58,11 @@ type Stamp struct {
 	Mode  fs.FileMode // the type bits only
 }
 
-// StampOf returns info's stamp, as taken at now.
-func StampOf(info fs.FileInfo, now time.Time) Stamp {
+// StampOf returns info's stamp.
+func StampOf(info fs.FileInfo) Stamp {
 	s := Stamp{Size: info.Size(), MTime: info.ModTime().UnixNano(), Mode: info.Mode().Type()}
 	s.CTime, s.Ino = sysStamp(info)
-	return s.Settled(now)
+	return s
 }
 
 // Settled returns s with its ctime zeroed when s was taken at now less
@@ -163,7 +164,7 @@ func (v *View) refresh(rel string, now time.Time) {
 	if err != nil || !info.IsDir() {
 		return // gone, or unreadable: not listed
 	}
-	st := StampOf(info, now)
+	st := StampOf(info).Settled(now)
 	d := v.dirs[rel]
 	if d == nil || !d.stamp.Same(st) {
 		// Stat'ed before it is read: a change while it is read leaves a
@@ -261,15 +262,17 @@ func (v *View) Files(keep func(rel string) bool) []string {
 }
 
 // Stat returns the stamp of the file rel as it is now (lstat, once per
-// process and refresh: the hooks that share a view share their stats).
-// ok is false when there is no such file.
+// process and refresh: the hooks that share a view share their stats),
+// its ctime unsettled: the caller compares it with what it recorded, and
+// trusts a recorded stamp only when settled before it was recorded
+// ([Stamp.Settled]). ok is false when there is no such file.
 func (v *View) Stat(rel string) (Stamp, bool) {
 	if s, done := v.stats[rel]; done {
 		return s.s, s.ok
 	}
 	var s stat
 	if info, err := os.Lstat(v.abs(rel)); err == nil {
-		s = stat{StampOf(info, v.now()), true}
+		s = stat{StampOf(info), true}
 	}
 	v.stats[rel] = s
 	return s.s, s.ok

@@ -1,0 +1,108 @@
+package testindex
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+)
+
+// TestScanViewSeesThroughStamps: an entry of the previous index is kept
+// only while the file's stamp is the same, whatever the agent does to its
+// size and modification time; and it is kept then (the scan is
+// incremental).
+func TestScanViewSeesThroughStamps(t *testing.T) {
+	cfg, err := config.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const src = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {}\n"
+	const same = "package calc\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {}\n" // same size
+	later := time.Now().Add(time.Hour)                                                  // prev settled long ago
+	for name, change := range map[string]func(p string){
+		"edited, size and mtime restored": func(p string) {
+			info, _ := os.Lstat(p)
+			os.WriteFile(p, []byte(same), 0o644)
+			os.Chtimes(p, info.ModTime(), info.ModTime())
+		},
+		"deleted and recreated, mtime restored": func(p string) {
+			info, _ := os.Lstat(p)
+			os.Remove(p)
+			os.WriteFile(p, []byte(same), 0o644)
+			os.Chtimes(p, info.ModTime(), info.ModTime())
+		},
+		"moved over from elsewhere, mtime restored": func(p string) {
+			info, _ := os.Lstat(p)
+			tmp := filepath.Join(filepath.Dir(p), "..", "other")
+			os.WriteFile(tmp, []byte(same), 0o644)
+			os.Chtimes(tmp, info.ModTime(), info.ModTime())
+			os.Rename(tmp, p)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, "calc", "calc_test.go")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			prev := ScanView(treeview.Open(root, ""), cfg.TestFiles, nil, later)
+			if got := prev["calc/calc_test.go"].Tests; !slices.Equal(got, []string{"TestAdd"}) {
+				t.Fatalf("first scan: %q", got)
+			}
+			// Unchanged: kept as it was (a marker shows it was not read).
+			marked := Index{"calc/calc_test.go": prev["calc/calc_test.go"]}
+			f := marked["calc/calc_test.go"]
+			f.Tests = []string{"TestMarker"}
+			marked["calc/calc_test.go"] = f
+			if got := ScanView(treeview.Open(root, ""), cfg.TestFiles, marked, later)["calc/calc_test.go"].Tests; !slices.Equal(got, []string{"TestMarker"}) {
+				t.Fatalf("an unchanged file was read again: %q", got)
+			}
+			waitTick(t, p)
+			change(p)
+			if got := ScanView(treeview.Open(root, ""), cfg.TestFiles, prev, later)["calc/calc_test.go"].Tests; !slices.Equal(got, []string{"TestSub"}) {
+				t.Errorf("after the change: %q, want [TestSub]", got)
+			}
+		})
+	}
+	t.Run("changed in the tick prev was taken", func(t *testing.T) {
+		root := t.TempDir()
+		p := filepath.Join(root, "calc_test.go")
+		os.WriteFile(p, []byte(src), 0o644)
+		prev := ScanView(treeview.Open(root, ""), cfg.TestFiles, nil, time.Time{})
+		f := prev["calc_test.go"]
+		f.Tests = []string{"TestMarker"}
+		prev["calc_test.go"] = f
+		// prev was taken now, the file changed now: not trusted.
+		if got := ScanView(treeview.Open(root, ""), cfg.TestFiles, prev, time.Time{})["calc_test.go"].Tests; !slices.Equal(got, []string{"TestAdd"}) {
+			t.Errorf("a stamp as recent as its index was trusted: %q", got)
+		}
+	})
+}
+
+// waitTick waits until a new file's ctime is past p's: the file system's
+// clock moved on, as it has between two hook calls.
+func waitTick(t *testing.T, p string) {
+	t.Helper()
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := treeview.StampOf(info).CTime
+	probe := filepath.Join(t.TempDir(), "probe")
+	for {
+		os.WriteFile(probe, nil, 0o644)
+		info, err := os.Lstat(probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if treeview.StampOf(info).CTime > was {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
