@@ -71,6 +71,7 @@ func fileOf(info fs.FileInfo) File {
 	st := treeview.StampOf(info)
 	return File{Size: st.Size, ModTime: st.MTime, CTime: st.CTime, Ino: st.Ino}
 }
+
 // scan reads the file at path, named rel, into f.
 func scan(path, rel string, f File) File {
 	if f.Size > maxFile {

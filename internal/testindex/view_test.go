@@ -22,7 +22,7 @@ func TestScanViewSeesThroughStamps(t *testing.T) {
 	}
 	const src = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {}\n"
 	const same = "package calc\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {}\n" // same size
-	later := time.Now().Add(time.Hour)                                                  // prev settled long ago
+	later := time.Now().Add(time.Hour)                                                   // prev settled long ago
 	for name, change := range map[string]func(p string){
 		"edited, size and mtime restored": func(p string) {
 			info, _ := os.Lstat(p)
