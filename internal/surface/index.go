@@ -3,13 +3,15 @@ package surface
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"math"
 	"os"
+	"path"
 	"path/filepath"
-	"strings"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // maxFile bounds the files read: larger ones are generated or data.
@@ -24,49 +26,47 @@ type Index map[string]Entry
 type Entry struct {
 	Size    int64    `json:"size"`
 	ModTime int64    `json:"mtime"`
+	CTime   int64    `json:"ctime,omitempty"` // status change time: no agent sets it back
+	Ino     uint64   `json:"ino,omitempty"`
 	Symbols []Symbol `json:"symbols,omitempty"`
 }
 
 // Scan reads the surface of the source files under root, skipping the
 // directories of no source (project.NotSource) and the files skip says
 // are not the product (the test files), reusing prev's entries of the
-// files whose size and modification time did not change.
+// files whose stamp did not change.
 func Scan(root string, skip func(rel string) bool, prev Index) Index {
+	return ScanView(treeview.Open(root, ""), skip, prev, time.Time{})
+}
+
+// ScanView is Scan over a view of the tree (package treeview). An entry
+// of prev is kept only when the file's size, modification time, status
+// change time and inode are the same, its status change time older than
+// since (when prev was taken; zero: unknown, an equal stamp is trusted) by more than treeview.Margin.
+func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) Index {
+	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
+	if !since.IsZero() {
+		settled = since.Add(-treeview.Margin).UnixNano()
+	}
 	idx := Index{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: not read
+	for _, rel := range v.Files(func(rel string) bool { return Lang(path.Base(rel)) != "" && (skip == nil || !skip(rel)) }) {
+		st, ok := v.Stat(rel)
+		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
+			continue
 		}
-		if d.IsDir() {
-			if p != root && project.NotSource(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || Lang(d.Name()) == "" {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimLeft(strings.TrimPrefix(p, root), string(filepath.Separator)))
-		if skip != nil && skip(rel) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() > maxFile {
-			return nil
-		}
-		e := Entry{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-		if old, ok := prev[rel]; ok && old.Size == e.Size && old.ModTime == e.ModTime {
+		e := Entry{Size: st.Size, ModTime: st.MTime, CTime: st.CTime, Ino: st.Ino}
+		if old, ok := prev[rel]; ok && old.CTime != 0 && old.CTime < settled &&
+			old.Size == e.Size && old.ModTime == e.ModTime && old.CTime == e.CTime && old.Ino == e.Ino {
 			idx[rel] = old
-			return nil
+			continue
 		}
-		src, err := os.ReadFile(p)
+		src, err := os.ReadFile(v.Path(rel))
 		if err != nil {
-			return nil
+			continue
 		}
 		e.Symbols = File(rel, src)
 		idx[rel] = e
-		return nil
-	})
+	}
 	return idx
 }
 

@@ -3,6 +3,7 @@ package testindex
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -26,13 +27,13 @@ func Scan(root string, globs []string, prev Index) Index {
 // lists the files without reading every directory. An entry of prev is
 // kept only when the file's size, modification time, status change time
 // and inode are the same and its status change time is older than since
-// (when prev was taken; zero: now) by more than [treeview.Margin]: a
+// (when prev was taken; zero: unknown, an equal stamp is trusted) by more than [treeview.Margin]: a
 // file changed in the clock tick in which prev was taken is read again.
 func ScanView(v *treeview.View, globs []string, prev Index, since time.Time) Index {
-	if since.IsZero() {
-		since = time.Now()
+	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
+	if !since.IsZero() {
+		settled = since.Add(-treeview.Margin).UnixNano()
 	}
-	settled := since.Add(-treeview.Margin).UnixNano()
 	idx := Index{}
 	for _, rel := range v.Files(func(rel string) bool { return Lang(globs, rel) != "" }) {
 		st, ok := v.Stat(rel)
