@@ -311,7 +311,7 @@ func unchanged(v *treeview.View, rel string, base Inputs, since time.Time) bool 
 // Goexit: the way to end a test binary before its tests run, or after it
 // has printed what it pleased.
 func goExits(v *treeview.View, in Inputs, base Inputs, since time.Time) {
-	for _, rel := range v.Files(func(rel string) bool { return strings.HasSuffix(rel, ".go") }) {
+	for _, rel := range v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil) {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
 			continue

@@ -373,7 +373,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	it.Regressions = append(Detected(regs, cfg), j.regs...)
 	it.TestsRun = j.tests
 	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
-	if maps.EqualFunc(idx, prev, testindex.Same) {
+	if maps.EqualFunc(idx, prev, testindex.Same) && prev.Settled(written(testindex.LatestPath(sc))) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string

@@ -432,7 +432,8 @@ func (r *run) testsAfterBash(cc *cache) error {
 			return err
 		}
 	}
-	if !maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) }) && !r.c.DryRun {
+	same := maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) })
+	if (!same || !onDisk.Settled(since)) && !r.c.DryRun {
 		if err := testindex.Write(testindex.LatestPath(r.sc), now); err != nil {
 			return err
 		}

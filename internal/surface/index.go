@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"time"
 
@@ -49,7 +48,7 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
 	idx := Index{}
-	for _, rel := range v.Files(func(rel string) bool { return Lang(path.Base(rel)) != "" && (skip == nil || !skip(rel)) }) {
+	for _, rel := range v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) }) {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
 			continue

@@ -10,12 +10,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Index is what the scanner found in each counted test file, by path
@@ -55,6 +57,20 @@ func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "test-
 // a scan can tell.
 func Same(a, b File) bool {
 	return a.Size == b.Size && a.ModTime == b.ModTime && a.CTime == b.CTime && a.Ino == b.Ino && a.Err == b.Err
+}
+
+// Settled reports whether every entry's status change time is older than
+// since (when the index is written) by more than treeview.Margin: else
+// the index must be written again once they settle, or the entries too
+// recent to trust would be read again at every scan.
+func (idx Index) Settled(since time.Time) bool {
+	limit := since.Add(-treeview.Margin).UnixNano()
+	for _, f := range idx {
+		if f.CTime == 0 || f.CTime >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 // Totals adds up the index.

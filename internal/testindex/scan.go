@@ -35,7 +35,7 @@ func ScanView(v *treeview.View, globs []string, prev Index, since time.Time) Ind
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
 	idx := Index{}
-	for _, rel := range v.Files(func(rel string) bool { return Lang(globs, rel) != "" }) {
+	for _, rel := range v.Files(mayCount, func(rel string) bool { return Lang(globs, rel) != "" }) {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() {
 			continue // gone since the view was refreshed
@@ -50,6 +50,11 @@ func ScanView(v *treeview.View, globs []string, prev Index, since time.Time) Ind
 	}
 	return idx
 }
+
+// mayCount reports whether a file of this name may be one the census
+// counts in some directory: testscan.Lang in the directory where it
+// counts most (src/test/, a test directory for JavaScript and Java).
+func mayCount(name string) bool { return testscan.Lang("src/test/"+name) != "" }
 
 // ScanFile scans the one file rel (slash-separated, relative to root) as
 // [Scan] would. It returns false when rel is not a regular file (deleted,

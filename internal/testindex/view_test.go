@@ -107,3 +107,22 @@ func waitTick(t *testing.T, p string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestMayCountSieve: the name sieve of ScanView never drops a file the
+// census counts, whatever directory it is in.
+func TestMayCountSieve(t *testing.T) {
+	names := []string{"a_test.go", "a.go", "test_a.py", "a_test.py", "conftest.py", "tests.py", "a.py", "a.test.ts", "a.spec.js",
+		"a.js", "test.js", "a-test.mjs", "a.d.ts", "lib.rs", "ATest.java", "TestA.java", "A.java", "AIT.java", "a_spec.rb", "a.rb", "README.md"}
+	dirs := []string{"", "test/", "tests/", "src/test/java/", "__tests__/", "pkg/x/", "spec/", "src/test/", "a/test/b/"}
+	globs := []string{"**/*"}
+	for _, d := range dirs {
+		for _, n := range names {
+			if Lang(globs, d+n) != "" && !mayCount(n) {
+				t.Errorf("%s%s is counted, but the sieve drops %s", d, n, n)
+			}
+		}
+	}
+	if mayCount("a.go") || mayCount("README.md") {
+		t.Error("the sieve keeps names that are never counted")
+	}
+}

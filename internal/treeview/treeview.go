@@ -225,40 +225,33 @@ func (v *View) Save() error {
 	return nil
 }
 
-// Walk calls fn for every entry under the root, in the order and with the
-// paths (slash-separated, relative to the root) that filepath.WalkDir
-// gives, the root itself left out. Directories that hold no project
-// source are given but not entered; fn returning false for a directory
-// skips what is under it. Kinds are File, Dir and Other.
-func (v *View) Walk(fn func(rel string, kind byte) bool) {
-	v.walk("", fn)
+// Files returns the regular files under the root whose name
+// (the last element) passes name and whose path passes keep (nil: all),
+// with the paths (slash-separated, relative to the root) and in the order
+// filepath.WalkDir gives; directories that hold no project source are
+// not entered. name is a cheap first sieve: most of a large tree's
+// files fail it without their path being made.
+func (v *View) Files(name, keep func(string) bool) []string {
+	var out []string
+	v.files("", name, keep, &out)
+	return out
 }
 
-func (v *View) walk(rel string, fn func(string, byte) bool) {
+func (v *View) files(rel string, name, keep func(string) bool, out *[]string) {
 	d := v.dirs[rel]
 	if d == nil {
 		return
 	}
 	for _, e := range d.entries {
-		p := join(rel, e.name)
-		if !fn(p, e.kind) || e.kind != Dir || project.NotSource(e.name) {
-			continue
+		switch {
+		case e.kind == File && (name == nil || name(e.name)):
+			if p := join(rel, e.name); keep == nil || keep(p) {
+				*out = append(*out, p)
+			}
+		case e.kind == Dir && !project.NotSource(e.name):
+			v.files(join(rel, e.name), name, keep, out)
 		}
-		v.walk(p, fn)
 	}
-}
-
-// Files returns the regular files under the root (see Walk) for which
-// keep is true, in Walk's order.
-func (v *View) Files(keep func(rel string) bool) []string {
-	var out []string
-	v.Walk(func(rel string, kind byte) bool {
-		if kind == File && (keep == nil || keep(rel)) {
-			out = append(out, rel)
-		}
-		return true
-	})
-	return out
 }
 
 // Stat returns the stamp of the file rel as it is now (lstat, once per

@@ -89,7 +89,7 @@ func TestViewIsTheWalk(t *testing.T) {
 	os.Symlink("b", filepath.Join(root, "linkdir"))
 	path := filepath.Join(t.TempDir(), Name)
 	v := open(root, path, later)
-	if got, want := v.Files(nil), walked(t, root); !slices.Equal(got, want) {
+	if got, want := v.Files(nil, nil), walked(t, root); !slices.Equal(got, want) {
 		t.Fatalf("files:\n got %q\nwant %q", got, want)
 	}
 	if err := v.Save(); err != nil {
@@ -100,7 +100,7 @@ func TestViewIsTheWalk(t *testing.T) {
 	if v.Read != 0 {
 		t.Errorf("unchanged tree: %d directories read again, want 0", v.Read)
 	}
-	if got, want := v.Files(nil), walked(t, root); !slices.Equal(got, want) {
+	if got, want := v.Files(nil, nil), walked(t, root); !slices.Equal(got, want) {
 		t.Fatalf("reopened files:\n got %q\nwant %q", got, want)
 	}
 }
@@ -155,11 +155,11 @@ func TestChangesSeen(t *testing.T) {
 			tick(t, root)
 			change(t, root)
 			v := open(root, path, later)
-			if got, want := v.Files(nil), walked(t, root); !slices.Equal(got, want) {
+			if got, want := v.Files(nil, nil), walked(t, root); !slices.Equal(got, want) {
 				t.Fatalf("files:\n got %q\nwant %q", got, want)
 			}
 			must(t, v.Save())
-			if got, want := open(root, path, later).Files(nil), walked(t, root); !slices.Equal(got, want) {
+			if got, want := open(root, path, later).Files(nil, nil), walked(t, root); !slices.Equal(got, want) {
 				t.Fatalf("saved again:\n got %q\nwant %q", got, want)
 			}
 		})
@@ -248,7 +248,7 @@ func TestCorruptViewStartsAfresh(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), Name)
 			must(t, os.WriteFile(path, data, 0o644))
-			if got := open(root, path, later).Files(nil); !slices.Equal(got, []string{"a/b_test.go"}) {
+			if got := open(root, path, later).Files(nil, nil); !slices.Equal(got, []string{"a/b_test.go"}) {
 				t.Errorf("files %q", got)
 			}
 		})
