@@ -57,8 +57,12 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 		return nil, err
 	}
 	prev, _ := surface.Read(surface.LatestPath(sc))
-	now := scanSurface(tree, cfg, prev, written(surface.LatestPath(sc)))
-	werr := surface.Write(surface.LatestPath(sc), now)
+	since := written(surface.LatestPath(sc))
+	now := scanSurface(tree, cfg, prev, since)
+	var werr error
+	if !now.Same(prev) || !prev.Settled(since) {
+		werr = surface.Write(surface.LatestPath(sc), now)
+	}
 	gone := surface.Removed(baseSurf.Symbols(), now.Symbols())
 	var missing []string
 	if idx != nil && baseIdx != nil {
