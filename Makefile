@@ -91,6 +91,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
 	$(GO) test -run='^$$' -fuzz=FuzzFile -fuzztime=20s ./internal/surface/
 	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:
 	rm -rf $(BIN)
