@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -125,4 +127,31 @@ func TestMayCountSieve(t *testing.T) {
 	if mayCount("a.go") || mayCount("README.md") {
 		t.Error("the sieve keeps names that are never counted")
 	}
+}
+
+// FuzzGlobs: the compiled test_files globs match as doublestar does.
+func FuzzGlobs(f *testing.F) {
+	cfg, err := config.Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, rel := range []string{"a_test.go", "x/a_test.go", "tests", "tests/", "a/tests", "a/tests/b.py", "tests/b", "atests/b", "a/src/test/X.java",
+		"src/test", "x/__tests__/a.js", "a.spec.ts", "conftest.py", "a/conftest.py", "", "/", "a//b_test.go", "testdata/x", "a/b/testdata"} {
+		f.Add(rel, "")
+		f.Add(rel, "**/*.x")
+	}
+	f.Add("a/b/c", "**/b/**")
+	f.Add("a/b", "**/[ab]")
+	f.Fuzz(func(t *testing.T, rel, extra string) {
+		globs := append([]string{}, cfg.TestFiles...)
+		if extra != "" {
+			globs = append(globs, extra)
+		}
+		for _, g := range globs {
+			one := compile([]string{g})[0]
+			if want := doublestar.MatchUnvalidated(g, rel); one.match(rel) != want {
+				t.Fatalf("glob %q on %q: compiled %v, doublestar %v", g, rel, !want, want)
+			}
+		}
+	})
 }
