@@ -78,6 +78,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadCI -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/testindex/
+	$(GO) test -run='^$$' -fuzz=FuzzGlobs -fuzztime=20s ./internal/testindex/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/
@@ -95,6 +96,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzReports -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzJSCall -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:
 	rm -rf $(BIN)

@@ -24,6 +24,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/demo"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Case is one event run many times.
@@ -92,6 +93,10 @@ func Run(o Options) ([]Result, error) {
 		if err := sprawl(o.Dir, o.Files); err != nil {
 			return nil, err
 		}
+		// A repository's files were last changed before its loop starts, not
+		// in the same moment: the hooks read again, at every call, what
+		// changed less than treeview.Margin before their caches were taken.
+		time.Sleep(treeview.Margin)
 	}
 	if o.Stop != "" {
 		// Every call then belongs to a loop, whose stop hook judges an

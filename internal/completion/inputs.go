@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,8 +16,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Inputs are the digests of what decides whether the completion command
@@ -52,6 +51,15 @@ const maxInput = 4 << 20
 // modification time can) is before since is not read again: its init and
 // TestMain digests are base's.
 func Collect(root, command string, idx testindex.Index, base Inputs, since time.Time) Inputs {
+	return CollectView(treeview.Open(root, ""), command, idx, base, since)
+}
+
+// CollectView is Collect over a view of the tree (package treeview): the
+// Go files are listed from it, and a file whose status change time is
+// older than since by more than [treeview.Margin] is not read again, its
+// digests taken from base.
+func CollectView(v *treeview.View, command string, idx testindex.Index, base Inputs, since time.Time) Inputs {
+	root := v.Root()
 	in := Inputs{}
 	file := func(rel string) {
 		if d := digestFile(filepath.Join(root, filepath.FromSlash(rel))); d != "" {
@@ -132,12 +140,19 @@ func Collect(root, command string, idx testindex.Index, base Inputs, since time.
 		case path.Base(p) == "conftest.py":
 			file(p)
 		case strings.HasSuffix(p, "_test.go"):
+			key := "build constraint of " + p
+			if unchanged(v, p, base, since) {
+				if d, ok := base[key]; ok {
+					in[key] = d
+				}
+				continue
+			}
 			if c := buildConstraint(filepath.Join(root, filepath.FromSlash(p))); c != "" {
 				in.add("build constraint of "+p, []byte(c))
 			}
 		}
 	}
-	goExits(root, in, base, since)
+	goExits(v, in, base, since)
 	return in
 }
 
@@ -279,46 +294,46 @@ func buildConstraint(p string) string {
 	return strings.Join(out, "\n")
 }
 
+// unchanged reports whether the file rel has not changed since base was
+// collected at since: its status change time, which no agent sets back,
+// is older than since by more than treeview.Margin (a change in the tick
+// base was collected in is read again).
+func unchanged(v *treeview.View, rel string, base Inputs, since time.Time) bool {
+	if base == nil {
+		return false
+	}
+	st, ok := v.Stat(rel)
+	return ok && st.CTime != 0 && st.CTime < since.Add(-treeview.Margin).UnixNano()
+}
+
 // goExits digests, in every Go file of the project, each init and TestMain
 // function that calls something named Exit (os.Exit, syscall.Exit) or
 // Goexit: the way to end a test binary before its tests run, or after it
 // has printed what it pleased.
-func goExits(root string, in Inputs, base Inputs, since time.Time) {
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+func goExits(v *treeview.View, in Inputs, base Inputs, since time.Time) {
+	for _, rel := range v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil) {
+		st, ok := v.Stat(rel)
+		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
+			continue
 		}
-		if d.IsDir() {
-			if p != root && project.NotSource(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() > maxInput {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
-		if ct, ok := changed(info); ok && base != nil && ct.Before(since) {
+		if unchanged(v, rel, base, since) {
 			prefix := "exit in " + rel + ": "
-			for k, v := range base {
+			for k, d := range base {
 				if strings.HasPrefix(k, prefix) {
-					in[k] = v
+					in[k] = d
 				}
 			}
-			return nil
+			continue
 		}
+		p := v.Path(rel)
 		src, err := os.ReadFile(p)
 		if err != nil || !(bytes.Contains(src, []byte("Exit(")) || bytes.Contains(src, []byte("Goexit("))) || !(bytes.Contains(src, []byte("func init(")) || bytes.Contains(src, []byte("func TestMain("))) {
-			return nil
+			continue
 		}
 		fset := token.NewFileSet()
 		af, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
 		if af == nil {
-			return nil
+			continue
 		}
 		n := 0
 		for _, decl := range af.Decls {
@@ -333,6 +348,5 @@ func goExits(root string, in Inputs, base Inputs, since time.Time) {
 			n++
 			in.add("exit in "+rel+": "+fn.Name.Name+" #"+string(rune('0'+min(n, 9))), body)
 		}
-		return nil
-	})
+	}
 }

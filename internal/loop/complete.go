@@ -14,6 +14,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Regression types of a completion that is not one (package completion).
@@ -91,15 +92,15 @@ type judged struct {
 // decides the command's outcome (completion_tampered) and bent
 // expectations (expectation_bent). A loop without a completion baseline
 // (started before ralph kept one) is judged on its exit code alone.
-func judgeCompletion(ctx context.Context, sc project.Scope, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
+func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
 	base, err := completion.Read(completion.BaselinePath(sc))
 	j := judged{latest: &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
 	if err != nil || base == nil {
-		j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, nil, time.Time{})
+		j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, nil, time.Time{})
 		j.tests = testsRun(res, 0, nil)
 		return j
 	}
-	j.latest.Inputs = completion.Collect(sc.Root, st.Completion.Command, idx, base.Inputs, base.Collected)
+	j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, base.Inputs, base.Collected)
 	add := func(typ, detail string, tests []string) {
 		j.regs = append(j.regs, Regression{
 			EventID: fmt.Sprintf("reg-%03d-%s", it.N, typ), Iteration: it.N, Type: typ, Severity: "critical",

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/surface"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // The feature_removal detector: the public surface of the project's source
@@ -23,16 +25,19 @@ import (
 // removalWords are the words by which a task asks to remove something.
 var removalWords = []string{"remove", "delete", "drop", "deprecate", "get rid of", "rip out", "retire", "eliminate"}
 
-// scanSurface reads the project's surface, the test files left out.
-func scanSurface(root string, cfg *config.Config, prev surface.Index) surface.Index {
-	return surface.Scan(root, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev)
+// scanSurface reads the project's surface, the test files left out; prev
+// was taken at since.
+func scanSurface(tree *treeview.View, cfg *config.Config, prev surface.Index, since time.Time) surface.Index {
+	return surface.ScanView(tree, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev, since)
 }
 
 // captureSurface writes the loop's surface baseline (and the cache of the
 // next scan): at the start, and when the human approves a new baseline.
 func captureSurface(sc project.Scope, cfg *config.Config) error {
 	prev, _ := surface.Read(surface.LatestPath(sc))
-	idx := scanSurface(sc.Root, cfg, prev)
+	tree := TreeView(sc)
+	idx := scanSurface(tree, cfg, prev, written(surface.LatestPath(sc)))
+	tree.Save() // a cache: the next refresh reads what it lacks
 	if err := surface.Write(surface.BaselinePath(sc), idx); err != nil {
 		return err
 	}
@@ -43,7 +48,7 @@ func captureSurface(sc project.Scope, cfg *config.Config) error {
 // returns the regression, if any, and writes the surface read as the next
 // scan's cache. A loop without a surface baseline (started before ralph
 // read surfaces) has nothing to compare.
-func featureRemoval(sc project.Scope, cfg *config.Config, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
+func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
 	baseSurf, err := surface.Read(surface.BaselinePath(sc))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -52,8 +57,12 @@ func featureRemoval(sc project.Scope, cfg *config.Config, task string, base, cur
 		return nil, err
 	}
 	prev, _ := surface.Read(surface.LatestPath(sc))
-	now := scanSurface(sc.Root, cfg, prev)
-	werr := surface.Write(surface.LatestPath(sc), now)
+	since := written(surface.LatestPath(sc))
+	now := scanSurface(tree, cfg, prev, since)
+	var werr error
+	if !now.Same(prev) || !prev.Settled(since) {
+		werr = surface.Write(surface.LatestPath(sc), now)
+	}
 	gone := surface.Removed(baseSurf.Symbols(), now.Symbols())
 	var missing []string
 	if idx != nil && baseIdx != nil {

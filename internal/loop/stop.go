@@ -350,8 +350,11 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
 		it.Failing = sum.Failing
 	}
+	// One view of the tree, taken after the command ran, for the test
+	// inventory, the surface and the completion's inputs.
+	view := TreeView(sc)
 	prev, _ := testindex.Read(testindex.LatestPath(sc))
-	idx := testindex.Scan(sc.Root, cfg.TestFiles, prev)
+	idx := testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
@@ -359,21 +362,24 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	var surfErr error
 	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
 		var r *Regression
-		if r, surfErr = featureRemoval(sc, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+		if r, surfErr = featureRemoval(sc, view, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
 			regs = append(regs, *r)
 		}
 	}
 	// The completion's proof (its tests ran, nothing that decides it
 	// changed, no expectation bent) is what completing means, not a
 	// detector patterns_enabled can switch off.
-	j := judgeCompletion(ctx, sc, cfg, st, it, res, base, idx)
+	j := judgeCompletion(ctx, sc, view, cfg, st, it, res, base, idx)
 	it.Regressions = append(Detected(regs, cfg), j.regs...)
 	it.TestsRun = j.tests
 	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
-	if maps.EqualFunc(idx, prev, testindex.Same) {
+	if maps.EqualFunc(idx, prev, testindex.Same) && prev.Settled(written(testindex.LatestPath(sc))) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string
+	if err := view.Save(); err != nil {
+		warnings = append(warnings, err.Error())
+	}
 	if surfErr != nil {
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
 	}

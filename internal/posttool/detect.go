@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -403,7 +404,16 @@ func (r *run) testsAfterBash(cc *cache) error {
 		onDisk = testindex.Index{} // a cache: rescanned
 	}
 	prev := overlay(maps.Clone(onDisk), cc)
-	now := testindex.Scan(r.sc.Root, r.cfg.TestFiles, prev)
+	// prev is the index as written, and the files rescanned since as the
+	// cache was written: what it may trust settled before the later.
+	since := time.Unix(0, max(stampOf(testindex.LatestPath(r.sc)).ModTime, stampOf(testindex.BaselinePath(r.sc)).ModTime, stampOf(r.cachePath()).ModTime))
+	view := loop.TreeView(r.sc)
+	now := testindex.ScanView(view, r.cfg.TestFiles, prev, since)
+	if !r.c.DryRun {
+		if err := view.Save(); err != nil {
+			fmt.Fprintf(r.c.Stderr, "ralph: warning: %v\n", err)
+		}
+	}
 	var changes []fileChange
 	names := prune
 	worse := false
@@ -422,7 +432,8 @@ func (r *run) testsAfterBash(cc *cache) error {
 			return err
 		}
 	}
-	if !maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) }) && !r.c.DryRun {
+	same := maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) })
+	if (!same || !onDisk.Settled(since)) && !r.c.DryRun {
 		if err := testindex.Write(testindex.LatestPath(r.sc), now); err != nil {
 			return err
 		}

@@ -2,14 +2,21 @@ package surface
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // maxFile bounds the files read: larger ones are generated or data.
@@ -24,49 +31,47 @@ type Index map[string]Entry
 type Entry struct {
 	Size    int64    `json:"size"`
 	ModTime int64    `json:"mtime"`
+	CTime   int64    `json:"ctime,omitempty"` // status change time: no agent sets it back
+	Ino     uint64   `json:"ino,omitempty"`
 	Symbols []Symbol `json:"symbols,omitempty"`
 }
 
 // Scan reads the surface of the source files under root, skipping the
 // directories of no source (project.NotSource) and the files skip says
 // are not the product (the test files), reusing prev's entries of the
-// files whose size and modification time did not change.
+// files whose stamp did not change.
 func Scan(root string, skip func(rel string) bool, prev Index) Index {
+	return ScanView(treeview.Open(root, ""), skip, prev, time.Time{})
+}
+
+// ScanView is Scan over a view of the tree (package treeview). An entry
+// of prev is kept only when the file's size, modification time, status
+// change time and inode are the same, its status change time older than
+// since (when prev was taken; zero: unknown, an equal stamp is trusted) by more than treeview.Margin.
+func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) Index {
+	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
+	if !since.IsZero() {
+		settled = since.Add(-treeview.Margin).UnixNano()
+	}
 	idx := Index{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: not read
+	for _, rel := range v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) }) {
+		st, ok := v.Stat(rel)
+		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
+			continue
 		}
-		if d.IsDir() {
-			if p != root && project.NotSource(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || Lang(d.Name()) == "" {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimLeft(strings.TrimPrefix(p, root), string(filepath.Separator)))
-		if skip != nil && skip(rel) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() > maxFile {
-			return nil
-		}
-		e := Entry{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-		if old, ok := prev[rel]; ok && old.Size == e.Size && old.ModTime == e.ModTime {
+		e := Entry{Size: st.Size, ModTime: st.MTime, CTime: st.CTime, Ino: st.Ino}
+		if old, ok := prev[rel]; ok && old.CTime != 0 && old.CTime < settled &&
+			old.Size == e.Size && old.ModTime == e.ModTime && old.CTime == e.CTime && old.Ino == e.Ino {
 			idx[rel] = old
-			return nil
+			continue
 		}
-		src, err := os.ReadFile(p)
+		src, err := os.ReadFile(v.Path(rel))
 		if err != nil {
-			return nil
+			continue
 		}
 		e.Symbols = File(rel, src)
 		idx[rel] = e
-		return nil
-	})
+	}
 	return idx
 }
 
@@ -86,11 +91,122 @@ func Read(path string) (Index, error) {
 	if err != nil {
 		return Index{}, err
 	}
-	idx := Index{}
-	if err := json.Unmarshal(data, &idx); err != nil {
+	idx, err := decode(data)
+	if err != nil {
 		return Index{}, fmt.Errorf("%s is corrupt (%v)", path, err)
 	}
 	return idx, nil
+}
+
+// decode decodes an index with gjson rather than encoding/json, which
+// takes ten times as long over the tens of thousands of files of a large
+// project, at every Stop.
+func decode(data []byte) (Index, error) {
+	if !gjson.ValidBytes(data) {
+		return nil, errors.New("not JSON")
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return nil, errors.New("not a JSON object")
+	}
+	idx := Index{}
+	var err error
+	root.ForEach(func(k, v gjson.Result) bool {
+		var e Entry
+		if e, err = decodeEntry(v); err != nil {
+			err = fmt.Errorf("%q: %w", k.Str, err)
+			return false
+		}
+		idx[strings.ToValidUTF8(k.Str, "\uFFFD")] = e
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+func decodeEntry(v gjson.Result) (Entry, error) {
+	var e Entry
+	if !v.IsObject() {
+		return e, errors.New("not an object")
+	}
+	var err error
+	num := func(key string, r gjson.Result) int64 {
+		if r.Type != gjson.Number {
+			err = fmt.Errorf("%s: want a number", key)
+		}
+		return r.Int()
+	}
+	v.ForEach(func(k, r gjson.Result) bool {
+		switch k.Str {
+		case "size":
+			e.Size = num(k.Str, r)
+		case "mtime":
+			e.ModTime = num(k.Str, r)
+		case "ctime":
+			e.CTime = num(k.Str, r)
+		case "ino":
+			if r.Type != gjson.Number {
+				err = errors.New("ino: want a number")
+			}
+			e.Ino = r.Uint()
+		case "symbols":
+			if r.Type == gjson.Null {
+				return true
+			}
+			if !r.IsArray() {
+				err = errors.New("symbols: want an array")
+				return false
+			}
+			r.ForEach(func(_, sr gjson.Result) bool {
+				if !sr.IsObject() {
+					err = errors.New("symbols: want objects")
+					return false
+				}
+				var sym Symbol
+				sr.ForEach(func(sk, sv gjson.Result) bool {
+					if sv.Type != gjson.String {
+						err = fmt.Errorf("symbols: %s: want a string", sk.Str)
+						return false
+					}
+					switch sk.Str {
+					case "kind":
+						sym.Kind = strings.ToValidUTF8(sv.Str, "\uFFFD")
+					case "name":
+						sym.Name = strings.ToValidUTF8(sv.Str, "\uFFFD")
+					case "file":
+						sym.File = strings.ToValidUTF8(sv.Str, "\uFFFD")
+					}
+					return true
+				})
+				e.Symbols = append(e.Symbols, sym)
+				return err == nil
+			})
+		}
+		return err == nil
+	})
+	return e, err
+}
+
+// Same reports whether a and b are the same reading of the same files.
+func (idx Index) Same(b Index) bool {
+	return maps.EqualFunc(idx, b, func(x, y Entry) bool {
+		return x.Size == y.Size && x.ModTime == y.ModTime && x.CTime == y.CTime && x.Ino == y.Ino && slices.Equal(x.Symbols, y.Symbols)
+	})
+}
+
+// Settled reports whether every entry's status change time is older than
+// since (when the index is written) by more than treeview.Margin: else
+// the index must be written again once they settle.
+func (idx Index) Settled(since time.Time) bool {
+	limit := since.Add(-treeview.Margin).UnixNano()
+	for _, e := range idx {
+		if e.CTime == 0 || e.CTime >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 // Write writes idx to path atomically.

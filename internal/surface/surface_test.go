@@ -211,3 +211,28 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 }
+
+// TestIndexRoundTrip: Read gives back what Write wrote, and says which
+// file is corrupt.
+func TestIndexRoundTrip(t *testing.T) {
+	idx := Index{
+		"a.go":       {Size: 10, ModTime: 1763740800123456789, CTime: 1763740800123456790, Ino: 1 << 40, Symbols: []Symbol{{Func, "Add", "a.go"}, {Method, "T.M", "a.go"}}},
+		"web/r.js":   {Size: 1, ModTime: -1, Symbols: []Symbol{{Route, `/x"y<z>`, "web/r.js"}}},
+		"empty.py":   {},
+		"ünïcode.rb": {Size: 3, Symbols: []Symbol{{Flag, "--v", ""}}},
+	}
+	p := filepath.Join(t.TempDir(), "surface.json")
+	if err := Write(p, idx); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(p)
+	if err != nil || !back.Same(idx) || len(back) != len(idx) {
+		t.Errorf("Read(Write) = %v, %v; want %v", back, err, idx)
+	}
+	for _, bad := range []string{"", "[]", `{"a":1}`, `{"a":{"symbols":"x"}}`, `{"a":{"size":"1"}}`, `{"a":{"symbols":[1]}}`, `{"a":{"symbols":[{"name":1}]}}`, `{"a":`} {
+		os.WriteFile(p, []byte(bad), 0o644)
+		if _, err := Read(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("Read(%q) = %v, want an error naming the file", bad, err)
+		}
+	}
+}

@@ -10,12 +10,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Index is what the scanner found in each counted test file, by path
@@ -26,6 +28,8 @@ type Index map[string]File
 type File struct {
 	Size       int64    `json:"size"`
 	ModTime    int64    `json:"mtime_ns"`
+	CTime      int64    `json:"ctime_ns,omitempty"` // status change time: no agent sets it back
+	Ino        uint64   `json:"ino,omitempty"`
 	Tests      []string `json:"tests"`
 	Skips      int      `json:"skips"`
 	Assertions int      `json:"assertions"`
@@ -52,7 +56,21 @@ func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "test-
 // Same reports whether a and b are the same version of a file, as far as
 // a scan can tell.
 func Same(a, b File) bool {
-	return a.Size == b.Size && a.ModTime == b.ModTime && a.Err == b.Err
+	return a.Size == b.Size && a.ModTime == b.ModTime && a.CTime == b.CTime && a.Ino == b.Ino && a.Err == b.Err
+}
+
+// Settled reports whether every entry's status change time is older than
+// since (when the index is written) by more than treeview.Margin: else
+// the index must be written again once they settle, or the entries too
+// recent to trust would be read again at every scan.
+func (idx Index) Settled(since time.Time) bool {
+	limit := since.Add(-treeview.Margin).UnixNano()
+	for _, f := range idx {
+		if f.CTime == 0 || f.CTime >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 // Totals adds up the index.
@@ -192,6 +210,13 @@ func decodeFile(v gjson.Result) (File, error) {
 			f.Size = num(k.Str, r)
 		case "mtime_ns":
 			f.ModTime = num(k.Str, r)
+		case "ctime_ns":
+			f.CTime = num(k.Str, r)
+		case "ino":
+			if r.Type != gjson.Number {
+				err = errors.New("ino: want a number")
+			}
+			f.Ino = r.Uint()
 		case "skips":
 			f.Skips = int(num(k.Str, r))
 		case "assertions":

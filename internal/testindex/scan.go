@@ -3,13 +3,14 @@ package testindex
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
+	"time"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // maxFile bounds the size of a test file that is scanned; larger ones are
@@ -17,41 +18,43 @@ import (
 const maxFile = 4 << 20
 
 // Scan walks the project at root for the test files the census counts
-// (see [Lang]) and scans those not already in prev with the same size and
-// modification time.
+// (see [Lang]) and scans those not already in prev with the same stamp.
 func Scan(root string, globs []string, prev Index) Index {
+	return ScanView(treeview.Open(root, ""), globs, prev, time.Time{})
+}
+
+// ScanView is Scan over a view of the tree (package treeview), which
+// lists the files without reading every directory. An entry of prev is
+// kept only when the file's size, modification time, status change time
+// and inode are the same and its status change time is older than since
+// (when prev was taken; zero: unknown, an equal stamp is trusted) by more than [treeview.Margin]: a
+// file changed in the clock tick in which prev was taken is read again.
+func ScanView(v *treeview.View, globs []string, prev Index, since time.Time) Index {
+	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
+	if !since.IsZero() {
+		settled = since.Add(-treeview.Margin).UnixNano()
+	}
 	idx := Index{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: not measured
+	for _, rel := range v.Files(mayCount, func(rel string) bool { return Lang(globs, rel) != "" }) {
+		st, ok := v.Stat(rel)
+		if !ok || !st.Mode.IsRegular() {
+			continue // gone since the view was refreshed
 		}
-		if d.IsDir() {
-			if p != root && project.NotSource(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimLeft(strings.TrimPrefix(p, root), string(filepath.Separator)))
-		if Lang(globs, rel) == "" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		f := File{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-		if old, ok := prev[rel]; ok && old.Size == f.Size && old.ModTime == f.ModTime {
+		f := File{Size: st.Size, ModTime: st.MTime, CTime: st.CTime, Ino: st.Ino}
+		if old, ok := prev[rel]; ok && old.CTime != 0 && old.CTime < settled &&
+			old.Size == f.Size && old.ModTime == f.ModTime && old.CTime == f.CTime && old.Ino == f.Ino {
 			idx[rel] = old
-			return nil
+			continue
 		}
-		idx[rel] = scan(p, rel, f)
-		return nil
-	})
+		idx[rel] = scan(v.Path(rel), rel, f)
+	}
 	return idx
 }
+
+// mayCount reports whether a file of this name may be one the census
+// counts in some directory: testscan.Lang in the directory where it
+// counts most (src/test/, a test directory for JavaScript and Java).
+func mayCount(name string) bool { return testscan.Lang("src/test/"+name) != "" }
 
 // ScanFile scans the one file rel (slash-separated, relative to root) as
 // [Scan] would. It returns false when rel is not a regular file (deleted,
@@ -66,7 +69,13 @@ func ScanFile(root, rel string) (File, bool) {
 		}
 		return File{}, false
 	}
-	return scan(p, rel, File{Size: info.Size(), ModTime: info.ModTime().UnixNano()}), true
+	return scan(p, rel, fileOf(info)), true
+}
+
+// fileOf returns the stamp of a file, as an entry to scan into.
+func fileOf(info fs.FileInfo) File {
+	st := treeview.StampOf(info)
+	return File{Size: st.Size, ModTime: st.MTime, CTime: st.CTime, Ino: st.Ino}
 }
 
 // scan reads the file at path, named rel, into f.

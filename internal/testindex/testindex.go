@@ -35,8 +35,6 @@ package testindex
 import (
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
 )
@@ -83,8 +81,8 @@ func Fixture(rel string) bool {
 }
 
 func matchAny(globs []string, rel string) bool {
-	for _, g := range globs {
-		if doublestar.MatchUnvalidated(g, rel) {
+	for _, g := range compile(globs) {
+		if g.match(rel) {
 			return true
 		}
 	}

@@ -1,0 +1,29 @@
+package loop
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+)
+
+// TreeView returns the loop's view of the project's tree (package
+// treeview), refreshed: the one listing of the project that a Stop's test
+// inventory, surface and completion inputs share, and that post-tool-call
+// refreshes after a Bash call. The caller saves it.
+func TreeView(sc project.Scope) *treeview.View {
+	return treeview.Open(sc.Root, filepath.Join(sc.Dir(), treeview.Name))
+}
+
+// written returns when the file at path was last written (its mtime), or
+// now when it cannot say: what a cache read from it may trust is what
+// settled before then.
+func written(path string) time.Time {
+	info, err := os.Stat(path)
+	if err != nil {
+		return time.Now()
+	}
+	return info.ModTime()
+}

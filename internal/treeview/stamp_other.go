@@ -1,0 +1,9 @@
+//go:build !unix
+
+package treeview
+
+import "io/fs"
+
+// sysStamp: no ctime where the platform does not say; every stamp is then
+// untrusted (a zero ctime) and every look reads again.
+func sysStamp(fs.FileInfo) (ctime int64, ino uint64) { return 0, 0 }
