@@ -13,11 +13,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -39,6 +42,11 @@ type Hook struct {
 	// nothing (or a terminal). post-iteration-reflect takes an external
 	// loop's iteration, or nothing, as well.
 	Input func(data []byte, agent string) (Input, error)
+
+	// Events are the event names the hook takes (the first is Event's
+	// default when the input names none); any other is refused, exit 1.
+	// nil: any.
+	Events []string
 
 	Getenv func(string) string // os.Getenv when nil
 	Now    func() time.Time    // time.Now when nil
@@ -67,6 +75,10 @@ type Call struct {
 	Now     func() time.Time
 	Stderr  io.Writer
 	DryRun  bool // write nothing but the answer (ralph replay, ralph explain)
+
+	cfg       *config.Config // loaded by Config
+	problem   error          // what is wrong with aiwg.yml, if anything
+	cfgLoaded bool
 }
 
 // Result is a handler's answer plus what the audit line records.
@@ -112,12 +124,22 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if ev.Name == "" {
 		ev.Name = h.Event
 	}
+	if h.Events != nil && !slices.Contains(h.Events, ev.Name) {
+		return fail(stderr, fmt.Errorf("%s: event %q is not one of its own (want %s): refused", h.Name, clip.String(ev.Name, 40), strings.Join(h.Events, " or ")))
+	}
 	root := project.FindRoot(ev.Cwd, getenv)
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
+	unsafe := project.CheckRoot(root, getenv)
+	if unsafe != nil {
+		// Not a place for .aiwg: guard, but record nothing there and
+		// drive no loop from it.
+		fmt.Fprintf(stderr, "ralph: warning: %v: nothing is recorded\n", unsafe)
+		dry = true
+	}
 	found := registry.Found{ID: in.Loop}
-	if !in.Given {
+	if !in.Given && unsafe == nil {
 		found = h.find(root, ev.SessionID, dry, getenv, now, stderr)
 	}
 	scope, err := project.NewScope(root, found.ID)
@@ -128,6 +150,7 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 
 	res, herr := h.Handle(c)
 	if herr == nil {
+		noteConfig(c, &res)
 		if err := write(stdout, ev, res); err != nil {
 			herr = fmt.Errorf("writing answer: %w", err)
 		}

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,7 +25,9 @@ Next: what you will do differently next iteration
 // Snapshots is the snapshot store of the loop in sc: its iterations'
 // working trees, for ralph rollback --iteration and ralph restore --best.
 func Snapshots(sc project.Scope) *snapshot.Store {
-	return &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), "snapshot.index")}
+	return &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), "snapshot.index"), Check: func(root string) error {
+		return project.CheckSnapshotRoot(root, os.Getenv)
+	}}
 }
 
 // completes reports whether an iteration ends its loop as done.
