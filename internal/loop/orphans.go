@@ -72,4 +72,3 @@ func OrphanNote(orphans []Orphan) string {
 	return fmt.Sprintf("skipped %d loop director%s with no readable state (left by a ralph start that did not finish: %s); ralph doctor names the command that clears them",
 		len(orphans), map[bool]string{true: "y", false: "ies"}[len(orphans) == 1], strings.Join(ids, ", "))
 }
-
