@@ -175,7 +175,7 @@ func IterationTree(sc project.Scope, st *State, n int) (string, error) {
 		tree = it.Snapshot
 	}
 	if tree == "" {
-		return "", fmt.Errorf("loop %s: no snapshot of iteration %d (was git on PATH for the stop hook?)", st.LoopID, n)
+		return "", fmt.Errorf("loop %s: no snapshot of iteration %d (snapshots need git on PATH, and a project marker such as .git or aiwg.yml at the root)", st.LoopID, n)
 	}
 	return tree, nil
 }

@@ -150,10 +150,6 @@ func CheckRoot(root string, getenv func(string) string) error {
 	return nil
 }
 
-// Safe reports whether CheckRoot finds no fault with root, with the
-// process's environment.
-func Safe(root string) bool { return CheckRoot(root, os.Getenv) == nil }
-
 // Markers are the files and directories that make a directory a project
 // that ralph may snapshot whole: version control, ralph's config, or a
 // language's manifest. A .aiwg alone is no marker (a hook may have left it).
