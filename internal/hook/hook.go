@@ -71,7 +71,11 @@ type Call struct {
 	// Unbound names the active loops bound to no session when there are
 	// several, and so the call belongs to none of them.
 	Unbound []string
-	Getenv  func(string) string
+	// LookupErr is why the project's loops could not be looked up (an
+	// unreadable registry): the call then belongs to no loop, though one
+	// may be running.
+	LookupErr error
+	Getenv    func(string) string
 	Now     func() time.Time
 	Stderr  io.Writer
 	DryRun  bool // write nothing but the answer (ralph replay, ralph explain)
@@ -139,14 +143,15 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		dry = true
 	}
 	found := registry.Found{ID: in.Loop}
+	var lookupErr error
 	if !in.Given && unsafe == nil {
-		found = h.find(root, ev.SessionID, dry, getenv, now, stderr)
+		found, lookupErr = h.find(root, ev.SessionID, dry, getenv, now, stderr)
 	}
 	scope, err := project.NewScope(root, found.ID)
 	if err != nil {
 		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
-	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
+	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, LookupErr: lookupErr, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
 
 	res, herr := h.Handle(c)
 	if herr == nil {
@@ -237,13 +242,14 @@ func readAll(stdin io.Reader) ([]byte, error) {
 
 // find finds the loop of the session's call and binds the project's one
 // unbound loop to the session on its first call (not in a dry run), so
-// that no other session drives it. No loop is the zero Found.
-func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) registry.Found {
+// that no other session drives it. No loop is the zero Found; err says
+// why the loops could not be looked up.
+func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
 	found, err := registry.Lookup(root, session, getenv)
 	if err != nil {
 		// The guard must still guard: go on outside any loop.
 		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)
-		return registry.Found{}
+		return registry.Found{}, err
 	}
 	if found.Bind && !dry {
 		ok, err := registry.Bind(root, found.ID, session, now())
@@ -251,10 +257,10 @@ func (h *Hook) find(root, session string, dry bool, getenv func(string) string, 
 			fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, session, err)
 		}
 		if !ok {
-			return registry.Found{}
+			return registry.Found{}, nil
 		}
 	}
-	return found
+	return found, nil
 }
 
 // write writes the handler's answer, or its output, to stdout.

@@ -72,3 +72,20 @@ func OrphanNote(orphans []Orphan) string {
 	return fmt.Sprintf("skipped %d loop director%s with no readable state (left by a ralph start that did not finish: %s); ralph doctor names the command that clears them",
 		len(orphans), map[bool]string{true: "y", false: "ies"}[len(orphans) == 1], strings.Join(ids, ", "))
 }
+
+// RunningByState returns the ids of the loops whose own state says they run,
+// whatever the registry says: what a Stop must not let end when the
+// registry cannot be read.
+func RunningByState(root string) []string {
+	ents, _ := os.ReadDir(project.Layout{Root: root}.Loops())
+	var ids []string
+	for _, d := range ents {
+		if !d.IsDir() || !project.ValidLoopID(d.Name()) {
+			continue
+		}
+		if st, sc, err := Read(root, d.Name()); err == nil && !sc.Archived && st.Status == Running {
+			ids = append(ids, d.Name())
+		}
+	}
+	return ids
+}

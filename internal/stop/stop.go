@@ -83,6 +83,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func handle(c *hook.Call) (hook.Result, error) {
 	if c.Scope.Loop == "" {
+		if c.LookupErr != nil && !c.DryRun {
+			// The registry cannot be read: a loop whose own state says it
+			// runs is not over because of that.
+			if ids := loop.RunningByState(c.Scope.Root); len(ids) > 0 {
+				return blockedRegistry(c, ids), nil
+			}
+		}
 		if len(c.Unbound) > 1 {
 			return hook.Result{Target: "no loop: " + strings.Join(c.Unbound, ", ") + " unbound", Answer: answer.Answer{System: unboundMessage(c.Unbound)}}, nil
 		}
@@ -137,6 +144,15 @@ func blocked(c *hook.Call, target string, err error) hook.Result {
 	fmt.Fprintf(c.Stderr, "ralph: error: %v\n", err)
 	msg := fmt.Sprintf("ralph-hooks could not judge this iteration of loop %s (%v), so the loop is not over: stop now and tell the human what failed. A human can fix it, or end the loop with `ralph abort %s`.", c.Scope.Loop, err, c.Scope.Loop)
 	return hook.Result{Target: target + " (error: blocked)", Rule: "stop-error", Level: "high",
+		Answer: answer.Answer{Decision: answer.Block, Reason: msg, System: "ralph: " + msg}}
+}
+
+// blockedRegistry is the answer to a Stop when the registry cannot be read
+// and loops still run by their state.
+func blockedRegistry(c *hook.Call, ids []string) hook.Result {
+	msg := fmt.Sprintf("ralph-hooks could not read the loop registry (%v), and the state of %s says running, so this session is not over: stop now and tell the human. A human can run `ralph doctor` (it says how to recover the registry), or end a loop with `ralph abort ID --force`.",
+		c.LookupErr, strings.Join(ids, ", "))
+	return hook.Result{Target: "no loop: registry unreadable; running " + strings.Join(ids, ", "), Rule: "stop-error", Level: "high",
 		Answer: answer.Answer{Decision: answer.Block, Reason: msg, System: "ralph: " + msg}}
 }
 
