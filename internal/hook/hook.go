@@ -76,9 +76,9 @@ type Call struct {
 	// may be running.
 	LookupErr error
 	Getenv    func(string) string
-	Now     func() time.Time
-	Stderr  io.Writer
-	DryRun  bool // write nothing but the answer (ralph replay, ralph explain)
+	Now       func() time.Time
+	Stderr    io.Writer
+	DryRun    bool // write nothing but the answer (ralph replay, ralph explain)
 
 	cfg       *config.Config // loaded by Config
 	problem   error          // what is wrong with aiwg.yml, if anything
