@@ -283,6 +283,12 @@ func buildConstraint(p string) string {
 // function that calls something named Exit (os.Exit, syscall.Exit) or
 // Goexit: the way to end a test binary before its tests run, or after it
 // has printed what it pleased.
+// ctimeSlack is how far a file's ctime may lag the clock: the kernel
+// stamps it from a coarse clock (a tick, up to some milliseconds, behind
+// time.Now), so a file changed just after since can carry a ctime just
+// before it. Files changed within the slack before since are read again.
+const ctimeSlack = time.Second
+
 func goExits(root string, in Inputs, base Inputs, since time.Time) {
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -302,7 +308,7 @@ func goExits(root string, in Inputs, base Inputs, since time.Time) {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator)))
-		if ct, ok := changed(info); ok && base != nil && ct.Before(since) {
+		if ct, ok := changed(info); ok && base != nil && ct.Before(since.Add(-ctimeSlack)) {
 			prefix := "exit in " + rel + ": "
 			for k, v := range base {
 				if strings.HasPrefix(k, prefix) {
