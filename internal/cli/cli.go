@@ -53,7 +53,7 @@ Guard:
   rollback --last          restore the files saved before the last risky action
   rollback --checkpoint ID restore a given checkpoint (--dry-run lists the changes)
   rollback --list          list the checkpoints
-  replay LOGLINE|EVENTFILE  re-run a logged or saved event through its hook (--dry-run)
+  replay LOGLINE|EVENTFILE  re-run a logged or saved event through its hook (dry unless --live)
 
 Setup:
   init                     write aiwg.yml for the project, from what it is (--dry-run prints it)

@@ -87,6 +87,9 @@ func start(e *env, args []string) error {
 		return exit.Usagef("start: --max-iterations %d: want at least 1 (leave it out for persistence_loop.max_iterations of aiwg.yml, 100 by default)", *max)
 	}
 	root := e.root()
+	if err := project.CheckRoot(root, e.getenv); err != nil {
+		return fmt.Errorf("start: %w: run ralph start in the project's directory", err)
+	}
 	cfg, err := config.Load(project.Layout{Root: root}.Config())
 	if err != nil {
 		return err
@@ -188,6 +191,9 @@ func list(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *all {
+		noteOrphans(e, e.root())
+	}
 	if *asJSON {
 		if sts == nil {
 			sts = []*loop.State{}
@@ -272,6 +278,10 @@ func status(e *env, args []string) error {
 	} else if sts, err = loop.List(root, *all); err != nil {
 		return err
 	}
+	if *all {
+		noteOrphans(e, root)
+	}
+	noteConfig(e, root)
 	if *asJSON {
 		var out []any
 		for _, st := range sts {

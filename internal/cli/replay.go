@@ -28,8 +28,8 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/stop"
 )
 
-const replayUsage = `Usage: ralph replay [--dry-run] [--agent NAME] LOGLINE|FILE|-
-       ralph replay [--dry-run] --last
+const replayUsage = `Usage: ralph replay [--live] [--agent NAME] LOGLINE|FILE|-
+       ralph replay [--live] --last
 
 replay runs a hook call again, in this process, through the hook that
 handles it (pre-tool-call, post-tool-call or stop), and shows the hook and
@@ -54,17 +54,22 @@ The hooks read CLAUDE_PROJECT_DIR and RALPH_LOOP_ID as they do for the
 agent; the project is the one holding the event's cwd (else the current
 directory).
 
-Without --dry-run the call is re-run for real: the hook writes what it
-writes for the agent (one more line in the audit log, a checkpoint, loop
-state; a Stop runs the completion command and ends an iteration).
+A replay is a dry run unless --live: the hook decides and answers, but
+writes nothing (no audit line, checkpoint or loop state; a Stop only names
+its loop), so replaying a logged call never moves a live loop on. With
+--live the call is re-run for real: the hook writes what it writes for the
+agent (one more line in the audit log, a checkpoint, loop state; a Stop
+runs the completion command and ends an iteration).
 
 Exit status: 0 when the call was replayed, whatever the decision (the
 hook's own exit code is shown); 1 when the input cannot be read or is
 neither a log line nor an event; 2 on a usage error.
 
 Flags:
-  --dry-run      decide and answer, but write nothing (a Stop only names
+  --live         re-run the call for real (default: a dry run, which
+                 decides and answers but writes nothing; a Stop only names
                  its loop)
+  --dry-run      a dry run (the default; kept for scripts)
   --last         replay the newest line of the project's audit logs
   --agent NAME   dialect of the event (default: detect; claude, codex, copilot, cursor, gemini,
                  opencode)
@@ -116,7 +121,8 @@ type replayOut struct {
 
 func replay(e *env, args []string) error {
 	fs := flags("replay")
-	dry := fs.Bool("dry-run", false, "")
+	dryFlag := fs.Bool("dry-run", false, "")
+	live := fs.Bool("live", false, "")
 	last := fs.Bool("last", false, "")
 	agent := fs.String("agent", "", "")
 	pos, help, err := parseMixed(e, fs, replayUsage, args)
@@ -124,6 +130,8 @@ func replay(e *env, args []string) error {
 		return err
 	}
 	switch {
+	case *live && *dryFlag:
+		return exit.Usagef("replay: --live and --dry-run: give one")
 	case *last && len(pos) > 0:
 		return exit.Usagef("replay: give a log line, a file or --last, not both")
 	case !*last && len(pos) == 0:
@@ -148,7 +156,9 @@ func replay(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("replay: %s: %w", name, err)
 	}
-	return runReplay(e, in, *dry, *agent)
+	// Replaying never changes state unless asked: a logged Stop replayed
+	// for real would end an iteration of a live loop.
+	return runReplay(e, in, !*live, *agent)
 }
 
 // replayRead reads the argument: a log line given inline, stdin ("-") or
@@ -457,7 +467,7 @@ func runReplay(e *env, in *replayIn, dry bool, agent string) error {
 
 	w := e.stdout
 	if dry {
-		replayField(w, "replay:", "dry run: nothing was written")
+		replayField(w, "replay:", "dry run: nothing was written (--live re-runs it for real)")
 	} else {
 		replayField(w, "replay:", "for real: the hook wrote what it writes for the agent (one more audit line; checkpoints, loop state)")
 	}
@@ -475,7 +485,7 @@ func runReplay(e *env, in *replayIn, dry bool, agent string) error {
 		replayField(w, "note:", n)
 	}
 	if out.Unjudged {
-		replayField(w, "decision:", "not judged: a dry run of a Stop only names its loop (run without --dry-run to judge the iteration)")
+		replayField(w, "decision:", "not judged: a dry run of a Stop only names its loop (ralph replay --live judges the iteration)")
 	} else {
 		replayField(w, "decision:", withRule(out.Decision, out.Rule))
 	}

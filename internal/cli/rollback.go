@@ -132,20 +132,36 @@ func rollback(e *env, args []string) error {
 	return nil
 }
 
-// scopesOf lists the project's scope and its loops' scopes, or one loop's.
+// scopesOf lists the project's scope and its loops' scopes, active and
+// archived (a loop's checkpoints move to the archive with it, and the
+// restore command post-tool-call gave the agent must still work), or one
+// loop's.
 func scopesOf(root, loop string) ([]project.Scope, error) {
+	l := project.Layout{Root: root}
 	if loop != "" {
 		s, err := project.NewScope(root, loop)
 		if err != nil {
 			return nil, exit.Usagef("%v", err)
 		}
+		if _, err := os.Stat(s.Dir()); err != nil {
+			if _, err := os.Stat(filepath.Join(l.Archive(), loop)); err == nil {
+				s.Archived = true
+			}
+		}
 		return []project.Scope{s}, nil
 	}
-	scopes := []project.Scope{{Layout: project.Layout{Root: root}}}
-	dirs, _ := os.ReadDir(project.Layout{Root: root}.Loops())
-	for _, d := range dirs {
-		if s, err := project.NewScope(root, d.Name()); err == nil && d.IsDir() {
-			scopes = append(scopes, s)
+	scopes := []project.Scope{{Layout: l}}
+	for _, archived := range []bool{false, true} {
+		dir := l.Loops()
+		if archived {
+			dir = l.Archive()
+		}
+		dirs, _ := os.ReadDir(dir)
+		for _, d := range dirs {
+			if s, err := project.NewScope(root, d.Name()); err == nil && d.IsDir() {
+				s.Archived = archived
+				scopes = append(scopes, s)
+			}
 		}
 	}
 	return scopes, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	taskrun "github.com/ralph-hooks/ralph-hooks/internal/run"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
@@ -99,6 +100,9 @@ func runCmd(e *env, args []string) error {
 	}
 	if *status {
 		return showTasks(e, root, dir, *asJSON, *all)
+	}
+	if err := project.CheckRoot(root, e.getenv); err != nil {
+		return fmt.Errorf("run: %w: run it in the project's directory", err)
 	}
 	cfg, err := config.Load(filepath.Join(root, "aiwg.yml"))
 	if err != nil {

@@ -126,9 +126,8 @@ func checkConfig(r *report, o Options) *config.Config {
 	path := project.Layout{Root: o.Root}.Config()
 	cfg, err := config.Load(path)
 	if err != nil {
-		r.add(Fail, "config", "%v", err)
-		cfg, _ = config.Default()
-		return cfg
+		r.add(Fail, "config", "%v; until it is fixed every hook keeps the built-in defaults (built-in rules, tamper protection, fail_closed on) and the running loops their completion commands and bounds", err)
+		return config.Fallback(path)
 	}
 	if _, err := os.Stat(path); err == nil {
 		r.add(OK, "config", "%s is valid", path)
@@ -301,6 +300,14 @@ func checkState(r *report, root string) {
 				r.add(Fail, "state", "loop %s: %v; recover: ralph abort %s --force (ends it; its iterations and snapshots stay)", e.LoopID, err, e.LoopID)
 			}
 		}
+	}
+	if orphans, err := loop.Orphans(root); err == nil && len(orphans) > 0 {
+		ids := make([]string, len(orphans))
+		for i, o := range orphans {
+			ids[i] = o.ID
+		}
+		r.add(Warn, "state", "%d loop director%s with no readable state, left by a ralph start that did not finish (%s): ralph list --all skips them; clear them all with: %s",
+			len(orphans), map[bool]string{true: "y", false: "ies"}[len(orphans) == 1], strings.Join(ids, ", "), loop.ClearCommand(root, orphans))
 	}
 	if bad == 0 {
 		r.add(OK, "state", "registry and loop state are readable (%d active loops)", n)

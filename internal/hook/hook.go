@@ -13,11 +13,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -39,6 +42,11 @@ type Hook struct {
 	// nothing (or a terminal). post-iteration-reflect takes an external
 	// loop's iteration, or nothing, as well.
 	Input func(data []byte, agent string) (Input, error)
+
+	// Events are the event names the hook takes (the first is Event's
+	// default when the input names none); any other is refused, exit 1.
+	// nil: any.
+	Events []string
 
 	Getenv func(string) string // os.Getenv when nil
 	Now    func() time.Time    // time.Now when nil
@@ -63,10 +71,18 @@ type Call struct {
 	// Unbound names the active loops bound to no session when there are
 	// several, and so the call belongs to none of them.
 	Unbound []string
-	Getenv  func(string) string
-	Now     func() time.Time
-	Stderr  io.Writer
-	DryRun  bool // write nothing but the answer (ralph replay, ralph explain)
+	// LookupErr is why the project's loops could not be looked up (an
+	// unreadable registry): the call then belongs to no loop, though one
+	// may be running.
+	LookupErr error
+	Getenv    func(string) string
+	Now       func() time.Time
+	Stderr    io.Writer
+	DryRun    bool // write nothing but the answer (ralph replay, ralph explain)
+
+	cfg       *config.Config // loaded by Config
+	problem   error          // what is wrong with aiwg.yml, if anything
+	cfgLoaded bool
 }
 
 // Result is a handler's answer plus what the audit line records.
@@ -112,23 +128,34 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if ev.Name == "" {
 		ev.Name = h.Event
 	}
+	if h.Events != nil && !slices.Contains(h.Events, ev.Name) {
+		return fail(stderr, fmt.Errorf("%s: event %q is not one of its own (want %s): refused", h.Name, clip.String(ev.Name, 40), strings.Join(h.Events, " or ")))
+	}
 	root := project.FindRoot(ev.Cwd, getenv)
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
+	}
+	unsafe := project.CheckRoot(root, getenv)
+	if unsafe != nil {
+		// Not a place for .aiwg: guard, but record nothing there and
+		// drive no loop from it.
+		fmt.Fprintf(stderr, "ralph: warning: %v: nothing is recorded\n", unsafe)
+		dry = true
 	}
 	var tampered string
 	if !dry {
 		tampered = checkVault(root, getenv, now(), stderr)
 	}
 	found := registry.Found{ID: in.Loop}
-	if !in.Given {
-		found = h.find(root, ev.SessionID, dry, getenv, now, stderr)
+	var lookupErr error
+	if !in.Given && unsafe == nil {
+		found, lookupErr = h.find(root, ev.SessionID, dry, getenv, now, stderr)
 	}
 	scope, err := project.NewScope(root, found.ID)
 	if err != nil {
 		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
-	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
+	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, LookupErr: lookupErr, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
 
 	res, herr := h.Handle(c)
 	res.Answer = tamperAnswer(ev, res.Answer, tampered)
@@ -136,6 +163,7 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		res.Rule, res.Level = "state-tamper", "critical"
 	}
 	if herr == nil {
+		noteConfig(c, &res)
 		if err := write(stdout, ev, res); err != nil {
 			herr = fmt.Errorf("writing answer: %w", err)
 		}
@@ -222,13 +250,14 @@ func readAll(stdin io.Reader) ([]byte, error) {
 
 // find finds the loop of the session's call and binds the project's one
 // unbound loop to the session on its first call (not in a dry run), so
-// that no other session drives it. No loop is the zero Found.
-func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) registry.Found {
+// that no other session drives it. No loop is the zero Found; err says
+// why the loops could not be looked up.
+func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
 	found, err := registry.Lookup(root, session, getenv)
 	if err != nil {
 		// The guard must still guard: go on outside any loop.
 		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)
-		return registry.Found{}
+		return registry.Found{}, err
 	}
 	if found.Bind && !dry {
 		ok, err := registry.Bind(root, found.ID, session, now())
@@ -236,10 +265,10 @@ func (h *Hook) find(root, session string, dry bool, getenv func(string) string, 
 			fmt.Fprintf(stderr, "ralph: warning: binding loop %s to session %s: %v\n", found.ID, session, err)
 		}
 		if !ok {
-			return registry.Found{}
+			return registry.Found{}, nil
 		}
 	}
-	return found
+	return found, nil
 }
 
 // write writes the handler's answer, or its output, to stdout.

@@ -199,7 +199,7 @@ func TestFeatureRemoval(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := projectDir(t)
 			os.MkdirAll(filepath.Join(root, "calc"), 0o755)
 			os.WriteFile(filepath.Join(root, "calc", "calc_test.go"), []byte(calcTest), 0o644)
 			os.WriteFile(filepath.Join(root, "calc", "calc.go"), []byte(src), 0o644)

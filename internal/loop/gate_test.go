@@ -50,7 +50,7 @@ func words(n int) string {
 // calcLoop starts a loop on a project with two tests in calc/calc_test.go.
 func calcLoop(t *testing.T, cmd string, max int) (*Stop, *State, string) {
 	t.Helper()
-	root := t.TempDir()
+	root := projectDir(t)
 	file := filepath.Join(root, "calc", "calc_test.go")
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	if err := os.WriteFile(file, []byte(calcTest), 0o644); err != nil {

@@ -12,7 +12,8 @@ import (
 )
 
 // List returns the states of the project's loops: the active ones (the
-// registry's), and with all the others too (loops/ and archive/). Active
+// registry's), and with all the others too (loops/ and archive/), less the
+// orphans, whose state cannot be read (Orphans lists them). Active
 // loops come first, then by start, newest first.
 func List(root string, all bool) ([]*State, error) {
 	r, err := registry.Read(root)
@@ -40,7 +41,7 @@ func List(root string, all bool) ([]*State, error) {
 			}
 			st, _, err := Read(root, id)
 			if err != nil {
-				return nil, fmt.Errorf("loop %s: %w", id, err)
+				continue // an orphan (see Orphans): skipped, not fatal
 			}
 			out = append(out, st)
 			seen[id] = true

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,7 +25,9 @@ Next: what you will do differently next iteration
 // Snapshots is the snapshot store of the loop in sc: its iterations'
 // working trees, for ralph rollback --iteration and ralph restore --best.
 func Snapshots(sc project.Scope) *snapshot.Store {
-	return &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), "snapshot.index")}
+	return &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), "snapshot.index"), Check: func(root string) error {
+		return project.CheckSnapshotRoot(root, os.Getenv)
+	}}
 }
 
 // completes reports whether an iteration ends its loop as done.
@@ -172,7 +175,7 @@ func IterationTree(sc project.Scope, st *State, n int) (string, error) {
 		tree = it.Snapshot
 	}
 	if tree == "" {
-		return "", fmt.Errorf("loop %s: no snapshot of iteration %d (was git on PATH for the stop hook?)", st.LoopID, n)
+		return "", fmt.Errorf("loop %s: no snapshot of iteration %d (snapshots need git on PATH, and a project marker such as .git or aiwg.yml at the root)", st.LoopID, n)
 	}
 	return tree, nil
 }

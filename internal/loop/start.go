@@ -14,6 +14,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
@@ -170,24 +171,29 @@ func create(ctx context.Context, sc project.Scope, st *State, base testindex.Ind
 	if err := os.MkdirAll(sc.Dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("start: creating %s: %w", sc.Dir(), err)
 	}
+	crashpoint.Here("start: loop directory made")
 	if err := makeDirs(sc); err != nil {
 		os.RemoveAll(sc.Dir())
 		return nil, fmt.Errorf("start: %w", err)
 	}
+	crashpoint.Here("start: subdirectories made")
 	var warnings []string
 	if tree, err := Snapshots(sc).Take(ctx); err != nil {
 		warnings = append(warnings, "no snapshot of the start: "+err.Error())
 	} else {
 		st.Snapshot, st.StartSnapshot = tree, tree
 	}
+	crashpoint.Here("start: snapshot taken")
 	if err := write(sc, st, base); err != nil {
 		os.RemoveAll(sc.Dir())
 		return warnings, err
 	}
+	crashpoint.Here("start: state written")
 	if err := completion.Write(completion.BaselinePath(sc), comp); err != nil {
 		os.RemoveAll(sc.Dir())
 		return warnings, err
 	}
+	crashpoint.Here("start: completion baseline written")
 	return warnings, nil
 }
 
@@ -220,6 +226,7 @@ func write(sc project.Scope, st *State, base testindex.Index) error {
 	if err := testindex.Write(testindex.BaselinePath(sc), base); err != nil {
 		return err
 	}
+	crashpoint.Here("start: test baseline written")
 	if err := testindex.Write(testindex.LatestPath(sc), base); err != nil {
 		return err
 	}

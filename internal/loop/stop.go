@@ -150,7 +150,16 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 		st, _, _ := Read(sc.Root, sc.Loop)
 		return 0, idle(st), nil
 	case errors.Is(err, errBusy):
-		return 0, answer.Answer{System: fmt.Sprintf("ralph: loop %s: another stop hook is judging this iteration; this one lets the session stop", sc.Loop)}, nil
+		// A Stop while another judges (or a hook that outlived the
+		// agent's timeout still does) does not end the session: the
+		// loop is not over until an iteration is judged.
+		st, _, _ := Read(sc.Root, sc.Loop)
+		pid := 0
+		if st != nil && st.Lease != nil {
+			pid = st.Lease.PID
+		}
+		msg := fmt.Sprintf("ralph: loop %s: another stop hook (pid %d) is still judging the previous iteration, so this Stop does not end the loop. Wait a moment, check that the work is done, then stop again.", sc.Loop, pid)
+		return 0, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
 	}
 	return token, answer.Answer{}, err
 }

@@ -19,7 +19,7 @@ import (
 // newLoop starts a loop with completion command cmd in a fresh project.
 func newLoop(t *testing.T, cmd string, max int) (*Stop, *State) {
 	t.Helper()
-	root := t.TempDir()
+	root := projectDir(t)
 	cfg := defaults(t)
 	st, warnings, err := Start(context.Background(), Options{
 		Root: root, Config: cfg, Task: "fix it", Completion: cmd, MaxIterations: max,
@@ -180,9 +180,10 @@ func TestEndStaleWriter(t *testing.T) {
 	if after.Iteration != 7 {
 		t.Errorf("iteration = %d: the stale writer overwrote the newer state", after.Iteration)
 	}
-	// While that lease lives, another Stop is not judged twice.
+	// While that lease lives, another Stop is not judged twice, nor does
+	// it end the session.
 	res, err = s.End(context.Background())
-	if err != nil || !strings.Contains(res.Answer.System, "another stop hook is judging") {
+	if err != nil || res.Answer.Decision != answer.Block || !strings.Contains(res.Answer.Reason, "is still judging the previous iteration") {
 		t.Errorf("second Stop during a live lease: %+v, %v", res.Answer, err)
 	}
 }
@@ -245,7 +246,7 @@ func TestRenewKeepsLease(t *testing.T) {
 		t.Fatalf("lease after a renewal at %v: %+v, %v; want it to expire at %v", later, cur.Lease, err, later.Add(LeaseTime))
 	}
 	second := *s
-	if res, err := second.End(context.Background()); err != nil || !strings.Contains(res.Answer.System, "another stop hook is judging") {
+	if res, err := second.End(context.Background()); err != nil || res.Answer.Decision != answer.Block || !strings.Contains(res.Answer.Reason, "is still judging the previous iteration") {
 		t.Errorf("a second Stop during the renewed lease: %+v, %v", res.Answer, err)
 	}
 	release()
@@ -366,4 +367,15 @@ func TestRecordErrorAndRegressions(t *testing.T) {
 	if data, err := os.ReadFile(regressionsPath(s.Scope)); err != nil || !strings.Contains(string(data), `"type":"test_deletion"`) {
 		t.Errorf("regressions.jsonl: %s, %v", data, err)
 	}
+}
+
+// projectDir returns a fresh project directory: a temp dir with a .git
+// marker, since a loop snapshots only a project's tree.
+func projectDir(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }

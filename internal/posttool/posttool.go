@@ -107,7 +107,7 @@ Flags:
 // Hook returns the post-tool-call hook as its binary runs it (ralph demo
 // runs it in-process, with an environment of its own).
 func Hook() *hook.Hook {
-	return &hook.Hook{Name: "post-tool-call", Event: event.PostToolUse, Usage: usage, Handle: handle}
+	return &hook.Hook{Name: "post-tool-call", Event: event.PostToolUse, Events: []string{event.PostToolUse, event.PostToolUseFailure}, Usage: usage, Handle: handle}
 }
 
 // Main runs the hook; see package hook.
@@ -147,15 +147,13 @@ func handle(c *hook.Call) (hook.Result, error) {
 	if !fileTool(ev.Tool) && ev.Tool != "Bash" && !(failed && c.Scope.Loop != "") {
 		return res, nil
 	}
-	cfg, err := config.Load(c.Scope.Config())
-	if err != nil {
-		return res, err
-	}
+	cfg := c.Config() // the defaults when aiwg.yml is invalid: detection stays on
 	if !cfg.AgentPersistence.Enabled {
 		return res, nil // the persistence extension is off: logged, nothing detected
 	}
 	r := &run{c: c, cfg: cfg, now: c.Now()}
-	if err := r.openLoop(); err != nil {
+	var err error
+	if err = r.openLoop(); err != nil {
 		return res, err
 	}
 	switch {

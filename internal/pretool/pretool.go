@@ -62,7 +62,7 @@ Flags:
 
 // Main runs the hook; see package hook.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h := &hook.Hook{Name: "pre-tool-call", Event: event.PreToolUse, Usage: usage, Handle: Handle}
+	h := &hook.Hook{Name: "pre-tool-call", Event: event.PreToolUse, Events: []string{event.PreToolUse}, Usage: usage, Handle: Handle}
 	return h.Main(args, stdin, stdout, stderr)
 }
 
@@ -81,13 +81,18 @@ func Handle(c *hook.Call) (hook.Result, error) {
 			l.LoopID, l.LoopID)}
 		return res, nil
 	}
-	cfg, err := config.Load(c.Scope.Config())
-	if err != nil {
-		return res, err // fail_closed is unknown without a config: fail open
-	}
+	// An invalid aiwg.yml gives the built-in defaults with fail_closed
+	// on: nothing written into the file turns the guard off.
+	cfg := c.Config()
 	v, err := Judge(cfg, c)
+	if ce := (*rulesError)(nil); errors.As(err, &ce) && c.ConfigProblem() == nil {
+		// aiwg.yml parsed, but its rules do not make a guard: the
+		// built-in ones stand in, as for a file that does not parse.
+		cfg = c.ConfigInvalid(ce.err)
+		v, err = Judge(cfg, c)
+	}
 	if err != nil {
-		return failClosed(cfg, res, err)
+		return failClosed(cfg, c, res, err)
 	}
 	res.Answer = v.Answer()
 	if v.Top != nil {
@@ -108,7 +113,7 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	}
 	if err != nil {
 		if cfg.FailClosed {
-			return failClosed(cfg, res, err)
+			return failClosed(cfg, c, res, err)
 		}
 		fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
 		note := "Note: ralph-hooks could not save a rollback checkpoint (" + err.Error() + "), so this change cannot be undone with `ralph rollback`."
@@ -154,7 +159,7 @@ func Judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 	g, err := risk.New(cfg, c.Scope.Root, c.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, &rulesError{err}
 	}
 	v, err := g.Event(c.Event)
 	if err != nil || v.Decision == answer.Deny {
@@ -223,16 +228,37 @@ func addTamper(v *risk.Verdict, tv *tamper.Verdict) {
 	}
 }
 
+// rulesError is a fault of the configuration's risk rules, found when the
+// guard is built from them.
+type rulesError struct{ err error }
+
+func (e *rulesError) Error() string { return e.err.Error() }
+func (e *rulesError) Unwrap() error { return e.err }
+
 // failClosed turns an internal error into a denial when aiwg.yml asks for
-// it, and otherwise reports it (the agent then goes on unguarded).
-func failClosed(cfg *config.Config, res hook.Result, err error) (hook.Result, error) {
+// it (or could not be loaded), or when the built-in rules alone find the
+// call risky: an error of ralph's own never lets a destructive command or a
+// write to a protected path through. Otherwise it reports the error (the
+// agent then goes on unguarded for this call).
+func failClosed(cfg *config.Config, c *hook.Call, res hook.Result, err error) (hook.Result, error) {
+	why := "Fix the problem or set fail_closed: false in aiwg.yml."
 	if !cfg.FailClosed {
-		return res, err
+		if !risky(c) {
+			return res, err
+		}
+		why = "The built-in rules find this call destructive or aimed at a protected path, so an error of the guard denies it whatever fail_closed says; tell the human what failed."
 	}
 	res.Answer = answer.Answer{Decision: answer.Deny,
-		Reason: "Blocked by ralph-hooks (fail_closed): the guard could not check this call (" + err.Error() + "). Fix the problem or set fail_closed: false in aiwg.yml."}
+		Reason: "Blocked by ralph-hooks (fail_closed): the guard could not check this call (" + err.Error() + "). " + why}
 	res.Rule, res.Level = "fail-closed", risk.Critical
 	return res, nil
+}
+
+// risky reports whether the built-in rules alone (the embedded defaults)
+// would refuse the call or ask the human about it.
+func risky(c *hook.Call) bool {
+	v, err := Judge(config.Fallback(c.Scope.Config()), c)
+	return err == nil && (v.Decision == answer.Deny || v.Decision == answer.Ask)
 }
 
 // RiskyAction is the record of the last risky action let through, kept in

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ConfigFile is the project's configuration file, at its root.
@@ -48,6 +49,11 @@ func CheckLoopID(id string) error {
 // FindRoot returns the project root for a hook running in cwd: the agent's
 // project dir (CLAUDE_PROJECT_DIR) when set, else the nearest ancestor of cwd
 // holding aiwg.yml or .aiwg, else the nearest holding .git, else cwd itself.
+//
+// A marker where no project can be does not count: neither / nor the home
+// directory itself is ever a root, and a .aiwg directory above the nearest
+// .git (a stray one, left by a hook run from there) does not capture the
+// repository below it. aiwg.yml, which a human writes, still does.
 func FindRoot(cwd string, getenv func(string) string) string {
 	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Clean(d)
@@ -55,29 +61,117 @@ func FindRoot(cwd string, getenv func(string) string) string {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs // a relative cwd is taken from the process's
+	}
 	cwd = filepath.Clean(cwd)
-	if r := up(cwd, ConfigFile, ".aiwg"); r != "" {
-		return r
-	}
-	if r := up(cwd, ".git"); r != "" {
-		return r
-	}
-	return cwd
-}
-
-func up(dir string, names ...string) string {
-	for {
-		for _, n := range names {
-			if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+	home := Home(getenv)
+	git := up(cwd, home, ".git")
+	for dir := cwd; ; {
+		if dir != home && dir != filepath.Dir(dir) {
+			if exists(filepath.Join(dir, ConfigFile)) {
+				return dir
+			}
+			if (git == "" || within(dir, git)) && exists(filepath.Join(dir, ".aiwg")) {
 				return dir
 			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			break
 		}
 		dir = parent
 	}
+	if git != "" {
+		return git
+	}
+	return cwd
+}
+
+// up returns the nearest ancestor of dir (dir included) holding one of
+// names, skipping / and home; "" when there is none.
+func up(dir, home string, names ...string) string {
+	for {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		if dir != home {
+			for _, n := range names {
+				if exists(filepath.Join(dir, n)) {
+					return dir
+				}
+			}
+		}
+		dir = parent
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// within reports whether dir is root or below it.
+func within(dir, root string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// Home returns the user's home directory, cleaned, or "" when unknown.
+func Home(getenv func(string) string) string {
+	h := getenv("HOME")
+	if h == "" || !filepath.IsAbs(h) {
+		return ""
+	}
+	return filepath.Clean(h)
+}
+
+// CheckRoot returns an error when root is no place for ralph's .aiwg: the
+// filesystem root, the home directory itself, or a directory that does not
+// exist. Hooks then guard but record nothing, and no loop runs there.
+func CheckRoot(root string, getenv func(string) string) error {
+	root = filepath.Clean(root)
+	switch {
+	case !filepath.IsAbs(root):
+		return fmt.Errorf("%s: not an absolute path, so not a project", root)
+	case filepath.Dir(root) == root:
+		return fmt.Errorf("%s is the filesystem root, not a project", root)
+	case root == Home(getenv):
+		return fmt.Errorf("%s is the home directory itself, not a project", root)
+	}
+	st, err := os.Stat(root)
+	switch {
+	case err != nil:
+		return fmt.Errorf("project directory %s does not exist", root)
+	case !st.IsDir():
+		return fmt.Errorf("project directory %s is not a directory", root)
+	}
+	return nil
+}
+
+// Markers are the files and directories that make a directory a project
+// that ralph may snapshot whole: version control, ralph's config, or a
+// language's manifest. A .aiwg alone is no marker (a hook may have left it).
+var Markers = []string{
+	".git", ".hg", ".svn", ".jj", ConfigFile, ".specify",
+	"go.mod", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt",
+	"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "Gemfile", "composer.json",
+	"Makefile", "CMakeLists.txt", "mix.exs", "deno.json", "Package.swift", "pubspec.yaml",
+}
+
+// CheckSnapshotRoot returns an error when ralph must not snapshot the whole
+// tree under root: CheckRoot's faults, or no project marker in it.
+func CheckSnapshotRoot(root string, getenv func(string) string) error {
+	if err := CheckRoot(root, getenv); err != nil {
+		return err
+	}
+	for _, m := range Markers {
+		if exists(filepath.Join(root, m)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s holds no project marker (%s, …): ralph snapshots only a project's tree; run it in the project's directory, or git init it", root, strings.Join(Markers[:6], ", "))
 }
 
 // Layout names ralph's files in one project.

@@ -123,7 +123,12 @@ func TestFindRoot(t *testing.T) {
 		{".aiwg dir", []string{".aiwg/ralph/", "a/"}, "a", nil, "."},
 		{"cwd is the root", []string{".git/"}, ".", nil, "."},
 		{"aiwg.yml beats a nearer .git", []string{"aiwg.yml", "sub/.git/", "sub/x/"}, "sub/x", nil, "."},
-		{".aiwg beats a nearer .git", []string{".aiwg/", "sub/.git/", "sub/x/"}, "sub/x", nil, "."},
+		// A stray .aiwg above a repository does not capture it (issue 13).
+		{"stray .aiwg above .git", []string{".aiwg/", "sub/.git/", "sub/x/"}, "sub/x", nil, "sub"},
+		{".aiwg at the git root", []string{".git/", ".aiwg/", "x/"}, "x", nil, "."},
+		{".aiwg below the git root", []string{".git/", "svc/.aiwg/", "svc/x/"}, "svc/x", nil, "svc"},
+		{"no marker in HOME itself", []string{"aiwg.yml", ".aiwg/", ".git/", "p/x/"}, "p/x", map[string]string{"HOME": "$ROOT"}, "p/x"},
+		{"git repo under a dotfiles HOME", []string{".git/", ".aiwg/", "p/.git/", "p/x/"}, "p/x", map[string]string{"HOME": "$ROOT"}, "p"},
 		{"aiwg.yml below the git root", []string{".git/", "svc/aiwg.yml", "svc/src/"}, "svc/src", nil, "svc"},
 		{"nearest aiwg.yml", []string{"aiwg.yml", "inner/aiwg.yml", "inner/x/"}, "inner/x", nil, "inner"},
 		{"nearest .git", []string{".git/", "vendor/lib/.git/", "vendor/lib/x/"}, "vendor/lib/x", nil, "vendor/lib"},
@@ -217,5 +222,37 @@ func TestLayoutAndScope(t *testing.T) {
 		if s, err := NewScope(root, bad); err == nil {
 			t.Errorf("NewScope(%q, %q) = %+v, want an error", root, bad, s)
 		}
+	}
+}
+
+func TestCheckRoot(t *testing.T) {
+	home := tree(t, "proj/.git/", "bare/", "file")
+	e := env(map[string]string{"HOME": home})
+	for _, tt := range []struct {
+		root, want string // want: a part of the error, "" for none
+	}{
+		{"/", "filesystem root"},
+		{home, "home directory itself"},
+		{home + "/", "home directory itself"},
+		{filepath.Join(home, "missing"), "does not exist"},
+		{filepath.Join(home, "file"), "not a directory"},
+		{"rel/dir", "not an absolute path"},
+		{filepath.Join(home, "proj"), ""},
+		{filepath.Join(home, "bare"), ""},
+	} {
+		err := CheckRoot(tt.root, e)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("CheckRoot(%q) = %v, want %q", tt.root, err, tt.want)
+		}
+	}
+	// A snapshot needs a project marker too.
+	if err := CheckSnapshotRoot(filepath.Join(home, "proj"), e); err != nil {
+		t.Errorf("CheckSnapshotRoot(proj with .git) = %v", err)
+	}
+	if err := CheckSnapshotRoot(filepath.Join(home, "bare"), e); err == nil || !strings.Contains(err.Error(), "no project marker") {
+		t.Errorf("CheckSnapshotRoot(bare) = %v, want no project marker", err)
+	}
+	if err := CheckSnapshotRoot("/", e); err == nil {
+		t.Error("CheckSnapshotRoot(/) = nil")
 	}
 }

@@ -178,6 +178,7 @@ func (r *cmd) handle(c *hook.Call) (hook.Result, error) {
 		in.Message = r.ev.LastAssistantMessage
 	}
 	r.o.apply(&in)
+	c.Config() // for its report of a broken aiwg.yml
 	entry := c.Loop
 	if r.ev != nil && !r.o.set["loop"] {
 		if c.Scope.Loop == "" {
@@ -220,10 +221,9 @@ func reflectOn(in *Input, entry *registry.Entry, now func() time.Time) (Result, 
 	if in.Outcome == "" {
 		in.Outcome = Partial
 	}
-	cfg, err := config.Load(project.Layout{Root: in.Root}.Config())
-	if err != nil {
-		return Result{}, err
-	}
+	// An invalid aiwg.yml does not stop the reflection: the defaults
+	// stand in (the hook says what is wrong once, see hook.Call.Config).
+	cfg, _ := config.LoadOrFallback(project.Layout{Root: in.Root}.Config())
 	in.Patterns = cfg.AgentPersistence.LearnPatterns
 	in.Time = now()
 	if project.ValidLoopID(in.Loop) {

@@ -230,6 +230,11 @@ func (r *Runner) stopping() bool {
 	select {
 	case <-r.stopped:
 		return true
+	case <-r.o.Stop:
+		// Asked, but the goroutine that forwards it may not have run yet
+		// (a busy machine): the answer must not depend on it.
+		r.stop()
+		return true
 	default:
 	}
 	if _, err := os.Stat(filepath.Join(r.o.Dir, StopFile)); err == nil {

@@ -67,6 +67,9 @@ func (s *Store) Restore(ctx context.Context, tree string, dryRun bool) (changes 
 	if !ValidTree(tree) {
 		return nil, "", fmt.Errorf("snapshot: restore: invalid tree id %q", tree)
 	}
+	if err := s.check(); err != nil {
+		return nil, "", fmt.Errorf("snapshot: restore: %w", err)
+	}
 	r, unlock, err := s.open(ctx, true)
 	if err != nil {
 		return nil, "", fmt.Errorf("snapshot: restore: %w", err)
@@ -124,7 +127,8 @@ func (r *repo) diff(ctx context.Context, from, to string) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDiff(out)
+	cs, err := parseDiff(out)
+	return notOwned(cs), err
 }
 
 // parseDiff parses the output of git diff-tree -r -z: for each path,

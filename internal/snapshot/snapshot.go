@@ -68,6 +68,17 @@ var LockTimeout = 10 * time.Second
 type Store struct {
 	Root  string // project root (absolute)
 	Index string // index file of the caller (a loop's <loopdir>/snapshot.index)
+	// Check, when set, vets Root before Take or Restore touch the tree: a
+	// loop's store refuses a root that is no project (project.CheckSnapshotRoot).
+	Check func(root string) error
+}
+
+// check runs s.Check.
+func (s *Store) check() error {
+	if s.Check == nil {
+		return nil
+	}
+	return s.Check(s.Root)
 }
 
 // Dir returns the store's git directory: <Root>/.aiwg/ralph/snapshots/git.
@@ -91,6 +102,9 @@ func ValidTree(id string) bool {
 // Take snapshots the working tree (respecting .gitignore, never .aiwg/)
 // and returns its tree id (40 hex). Incremental through the index.
 func (s *Store) Take(ctx context.Context) (string, error) {
+	if err := s.check(); err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
 	r, unlock, err := s.open(ctx, true)
 	if err != nil {
 		return "", fmt.Errorf("snapshot: take: %w", err)
@@ -291,7 +305,7 @@ func (r *repo) take(ctx context.Context) (string, error) {
 	// .gitignore un-ignores it; git does not even walk it. The pathspec
 	// has a wildcard because git add fails on a literal one that names an
 	// ignored path, even to exclude it.
-	args := []string{"add", "-A", "--", ":(top,exclude,glob).aiw[g]/**"}
+	args := append([]string{"add", "-A", "--", ":(top,exclude,glob).aiw[g]/**"}, ownedPathspecs()...)
 	for {
 		_, err := r.run(ctx, r.index, nil, args...)
 		if err == nil {

@@ -17,7 +17,6 @@ import (
 	"syscall"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
-	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
@@ -74,7 +73,7 @@ Flags:
 // Hook returns the stop hook as its binary runs it (ralph demo runs it
 // in-process, with an environment of its own).
 func Hook() *hook.Hook {
-	return &hook.Hook{Name: "stop", Event: event.Stop, Usage: usage, Handle: handle}
+	return &hook.Hook{Name: "stop", Event: event.Stop, Events: []string{event.Stop, event.SubagentStop}, Usage: usage, Handle: handle}
 }
 
 // Main runs the hook; see package hook.
@@ -84,6 +83,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func handle(c *hook.Call) (hook.Result, error) {
 	if c.Scope.Loop == "" {
+		if c.LookupErr != nil && !c.DryRun {
+			// The registry cannot be read: a loop whose own state says it
+			// runs is not over because of that.
+			if ids := loop.RunningByState(c.Scope.Root); len(ids) > 0 {
+				return blockedRegistry(c, ids), nil
+			}
+		}
 		if len(c.Unbound) > 1 {
 			return hook.Result{Target: "no loop: " + strings.Join(c.Unbound, ", ") + " unbound", Answer: answer.Answer{System: unboundMessage(c.Unbound)}}, nil
 		}
@@ -93,10 +99,21 @@ func handle(c *hook.Call) (hook.Result, error) {
 	if c.DryRun {
 		return hook.Result{Target: target + " (dry run: nothing judged)"}, nil
 	}
-	cfg, err := config.Load(c.Scope.Config())
+	res, err := judge(c, target)
 	if err != nil {
-		return hook.Result{Target: target}, err
+		// A Stop during a running loop never ends the session because of
+		// an error of ralph's own: it blocks, and the human reads why.
+		return blocked(c, target, err), nil
 	}
+	if p := c.ConfigProblem(); p != nil && res.Answer.Decision == answer.Block {
+		res.Answer.Reason = join(res.Answer.Reason, hook.ProblemText(p))
+	}
+	return res, nil
+}
+
+// judge ends the iteration of the call's loop.
+func judge(c *hook.Call, target string) (hook.Result, error) {
+	cfg := c.Config() // the defaults when aiwg.yml is invalid: the loop goes on
 	if !cfg.AgentPersistence.Enabled {
 		return hook.Result{Target: target + " (not driven: agent_persistence.enabled is false)", Answer: answer.Answer{System: fmt.Sprintf(
 			"ralph: loop %s is not driven: agent_persistence.enabled is false in %s (the persistence extension is off; the guard still applies). The session may stop; set it true to drive the loop.", c.Scope.Loop, c.Scope.Config())}}, nil
@@ -119,6 +136,31 @@ func handle(c *hook.Call) (hook.Result, error) {
 		r.Target = fmt.Sprintf("loop %s iteration %d: %s (quality %.1f)", c.Scope.Loop, it.N, it.Decision, it.Quality)
 	}
 	return r, nil
+}
+
+// blocked is the answer to a Stop of a running loop that ralph could not
+// judge: the session goes on, and the agent and the human are told why.
+func blocked(c *hook.Call, target string, err error) hook.Result {
+	fmt.Fprintf(c.Stderr, "ralph: error: %v\n", err)
+	msg := fmt.Sprintf("ralph-hooks could not judge this iteration of loop %s (%v), so the loop is not over: stop now and tell the human what failed. A human can fix it, or end the loop with `ralph abort %s`.", c.Scope.Loop, err, c.Scope.Loop)
+	return hook.Result{Target: target + " (error: blocked)", Rule: "stop-error", Level: "high",
+		Answer: answer.Answer{Decision: answer.Block, Reason: msg, System: "ralph: " + msg}}
+}
+
+// blockedRegistry is the answer to a Stop when the registry cannot be read
+// and loops still run by their state.
+func blockedRegistry(c *hook.Call, ids []string) hook.Result {
+	msg := fmt.Sprintf("ralph-hooks could not read the loop registry (%v), and the state of %s says running, so this session is not over: stop now and tell the human. A human can run `ralph doctor` (it says how to recover the registry), or end a loop with `ralph abort ID --force`.",
+		c.LookupErr, strings.Join(ids, ", "))
+	return hook.Result{Target: "no loop: registry unreadable; running " + strings.Join(ids, ", "), Rule: "stop-error", Level: "high",
+		Answer: answer.Answer{Decision: answer.Block, Reason: msg, System: "ralph: " + msg}}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n\n" + b
 }
 
 // unboundMessage tells the human that a Stop drove no loop because several

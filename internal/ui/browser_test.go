@@ -478,6 +478,8 @@ func story(t *testing.T) (root, id, file string) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
+	// go.mod: a project marker, without which a loop takes no snapshot.
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/calc\n"), 0o644)
 	file = filepath.Join(root, "calc", "calc_test.go")
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	os.WriteFile(file, []byte(calcTest), 0o644)

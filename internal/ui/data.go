@@ -170,7 +170,7 @@ func (s *Server) evidence(ctx context.Context, sc project.Scope, st *loop.State)
 	}
 	after, err := loop.IterationTree(sc, st, g.Iteration)
 	if err != nil || g.Restore == "" || after == "" {
-		ev.Note = "no snapshots of the tree around this iteration (git is needed for them): the files it changed cannot be listed"
+		ev.Note = "no snapshots of the tree around this iteration (they need git, and a project marker such as .git or aiwg.yml): the files it changed cannot be listed"
 		return ev
 	}
 	store := loop.Snapshots(sc)

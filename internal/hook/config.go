@@ -1,0 +1,116 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
+)
+
+// ProblemFile is the record, under .aiwg/ralph, of the last configuration
+// problem the hooks reported: which version of aiwg.yml it was about, so
+// that each broken version is told once, not on every call.
+const ProblemFile = "config-problem.json"
+
+// Problem is that record.
+type Problem struct {
+	File   string `json:"file"`
+	Digest string `json:"digest"` // config.Digest of the files reported on
+	Error  string `json:"error"`
+}
+
+// Config returns the project's configuration. When aiwg.yml cannot be read
+// or is invalid it returns config.Fallback (the built-in rules, tamper
+// protection and a running loop stay on) and keeps the problem, which Main
+// then reports once per version of the file. It loads once per call.
+func (c *Call) Config() *config.Config {
+	if c.cfg == nil {
+		c.cfg, c.problem = config.LoadOrFallback(c.Scope.Config())
+		c.cfgLoaded = true
+	}
+	return c.cfg
+}
+
+// ConfigInvalid makes the call go on with config.Fallback, err being what
+// is wrong with the configuration it loaded: for a fault found only when the
+// configuration is used (a risk rule that would change a protected one).
+func (c *Call) ConfigInvalid(err error) *config.Config {
+	c.cfg, c.problem, c.cfgLoaded = config.Fallback(c.Scope.Config()), err, true
+	return c.cfg
+}
+
+// ConfigProblem is what is wrong with the configuration Config loaded,
+// nil when nothing is (or it has not been loaded).
+func (c *Call) ConfigProblem() error { return c.problem }
+
+// ProblemText says what is wrong and what ralph does about it, in one
+// paragraph for the agent and the human.
+func ProblemText(err error) string {
+	return fmt.Sprintf("ralph-hooks: the configuration is invalid (%v). Until a human fixes it, ralph keeps protecting with its built-in defaults: the built-in risk rules, tamper protection and fail_closed stay on, and a running loop keeps its completion command and bounds. The agent cannot fix aiwg.yml itself: stop and ask the human to fix it (ralph doctor names the problem).", err)
+}
+
+// noteConfig reports the call's configuration problem on stderr and to
+// the agent (and the human: systemMessage), once per version of the file;
+// a call that loaded a valid configuration clears the record, so a file
+// broken again is told again. Nothing is recorded in a dry run.
+func noteConfig(c *Call, res *Result) {
+	if !c.cfgLoaded {
+		return
+	}
+	path := filepath.Join(c.Scope.Ralph(), ProblemFile)
+	if c.problem == nil {
+		if !c.DryRun {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
+			}
+		}
+		return
+	}
+	p := Problem{File: c.Scope.Config(), Digest: config.Digest(c.Scope.Config()), Error: c.problem.Error()}
+	if old, err := ReadProblem(c.Scope.Layout); err == nil && old != nil && old.Digest == p.Digest && old.Error == p.Error {
+		return // told already
+	}
+	fmt.Fprintf(c.Stderr, "ralph: warning: %v; going on with the built-in defaults (fail_closed on)\n", c.problem)
+	text := ProblemText(c.problem)
+	res.Answer.System = join(res.Answer.System, text)
+	res.Answer.Context = join(res.Answer.Context, text)
+	if c.DryRun { // a replay, or a root that is no project (see Main)
+		return
+	}
+	data, _ := json.Marshal(p)
+	if err := state.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		fmt.Fprintf(c.Stderr, "ralph: warning: recording the configuration problem: %v\n", err)
+	}
+}
+
+// ReadProblem reads the project's record of the last configuration problem
+// reported; nil when there is none.
+func ReadProblem(l project.Layout) (*Problem, error) {
+	data, err := os.ReadFile(filepath.Join(l.Ralph(), ProblemFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p Problem
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(l.Ralph(), ProblemFile), err)
+	}
+	return &p, nil
+}
+
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}
