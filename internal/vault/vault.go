@@ -479,7 +479,9 @@ func writeAtomic(path string, data []byte) error {
 
 // Adopt seals the project's state as it is now when the vault holds
 // nothing of a project that has a registry: a loop started by a ralph
-// without the vault, or a vault deleted. It reports whether it did.
+// without the vault, or a vault deleted. It reports whether it did. A
+// registry that is not valid JSON was not written by ralph and is not
+// sealed: the human's repair of it must not be undone.
 func (v *Vault) Adopt() (bool, error) {
 	if _, err := os.Stat(v.index()); !errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -496,6 +498,9 @@ func (v *Vault) Adopt() (bool, error) {
 	}
 	if err != nil {
 		return false, fmt.Errorf("sealing %s: %w", rel, err)
+	}
+	if !json.Valid(data) {
+		return false, nil
 	}
 	if err := v.Seal(rel, data, false); err != nil {
 		return false, err

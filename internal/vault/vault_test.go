@@ -250,3 +250,23 @@ func TestAdopt(t *testing.T) {
 		t.Errorf("Check after a truncation = %v, %v; want the state restored", got, err)
 	}
 }
+
+// TestAdoptCorrupt: a registry that is not valid JSON is not ralph's
+// writing; Adopt leaves it unsealed, so the human's repair stands.
+func TestAdoptCorrupt(t *testing.T) {
+	root := t.TempDir()
+	v, err := Open(root, env(map[string]string{Env: t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(root, ".aiwg/ralph/registry.json")
+	if err := writeAtomic(reg, []byte(`{"active_loops": [`)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := v.Adopt(); ok || err != nil {
+		t.Fatalf("Adopt of a corrupt registry = %v, %v; want false", ok, err)
+	}
+	if _, err := os.Stat(v.index()); err == nil {
+		t.Error("Adopt of a corrupt registry wrote an index")
+	}
+}
