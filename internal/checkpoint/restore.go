@@ -349,6 +349,8 @@ func (rs *restorer) applyAll(ops []op) ([]bool, error) {
 		go func() {
 			defer wg.Done()
 			u := newUnpacker(rs.s)
+			dc := &dirCache{r: rs.r}
+			defer dc.close()
 			for {
 				k := int(next.Add(1)) - 1
 				mu.Lock()
@@ -358,7 +360,7 @@ func (rs *restorer) applyAll(ops []op) ([]bool, error) {
 					return
 				}
 				o := ops[files[k]]
-				if err := rs.writeFile(u, o.e); err != nil {
+				if err := rs.writeFile(u, dc, o.e); err != nil {
 					mu.Lock()
 					if k < first {
 						first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
@@ -402,7 +404,9 @@ func (rs *restorer) apply(o op) error {
 	case o.Action == ActionMode:
 		return rs.r.Chmod(name, perm)
 	case o.e.Kind == KindFile:
-		return rs.writeFile(rs.u, o.e)
+		dc := &dirCache{r: rs.r}
+		defer dc.close()
+		return rs.writeFile(rs.u, dc, o.e)
 	case o.e.Kind == KindSymlink:
 		return rs.symlink(o.e)
 	}
@@ -421,20 +425,29 @@ func (rs *restorer) finish() error {
 }
 
 // writeFile writes the contents of the file e to a temporary file next to
-// it, and renames that over whatever is at e.Path.
-func (rs *restorer) writeFile(u *unpacker, e Entry) (err error) {
-	if err := rs.mkdirParent(e.Path); err != nil {
+// it, and renames that over whatever is at e.Path. Its directory is
+// opened through dc, which keeps it open for the next file.
+func (rs *restorer) writeFile(u *unpacker, dc *dirCache, e Entry) (err error) {
+	dir, base := path.Split(e.Path)
+	dir = path.Clean(dir)
+	d, err := dc.open(dir)
+	if notExist(err) {
+		if err = rs.mkdirParent(e.Path); err == nil {
+			d, err = dc.open(dir)
+		}
+	}
+	if err != nil {
 		return err
 	}
-	tmp := tempName(e.Path)
-	f, err := rs.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp := tempName()
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			rs.r.Remove(tmp)
+			d.Remove(tmp)
 		}
 	}()
 	if err := u.copy(f, e.SHA256); err != nil {
@@ -446,7 +459,7 @@ func (rs *restorer) writeFile(u *unpacker, e Entry) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return rs.replace(tmp, e.Path)
+	return replace(d, tmp, base)
 }
 
 // symlink creates the link e under a temporary name next to it, and renames
@@ -455,27 +468,32 @@ func (rs *restorer) symlink(e Entry) error {
 	if err := rs.mkdirParent(e.Path); err != nil {
 		return err
 	}
-	tmp := tempName(e.Path)
-	if err := rs.r.Symlink(e.Link, tmp); err != nil {
+	dir, base := path.Split(e.Path)
+	d, err := rs.r.OpenRoot(filepath.FromSlash(path.Clean(dir)))
+	if err != nil {
 		return err
 	}
-	if err := rs.replace(tmp, e.Path); err != nil {
-		rs.r.Remove(tmp)
+	defer d.Close()
+	tmp := tempName()
+	if err := d.Symlink(e.Link, tmp); err != nil {
+		return err
+	}
+	if err := replace(d, tmp, base); err != nil {
+		d.Remove(tmp)
 		return err
 	}
 	return nil
 }
 
-// replace renames tmp to p, first removing an empty directory in the way.
-// A symlink at p is replaced, not followed.
-func (rs *restorer) replace(tmp, p string) error {
-	name := filepath.FromSlash(p)
-	if fi, err := rs.r.Lstat(name); err == nil && fi.IsDir() {
-		if err := rs.r.Remove(name); err != nil {
+// replace renames tmp to name in the directory d, first removing an empty
+// directory in the way. A symlink at name is replaced, not followed.
+func replace(d *os.Root, tmp, name string) error {
+	if fi, err := d.Lstat(name); err == nil && fi.IsDir() {
+		if err := d.Remove(name); err != nil {
 			return err
 		}
 	}
-	return rs.r.Rename(tmp, name)
+	return d.Rename(tmp, name)
 }
 
 // mkdirParent creates the missing parent directories of p.
@@ -487,7 +505,7 @@ func (rs *restorer) mkdirParent(p string) error {
 	return rs.r.MkdirAll(filepath.FromSlash(d), 0o755)
 }
 
-// tempName returns a new name in the directory of p, as an OS path.
-func tempName(p string) string {
-	return filepath.FromSlash(path.Join(path.Dir(p), fmt.Sprintf(".ralph-restore-%016x", rand.Uint64())))
+// tempName returns a new name for a temporary file.
+func tempName() string {
+	return fmt.Sprintf(".ralph-restore-%016x", rand.Uint64())
 }
