@@ -198,15 +198,54 @@ func (rs *restorer) plan(es []Entry) ([]op, error) {
 		if e.Kind == KindDir && action == ActionRecreate {
 			created[e.Path] = true
 		}
-		if e.Kind == KindFile && action != ActionMode && !rs.verified[e.SHA256] {
-			if err := rs.u.copy(io.Discard, e.SHA256); err != nil {
-				return nil, fmt.Errorf("restoring %q: %w", e.Path, err)
-			}
-			rs.verified[e.SHA256] = true
-		}
 		ops = append(ops, op{Change{e.Path, action}, e})
 	}
+	if err := rs.verify(ops); err != nil {
+		return nil, err
+	}
 	return ops, nil
+}
+
+// verify checks that every blob the files of ops need is there and holds
+// what its name says, shared by a worker per CPU. Of several errors, the
+// one of the first op is returned.
+func (rs *restorer) verify(ops []op) error {
+	var need []int // indexes into ops, the first to need each blob
+	for i, o := range ops {
+		if o.e.Kind == KindFile && o.Action != ActionRemove && o.Action != ActionMode && !rs.verified[o.e.SHA256] {
+			rs.verified[o.e.SHA256] = true
+			need = append(need, i)
+		}
+	}
+	errs := make([]error, len(need))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), len(need)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u := newUnpacker(rs.s)
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(need) {
+					return
+				}
+				o := ops[need[k]]
+				if err := u.copy(io.Discard, o.e.SHA256); err != nil {
+					errs[k] = fmt.Errorf("restoring %q: %w", o.Path, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // underAny reports whether one of the parent directories of p is in dirs.
