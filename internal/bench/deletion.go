@@ -44,7 +44,9 @@ func trash(dir string, n int) error {
 // file, into an empty store, as the first deletion of those files would
 // be), then, the directory deleted, `ralph rollback --last`. Each run
 // checks that the call was let through with a checkpoint and that the
-// rollback brought every file back.
+// rollback brought every file back; a run whose checkpoint missed the
+// hook's time is counted (the guard asks then, as it should) and has no
+// rollback.
 func deletion(o Options, sc project.Scope) ([]Result, error) {
 	if o.Ralph == "" {
 		return nil, fmt.Errorf("bench: measuring a deletion needs the ralph executable")
@@ -57,6 +59,7 @@ func deletion(o Options, sc project.Scope) ([]Result, error) {
 	cmd := "rm -rf " + trashDir
 	ev := event(o.Dir, Case{Tool: "Bash", Input: map[string]any{"command": cmd}})
 	var cp, rb []time.Duration
+	asked := 0 // runs whose checkpoint missed the hook's time: the guard asked
 	for range runs {
 		if err := os.RemoveAll(sc.Checkpoints()); err != nil {
 			return nil, err
@@ -67,7 +70,11 @@ func deletion(o Options, sc project.Scope) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("pre-tool-call on %q: %w", cmd, err)
 		}
-		if d := gjson.GetBytes(out, "hookSpecificOutput.permissionDecision").String(); d == "deny" || d == "ask" {
+		answer := gjson.GetBytes(out, "hookSpecificOutput")
+		if d := answer.Get("permissionDecision").String(); d == "ask" && strings.Contains(answer.Get("permissionDecisionReason").String(), "could not save a rollback checkpoint") {
+			asked++ // as it should on a machine too busy to store it in time
+			continue
+		} else if d == "deny" || d == "ask" {
 			return nil, fmt.Errorf("pre-tool-call on %q answered %s, not allow with a checkpoint: %s", cmd, d, out)
 		}
 		ms, err := os.ReadDir(filepath.Join(sc.Checkpoints(), "manifests"))
@@ -88,10 +95,15 @@ func deletion(o Options, sc project.Scope) ([]Result, error) {
 		}
 	}
 	name := fmt.Sprintf("%s of %d files: ", cmd, o.Delete)
-	return []Result{
-		{Name: name + "pre-tool-call (checkpoint)", Budget: "≤ 2 s", Runs: runs, P50: pct(cp, 0.5), P95: pct(cp, 0.95), P99: pct(cp, 0.99), long: true},
-		{Name: name + "ralph rollback --last", Budget: "≤ 2 s", Runs: runs, P50: pct(rb, 0.5), P95: pct(rb, 0.95), P99: pct(rb, 0.99), long: true},
-	}, nil
+	cpName := name + "pre-tool-call (checkpoint)"
+	if asked > 0 {
+		cpName += fmt.Sprintf(" [%d of %d runs over the hook's time: asked]", asked, runs)
+	}
+	rs := []Result{{Name: cpName, Budget: "≤ 2 s", Runs: runs, P50: pct(cp, 0.5), P95: pct(cp, 0.95), P99: pct(cp, 0.99), long: true}}
+	if len(rb) > 0 {
+		rs = append(rs, Result{Name: name + "ralph rollback --last", Budget: "≤ 2 s", Runs: len(rb), P50: pct(rb, 0.5), P95: pct(rb, 0.95), P99: pct(rb, 0.99), long: true})
+	}
+	return rs, nil
 }
 
 // count returns how many regular files are under dir.
