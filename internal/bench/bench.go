@@ -83,9 +83,10 @@ type Options struct {
 	History int    // audit lines written to the log before measuring
 	Iters   int    // iterations of loop history written before measuring stop
 	Dir     string // project to run in (made by the caller)
-	// Delete, when above zero, adds a directory of that many files and
-	// measures its deletion: pre-tool-call's checkpoint before rm -rf, and
-	// Ralph's rollback after it, DeleteRuns times.
+	// Delete, when above zero, adds a directory of that many files once
+	// the other cases are measured, and measures its deletion DeleteRuns
+	// times: pre-tool-call's checkpoint before rm -rf, and ralph rollback
+	// after it.
 	Delete     int
 	DeleteRuns int
 	Ralph      string // the ralph executable, for the rollback
