@@ -190,8 +190,18 @@ func benchPersistence(e *env, fs *flag.FlagSet, o bench.PersistenceOptions, asJS
 	if o.Stop == "" || o.Post == "" {
 		return exit.Usagef("bench: no stop or post-tool-call beside pre-tool-call in %s (build with make build, or give --bin)", filepath.Dir(o.Bin))
 	}
-	runsSet := false
-	fs.Visit(func(f *flag.Flag) { runsSet = runsSet || f.Name == "runs" })
+	runsSet, other := false, ""
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "runs":
+			runsSet = true
+		case "floor", "rss", "history", "files", "delete", "delete-runs":
+			other = f.Name
+		}
+	})
+	if other != "" {
+		return exit.Usagef("bench: --%s does not go with --with-persistence or --without-persistence", other)
+	}
 	if !runsSet {
 		o.Runs = 20
 	}
