@@ -383,7 +383,18 @@ func (rs *restorer) applyAll(ops []op) ([]bool, error) {
 		firstErr error
 		wg       sync.WaitGroup
 	)
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	// The workers take the files a run of one directory at a time, so that
+	// two of them seldom create files in the same directory at once: they
+	// would wait on its lock, and the kernel spins while they wait.
+	var runs [][2]int // [lo, hi) into files
+	for k := range files {
+		if n := len(runs); n > 0 && k-runs[n-1][0] < maxRun && path.Dir(ops[files[k]].Path) == path.Dir(ops[files[k-1]].Path) {
+			runs[n-1][1] = k + 1
+			continue
+		}
+		runs = append(runs, [2]int{k, k + 1})
+	}
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -391,23 +402,28 @@ func (rs *restorer) applyAll(ops []op) ([]bool, error) {
 			dc := &dirCache{r: rs.r}
 			defer dc.close()
 			for {
-				k := int(next.Add(1)) - 1
-				mu.Lock()
-				stop := k >= len(files) || firstErr != nil
-				mu.Unlock()
-				if stop {
+				r := int(next.Add(1)) - 1
+				if r >= len(runs) {
 					return
 				}
-				o := ops[files[k]]
-				if err := rs.writeFile(u, dc, o.e); err != nil {
+				for k := runs[r][0]; k < runs[r][1]; k++ {
 					mu.Lock()
-					if k < first {
-						first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
-					}
+					stop := firstErr != nil
 					mu.Unlock()
-					continue
+					if stop {
+						return
+					}
+					o := ops[files[k]]
+					if err := rs.writeFile(u, dc, o.e); err != nil {
+						mu.Lock()
+						if k < first {
+							first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
+						}
+						mu.Unlock()
+						continue
+					}
+					done[files[k]] = true // each worker its own runs: no two write one
 				}
-				done[files[k]] = true // each worker its own k: no two write one
 			}
 		}()
 	}
@@ -451,6 +467,10 @@ func (rs *restorer) apply(o op) error {
 	}
 	return fmt.Errorf("no way to %s a %s", o.Action, o.e.Kind)
 }
+
+// maxRun bounds the files of one directory a restore worker takes at once,
+// so that a large directory is still shared among the workers.
+const maxRun = 128
 
 // finish sets the mode of the directories restored, deepest first.
 func (rs *restorer) finish() error {
