@@ -57,11 +57,19 @@ var PostCases = []Case{
 type Result struct {
 	Name     string        `json:"name"`
 	Budget   string        `json:"budget"`
+	Floor    bool          `json:"floor,omitempty"` // a yardstick, not a hook
 	Runs     int           `json:"runs"`
 	P50      time.Duration `json:"p50_ns"`
 	P95      time.Duration `json:"p95_ns"`
 	P99      time.Duration `json:"p99_ns"`
 	MaxRSSKB int64         `json:"max_rss_kib"`
+	// X50 and X95 are P50 and P95 over the no-op floor's: the numbers to
+	// compare across machines, whose process start-up differs by 5×.
+	X50 float64 `json:"p50_x_floor,omitempty"`
+	X95 float64 `json:"p95_x_floor,omitempty"`
+	// long: seconds of work, for which a ratio to a process start means
+	// nothing
+	long bool
 }
 
 // Options say what to measure.
@@ -76,6 +84,13 @@ type Options struct {
 	History int    // audit lines written to the log before measuring
 	Iters   int    // iterations of loop history written before measuring stop
 	Dir     string // project to run in (made by the caller)
+	// Delete, when above zero, adds a directory of that many files once
+	// the other cases are measured, and measures its deletion DeleteRuns
+	// times: pre-tool-call's checkpoint before rm -rf, and ralph rollback
+	// after it.
+	Delete     int
+	DeleteRuns int
+	Ralph      string // the ralph executable, for the rollback
 }
 
 // rssRuns is how many runs per case measure memory, through the launcher.
@@ -89,6 +104,10 @@ func Run(o Options) ([]Result, error) {
 		return nil, fmt.Errorf("bench: runs must be at least 1")
 	}
 	log := filepath.Join(o.Dir, ".aiwg", "ralph", "hook-log.jsonl")
+	scope, err := project.NewScope(o.Dir, "")
+	if err != nil {
+		return nil, err
+	}
 	if o.Files > 0 {
 		if err := sprawl(o.Dir, o.Files); err != nil {
 			return nil, err
@@ -101,11 +120,10 @@ func Run(o Options) ([]Result, error) {
 	if o.Stop != "" {
 		// Every call then belongs to a loop, whose stop hook judges an
 		// iteration each time: its completion command fails at once.
-		sc, err := startLoop(o.Dir, o.Iters)
-		if err != nil {
+		if scope, err = startLoop(o.Dir, o.Iters, loopCommand); err != nil {
 			return nil, err
 		}
-		log = sc.Log()
+		log = scope.Log()
 	}
 	if o.History > 0 {
 		if err := fill(log, o.History); err != nil {
@@ -122,7 +140,7 @@ func Run(o Options) ([]Result, error) {
 	}
 	var pre, stop []*job
 	if o.Floor != "" {
-		pre = append(pre, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-"}})
+		pre = append(pre, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-", Floor: true}})
 	}
 	for _, c := range Cases {
 		pre = append(pre, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})
@@ -136,8 +154,8 @@ func Run(o Options) ([]Result, error) {
 		// The stop hook's fsyncs would slow the calls that follow them, so
 		// it is measured in a round of its own.
 		stop = append(stop,
-			&job{bin: "sh", args: []string{"-c", loopCommand}, fails: true, res: Result{Name: "floor: the completion command alone", Budget: "-"}},
-			&job{bin: o.Stop, ev: demo.StopEvent(o.Dir, "bench"), res: Result{Name: "stop, iteration judged", Budget: "p95 ≤ 25 ms + command"}})
+			&job{bin: "sh", args: []string{"-c", loopCommand}, fails: true, res: Result{Name: "floor: the completion command alone", Budget: "-", Floor: true}},
+			&job{bin: o.Stop, ev: demo.StopEvent(o.Dir, "bench"), res: Result{Name: "stop, iteration judged", Budget: "-"}})
 	}
 	for _, jobs := range [][]*job{pre, stop} {
 		for i := -2; i < o.Runs; i++ { // two warm-up rounds
@@ -152,12 +170,24 @@ func Run(o Options) ([]Result, error) {
 			}
 		}
 	}
+	var own *job // the stop hook's own cost, run by run: stop minus the command alone
+	if len(stop) == 2 {
+		own = &job{res: Result{Name: "stop, own cost (the command excluded)", Budget: "p95 ≤ 25 ms"}}
+		for i, t := range stop[1].times {
+			own.times = append(own.times, t-stop[0].times[i])
+		}
+	}
 	var out []Result
-	for _, j := range append(pre, stop...) {
-		t := j.times
-		sort.Slice(t, func(a, b int) bool { return t[a] < t[b] })
-		pct := func(p float64) time.Duration { return t[min(len(t)-1, int(p*float64(len(t))))] }
-		j.res.Runs, j.res.P50, j.res.P95, j.res.P99 = o.Runs, pct(0.50), pct(0.95), pct(0.99)
+	jobs := append(pre, stop...)
+	if own != nil {
+		jobs = append(jobs, own)
+	}
+	for _, j := range jobs {
+		j.res.Runs, j.res.P50, j.res.P95, j.res.P99 = o.Runs, pct(j.times, 0.50), pct(j.times, 0.95), pct(j.times, 0.99)
+		if j == own {
+			out = append(out, j.res)
+			continue
+		}
 		for k := 0; o.RSS != "" && k < rssRuns; k++ {
 			if j.fails {
 				break // the launcher cannot tell its failure from the command's
@@ -175,23 +205,59 @@ func Run(o Options) ([]Result, error) {
 		}
 		out = append(out, j.res)
 	}
+	if o.Delete > 0 {
+		rs, err := deletion(o, scope)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	if o.Floor != "" {
+		ratios(out, out[0])
+	}
 	return out, nil
+}
+
+// pct returns the p-th quantile of t, which it sorts.
+func pct(t []time.Duration, p float64) time.Duration {
+	if len(t) == 0 {
+		return 0
+	}
+	sort.Slice(t, func(a, b int) bool { return t[a] < t[b] })
+	return t[min(len(t)-1, int(p*float64(len(t))))]
+}
+
+// ratios sets X50 and X95 of every result but the floors, over floor's.
+func ratios(rs []Result, floor Result) {
+	for i := range rs {
+		if !rs[i].Floor && !rs[i].long && floor.P50 > 0 && floor.P95 > 0 {
+			rs[i].X50 = float64(rs[i].P50) / float64(floor.P50)
+			rs[i].X95 = float64(rs[i].P95) / float64(floor.P95)
+		}
+	}
 }
 
 func event(dir string, c Case) []byte { return demo.Event(dir, "bench", c.Tool, c.Input) }
 
 // run runs argv in dir with ev on stdin and returns its stderr.
 func run(dir string, ev []byte, argv ...string) (string, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env()
-	cmd.Stdin = bytes.NewReader(ev)
+	cmd := execCommand(dir, ev, argv...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stderr.String(), nil
+}
+
+// execCommand returns the command argv in dir, with ev on stdin and the
+// hook's environment.
+func execCommand(dir string, ev []byte, argv ...string) *exec.Cmd {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env()
+	cmd.Stdin = bytes.NewReader(ev)
+	return cmd
 }
 
 // env is the hook's environment: the caller's, without an agent's project
@@ -228,25 +294,21 @@ func fill(path string, n int) error {
 	return nil
 }
 
-// Print writes results as a table. When the first result is the floor,
-// a column gives each case's p50 above it: the hook's own cost, which
-// varies far less between machines (and moments) than the totals.
+// Print writes results as a table. When a floor was measured, two columns
+// give each case's p50 and p95 as multiples of the floor's: the numbers to
+// compare across machines (and moments), which the totals are not.
 func Print(w io.Writer, rs []Result) error {
-	var floor time.Duration
-	if len(rs) > 0 && rs[0].Budget == "-" {
-		floor = rs[0].P50
-	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tp50 above floor\tpeak RSS MiB\tbudget\t")
+	fmt.Fprintln(tw, "case\tp50 ms\tp95 ms\tp99 ms\tp50 × floor\tp95 × floor\tpeak RSS MiB\tbudget\t")
 	for _, r := range rs {
-		rss, above := "-", "-"
+		rss, x50, x95 := "-", "-", "-"
 		if r.MaxRSSKB > 0 {
 			rss = fmt.Sprintf("%.1f", float64(r.MaxRSSKB)/1024)
 		}
-		if floor > 0 && r.Budget != "-" {
-			above = fmt.Sprintf("+%.2f", ms(r.P50-floor))
+		if r.X50 > 0 {
+			x50, x95 = fmt.Sprintf("%.2f", r.X50), fmt.Sprintf("%.2f", r.X95)
 		}
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), above, rss, r.Budget)
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t\n", r.Name, ms(r.P50), ms(r.P95), ms(r.P99), x50, x95, rss, r.Budget)
 	}
 	return tw.Flush()
 }
@@ -257,9 +319,12 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // every Stop is judged and blocked, and the loop never ends.
 const loopCommand = "exit 1"
 
+// persistenceBlock is what startLoop adds to aiwg.yml.
+const persistenceBlock = "agent_persistence:\n  recovery:\n    max_retries: 1000000000\n"
+
 // startLoop starts a loop in dir, as ralph start would, with iters
 // iterations of history behind it.
-func startLoop(dir string, iters int) (project.Scope, error) {
+func startLoop(dir string, iters int, completion string) (project.Scope, error) {
 	// Every run judges the same failing iteration again: the loop is soon
 	// stuck, and after its recovery attempts it would wait at the human
 	// gate, where a stop costs nothing. Keep it recovering instead, so that
@@ -268,7 +333,7 @@ func startLoop(dir string, iters int) (project.Scope, error) {
 	if err != nil {
 		return project.Scope{}, err
 	}
-	_, err = f.WriteString("agent_persistence:\n  recovery:\n    max_retries: 1000000000\n")
+	_, err = f.WriteString(persistenceBlock)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -280,7 +345,7 @@ func startLoop(dir string, iters int) (project.Scope, error) {
 		return project.Scope{}, err
 	}
 	st, _, err := loop.Start(context.Background(), loop.Options{
-		Root: dir, Config: cfg, Task: "bench the stop hook", Completion: loopCommand,
+		Root: dir, Config: cfg, Task: "bench the stop hook", Completion: completion,
 		MaxIterations: 1 << 30, Owner: "bench", PID: os.Getpid(), Now: time.Now(),
 	})
 	if err != nil {

@@ -809,7 +809,7 @@ func TestCopyObjectDetectsCorruption(t *testing.T) {
 	if err := os.WriteFile(s.object(m.Entries[0].SHA256), zw.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := rs.writeFile(rs.u, m.Entries[0]); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if err := rs.writeFile(rs.u, &dirCache{r: rs.r}, m.Entries[0]); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("writeFile with a corrupt blob = %v, want an error saying it is corrupt", err)
 	}
 	if got := snapshot(t, root); len(got) != 1 {

@@ -198,15 +198,54 @@ func (rs *restorer) plan(es []Entry) ([]op, error) {
 		if e.Kind == KindDir && action == ActionRecreate {
 			created[e.Path] = true
 		}
-		if e.Kind == KindFile && action != ActionMode && !rs.verified[e.SHA256] {
-			if err := rs.u.copy(io.Discard, e.SHA256); err != nil {
-				return nil, fmt.Errorf("restoring %q: %w", e.Path, err)
-			}
-			rs.verified[e.SHA256] = true
-		}
 		ops = append(ops, op{Change{e.Path, action}, e})
 	}
+	if err := rs.verify(ops); err != nil {
+		return nil, err
+	}
 	return ops, nil
+}
+
+// verify checks that every blob the files of ops need is there and holds
+// what its name says, shared by a worker per CPU. Of several errors, the
+// one of the first op is returned.
+func (rs *restorer) verify(ops []op) error {
+	var need []int // indexes into ops, the first to need each blob
+	for i, o := range ops {
+		if o.e.Kind == KindFile && o.Action != ActionRemove && o.Action != ActionMode && !rs.verified[o.e.SHA256] {
+			rs.verified[o.e.SHA256] = true
+			need = append(need, i)
+		}
+	}
+	errs := make([]error, len(need))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), len(need)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u := newUnpacker(rs.s)
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(need) {
+					return
+				}
+				o := ops[need[k]]
+				if err := u.copy(io.Discard, o.e.SHA256); err != nil {
+					errs[k] = fmt.Errorf("restoring %q: %w", o.Path, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // underAny reports whether one of the parent directories of p is in dirs.
@@ -344,29 +383,47 @@ func (rs *restorer) applyAll(ops []op) ([]bool, error) {
 		firstErr error
 		wg       sync.WaitGroup
 	)
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	// The workers take the files a run of one directory at a time, so that
+	// two of them seldom create files in the same directory at once: they
+	// would wait on its lock, and the kernel spins while they wait.
+	var runs [][2]int // [lo, hi) into files
+	for k := range files {
+		if n := len(runs); n > 0 && k-runs[n-1][0] < maxRun && path.Dir(ops[files[k]].Path) == path.Dir(ops[files[k-1]].Path) {
+			runs[n-1][1] = k + 1
+			continue
+		}
+		runs = append(runs, [2]int{k, k + 1})
+	}
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			u := newUnpacker(rs.s)
+			dc := &dirCache{r: rs.r}
+			defer dc.close()
 			for {
-				k := int(next.Add(1)) - 1
-				mu.Lock()
-				stop := k >= len(files) || firstErr != nil
-				mu.Unlock()
-				if stop {
+				r := int(next.Add(1)) - 1
+				if r >= len(runs) {
 					return
 				}
-				o := ops[files[k]]
-				if err := rs.writeFile(u, o.e); err != nil {
+				for k := runs[r][0]; k < runs[r][1]; k++ {
 					mu.Lock()
-					if k < first {
-						first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
-					}
+					stop := firstErr != nil
 					mu.Unlock()
-					continue
+					if stop {
+						return
+					}
+					o := ops[files[k]]
+					if err := rs.writeFile(u, dc, o.e); err != nil {
+						mu.Lock()
+						if k < first {
+							first, firstErr = k, fmt.Errorf("%s %q: %w", o.Action, o.Path, err)
+						}
+						mu.Unlock()
+						continue
+					}
+					done[files[k]] = true // each worker its own runs: no two write one
 				}
-				done[files[k]] = true // each worker its own k: no two write one
 			}
 		}()
 	}
@@ -402,12 +459,18 @@ func (rs *restorer) apply(o op) error {
 	case o.Action == ActionMode:
 		return rs.r.Chmod(name, perm)
 	case o.e.Kind == KindFile:
-		return rs.writeFile(rs.u, o.e)
+		dc := &dirCache{r: rs.r}
+		defer dc.close()
+		return rs.writeFile(rs.u, dc, o.e)
 	case o.e.Kind == KindSymlink:
 		return rs.symlink(o.e)
 	}
 	return fmt.Errorf("no way to %s a %s", o.Action, o.e.Kind)
 }
+
+// maxRun bounds the files of one directory a restore worker takes at once,
+// so that a large directory is still shared among the workers.
+const maxRun = 128
 
 // finish sets the mode of the directories restored, deepest first.
 func (rs *restorer) finish() error {
@@ -421,20 +484,29 @@ func (rs *restorer) finish() error {
 }
 
 // writeFile writes the contents of the file e to a temporary file next to
-// it, and renames that over whatever is at e.Path.
-func (rs *restorer) writeFile(u *unpacker, e Entry) (err error) {
-	if err := rs.mkdirParent(e.Path); err != nil {
+// it, and renames that over whatever is at e.Path. Its directory is
+// opened through dc, which keeps it open for the next file.
+func (rs *restorer) writeFile(u *unpacker, dc *dirCache, e Entry) (err error) {
+	dir, base := path.Split(e.Path)
+	dir = path.Clean(dir)
+	d, err := dc.open(dir)
+	if notExist(err) {
+		if err = rs.mkdirParent(e.Path); err == nil {
+			d, err = dc.open(dir)
+		}
+	}
+	if err != nil {
 		return err
 	}
-	tmp := tempName(e.Path)
-	f, err := rs.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp := tempName()
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			rs.r.Remove(tmp)
+			d.Remove(tmp)
 		}
 	}()
 	if err := u.copy(f, e.SHA256); err != nil {
@@ -446,7 +518,7 @@ func (rs *restorer) writeFile(u *unpacker, e Entry) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return rs.replace(tmp, e.Path)
+	return replace(d, tmp, base)
 }
 
 // symlink creates the link e under a temporary name next to it, and renames
@@ -455,27 +527,32 @@ func (rs *restorer) symlink(e Entry) error {
 	if err := rs.mkdirParent(e.Path); err != nil {
 		return err
 	}
-	tmp := tempName(e.Path)
-	if err := rs.r.Symlink(e.Link, tmp); err != nil {
+	dir, base := path.Split(e.Path)
+	d, err := rs.r.OpenRoot(filepath.FromSlash(path.Clean(dir)))
+	if err != nil {
 		return err
 	}
-	if err := rs.replace(tmp, e.Path); err != nil {
-		rs.r.Remove(tmp)
+	defer d.Close()
+	tmp := tempName()
+	if err := d.Symlink(e.Link, tmp); err != nil {
+		return err
+	}
+	if err := replace(d, tmp, base); err != nil {
+		d.Remove(tmp)
 		return err
 	}
 	return nil
 }
 
-// replace renames tmp to p, first removing an empty directory in the way.
-// A symlink at p is replaced, not followed.
-func (rs *restorer) replace(tmp, p string) error {
-	name := filepath.FromSlash(p)
-	if fi, err := rs.r.Lstat(name); err == nil && fi.IsDir() {
-		if err := rs.r.Remove(name); err != nil {
+// replace renames tmp to name in the directory d, first removing an empty
+// directory in the way. A symlink at name is replaced, not followed.
+func replace(d *os.Root, tmp, name string) error {
+	if fi, err := d.Lstat(name); err == nil && fi.IsDir() {
+		if err := d.Remove(name); err != nil {
 			return err
 		}
 	}
-	return rs.r.Rename(tmp, name)
+	return d.Rename(tmp, name)
 }
 
 // mkdirParent creates the missing parent directories of p.
@@ -487,7 +564,7 @@ func (rs *restorer) mkdirParent(p string) error {
 	return rs.r.MkdirAll(filepath.FromSlash(d), 0o755)
 }
 
-// tempName returns a new name in the directory of p, as an OS path.
-func tempName(p string) string {
-	return filepath.FromSlash(path.Join(path.Dir(p), fmt.Sprintf(".ralph-restore-%016x", rand.Uint64())))
+// tempName returns a new name for a temporary file.
+func tempName() string {
+	return fmt.Sprintf(".ralph-restore-%016x", rand.Uint64())
 }
