@@ -50,7 +50,7 @@ func BenchmarkRepoSize(b *testing.B) {
 				b.Fatal(err)
 			}
 			time.Sleep(treeview.Margin) // see Run
-			if _, err := startLoop(dir, 10); err != nil {
+			if _, err := startLoop(dir, 10, loopCommand); err != nil {
 				b.Fatal(err)
 			}
 			cases := []struct {
