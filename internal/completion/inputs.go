@@ -33,6 +33,7 @@ const maxInput = 4 << 20
 // Collect digests what decides the outcome of command in the project at
 // root, whose census is idx:
 //
+//   - the project's files the command names by path (a script it runs);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -59,6 +60,7 @@ func Collect(root, command string, idx testindex.Index, base Inputs, since time.
 		}
 	}
 	words := commandWords(command)
+	commandFiles(root, command, file) // scripts.go
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)
