@@ -2,8 +2,10 @@ package completion
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // commandFiles digests the project's files the completion command names
@@ -53,4 +55,38 @@ func isScript(p string, mode os.FileMode) bool {
 	head := make([]byte, 2)
 	n, _ := f.Read(head)
 	return n == 2 && string(head) == "#!"
+}
+
+// shadowed records the programs the command runs by name (`go`, `pytest`,
+// `npm`) that were put on PATH, or changed where PATH finds them, after
+// since (the start's Collect): the agent writes a `go` of its own into
+// ~/.local/bin, which prints a pass for every test. Nothing is recorded at
+// the start (since is zero) or for a program older than it, so that a PATH
+// that differs between the human's terminal and the agent's hooks is no
+// change; a newer one is "added". The times are status change times
+// (ctime), which cannot be set back, of the PATH entry and of the file it
+// leads to.
+func shadowed(command string, since time.Time, in Inputs) {
+	if since.IsZero() {
+		return
+	}
+	for w := range commandWords(command) {
+		if w == "" || strings.ContainsAny(w, `/\`) || strings.HasPrefix(w, "-") {
+			continue
+		}
+		p, err := exec.LookPath(w)
+		if err != nil || !filepath.IsAbs(p) {
+			continue
+		}
+		for _, f := range []func(string) (os.FileInfo, error){os.Lstat, os.Stat} {
+			info, err := f(p)
+			if err != nil {
+				continue
+			}
+			if t, ok := changed(info); ok && t.After(since) {
+				in.add("program "+w+" on PATH ("+p+")", []byte(t.String()))
+				break
+			}
+		}
+	}
 }
