@@ -32,6 +32,8 @@ const maxInput = 4 << 20
 // Collect digests what decides the outcome of command in the project at
 // root, whose census is idx:
 //
+//   - the project's files the command names by path (a script it runs),
+//     and, after the start, a program it runs by name put on PATH since;
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -67,6 +69,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 	}
 	words := commandWords(command)
+	commandFiles(root, command, file) // scripts.go
+	shadowed(command, since, in)
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)

@@ -341,6 +341,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		tree, snapErr = Snapshots(sc).Take(ctx)
 	}()
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
+	tampered := afterCommand(sc.Root, st.Iteration+1) // vaultcheck.go
 	it := &Iteration{
 		N:          st.Iteration + 1,
 		Session:    s.Session,
@@ -380,6 +381,9 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	// detector patterns_enabled can switch off.
 	j := judgeCompletion(ctx, sc, view, cfg, st, it, res, base, idx)
 	it.Regressions = append(Detected(regs, cfg), j.regs...)
+	if tampered != nil {
+		it.Regressions = append(it.Regressions, *tampered)
+	}
 	it.TestsRun = j.tests
 	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
 	if maps.EqualFunc(idx, prev, testindex.Same) && prev.Settled(written(testindex.LatestPath(sc))) {

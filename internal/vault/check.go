@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -79,7 +78,8 @@ func (v *Vault) Check() ([]Restored, error) {
 		}
 		out = append(out, *r)
 	}
-	return out, errors.Join(errs...)
+	more, err := v.checkScopes(ix)
+	return append(out, more...), errors.Join(append(errs, err)...)
 }
 
 func sorted(m map[string]Record) []string {
@@ -194,14 +194,14 @@ func (v *Vault) keep(rel string, data []byte) string {
 // it: when its "hooks" are as sealed and nothing turns them all off, the
 // rest of the change is the human's or the agent's own (Claude Code writes
 // permissions there) and is sealed as it is; else the sealed "hooks" are
-// put back into the file as it is now, "disableAllHooks" taken out. A file
+// put back into the file as it is now, "disableAllHooks" taken out (and
+// the env settings that are ralph's: settings.go). A file
 // that is gone or no longer JSON gets the sealed copy whole.
 func (v *Vault) restoreHooks(rel, path string, rec Record) (*Restored, error) {
 	sealed, err := os.ReadFile(v.blob(rec.SHA256))
 	if err != nil || digest(sealed) != rec.SHA256 {
 		return nil, fmt.Errorf("restoring %s: the sealed copy %s is gone or does not match its digest", rel, v.blob(rec.SHA256))
 	}
-	want := gjson.GetBytes(sealed, "hooks")
 	cur, err := os.ReadFile(path)
 	st, lerr := os.Lstat(path)
 	r := &Restored{Rel: rel, How: "changed"}
@@ -217,22 +217,11 @@ func (v *Vault) restoreHooks(rel, path string, rec Record) (*Restored, error) {
 	case err != nil || !gjson.ValidBytes(cur):
 		data = sealed
 	default:
-		got := gjson.GetBytes(cur, "hooks")
-		off := gjson.GetBytes(cur, "disableAllHooks")
-		if compact(got.Raw) == compact(want.Raw) && !off.Bool() {
+		if sameRalphs(cur, sealed) { // ralph's part: settings.go
 			return nil, v.seal(rel, cur, rec) // not ralph's part: accepted as it is
 		}
 		r.How = "changed (ralph's hook registration)"
-		data = cur
-		if want.Exists() {
-			data, err = sjson.SetRawBytes(data, "hooks", []byte(want.Raw))
-		} else {
-			data, err = sjson.DeleteBytes(data, "hooks")
-		}
-		if err == nil && off.Exists() {
-			data, err = sjson.DeleteBytes(data, "disableAllHooks")
-		}
-		if err != nil {
+		if data, err = putRalphs(cur, sealed); err != nil {
 			data = sealed
 		}
 	}

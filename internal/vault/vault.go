@@ -122,7 +122,8 @@ func (v *Vault) blob(sum string) string {
 func (v *Vault) Rejected() string { return filepath.Join(v.Dir, "rejected") }
 
 // Sealed names the project a file ralph writes belongs to when the file is
-// one the vault keeps: the registry, a loop's state.json or aiwg.yml.
+// one the vault keeps: the registry, a loop's state.json and baselines
+// (loopFiles) or aiwg.yml.
 func Sealed(path string) (root, rel string, ok bool) {
 	path = filepath.Clean(path)
 	dir, base := filepath.Split(path)
@@ -133,7 +134,7 @@ func Sealed(path string) (root, rel string, ok bool) {
 	case base == "registry.json" && strings.HasSuffix(dir, string(filepath.Separator)+filepath.FromSlash(project.RalphDir)):
 		root = strings.TrimSuffix(dir, string(filepath.Separator)+filepath.FromSlash(project.RalphDir))
 		return root, filepath.Join(filepath.FromSlash(project.RalphDir), base), true
-	case base == "state.json":
+	case loopFiles[base]:
 		loops := filepath.Dir(dir)
 		id := filepath.Base(dir)
 		suffix := string(filepath.Separator) + filepath.FromSlash(project.RalphDir) + string(filepath.Separator) + "loops"
@@ -199,14 +200,16 @@ func (v *Vault) seal(rel string, data []byte, rec Record) error {
 		// A loop registered after its state was written (and its seal
 		// pruned meanwhile) is sealed as its state is now.
 		for _, id := range ix.Active {
-			name := filepath.Join(filepath.FromSlash(project.RalphDir), "loops", id, "state.json")
-			if _, ok := ix.Files[name]; ok {
-				continue
-			}
-			if data, err := os.ReadFile(v.path(name)); err == nil {
-				sum := digest(data)
-				if writeAtomic(v.blob(sum), data) == nil {
-					ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
+			for _, f := range sortedLoopFiles() {
+				name := filepath.Join(filepath.FromSlash(project.RalphDir), "loops", id, f)
+				if _, ok := ix.Files[name]; ok {
+					continue
+				}
+				if data, err := os.ReadFile(v.path(name)); err == nil {
+					sum := digest(data)
+					if writeAtomic(v.blob(sum), data) == nil {
+						ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
+					}
 				}
 			}
 		}
@@ -214,10 +217,10 @@ func (v *Vault) seal(rel string, data []byte, rec Record) error {
 	})
 }
 
-// loopOf returns the loop whose state.json rel is.
+// loopOf returns the loop whose state.json (or other sealed file: loopFiles) rel is.
 func loopOf(rel string) (string, bool) {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) == 5 && parts[0]+"/"+parts[1] == project.RalphDir && parts[2] == "loops" && parts[4] == "state.json" {
+	if len(parts) == 5 && parts[0]+"/"+parts[1] == project.RalphDir && parts[2] == "loops" && loopFiles[parts[4]] {
 		return parts[3], true
 	}
 	return "", false

@@ -1,0 +1,18 @@
+package vault
+
+import (
+	"maps"
+	"slices"
+)
+
+// loopFiles are the files of a loop's directory the vault keeps: its
+// state, and the baselines it is judged against, written at its start and
+// at a gate's approval only (the test census, the completion command's
+// start and the digests of what decides it, the code surface). Changed by
+// the agent, they would change ralph's verdicts: a test taken out of the
+// census is no longer missed, a digest rewritten hides a changed script.
+var loopFiles = map[string]bool{
+	"state.json": true, "baseline.json": true, "completion.json": true, "surface-baseline.json": true,
+}
+
+func sortedLoopFiles() []string { return slices.Sorted(maps.Keys(loopFiles)) }
