@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // commandFiles digests the project's files the completion command names
@@ -83,8 +85,8 @@ func shadowed(command string, since time.Time, in Inputs) {
 			if err != nil {
 				continue
 			}
-			if t, ok := changed(info); ok && t.After(since) {
-				in.add("program "+w+" on PATH ("+p+")", []byte(t.String()))
+			if ct := treeview.StampOf(info).CTime; ct != 0 && time.Unix(0, ct).After(since) {
+				in.add("program "+w+" on PATH ("+p+")", []byte(time.Unix(0, ct).String()))
 				break
 			}
 		}
