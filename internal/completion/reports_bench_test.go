@@ -42,10 +42,6 @@ func runnerOutputs() map[string]string {
 	var mocha struct {
 		Tests []mochaTest `json:"tests"`
 	}
-	type example struct {
-		ID, Description, FullDescription, Status, FilePath string
-		LineNumber                                         int
-	}
 	var rspec struct {
 		Examples []map[string]any `json:"examples"`
 	}
