@@ -743,3 +743,37 @@ func writeEvents(t *testing.T, evs []hookEvent, proj, home string) {
 func encodeProject(dir string) string {
 	return regexp.MustCompile(`[^a-zA-Z0-9]`).ReplaceAllString(dir, "-")
 }
+
+// play runs claude -p prompt with the model playing steps, for the loop
+// id: the test fails when claude does not finish in time or the model does
+// not play every step, and the run is logged when the test fails.
+func (h *harness) play(t *testing.T, id, prompt string, steps []modelserver.Step, timeout time.Duration) *run {
+	t.Helper()
+	r := h.run(t, prompt, steps, timeout)
+	t.Cleanup(func() {
+		if t.Failed() {
+			logRun(t, h, r, id)
+		}
+	})
+	if r.timedOut {
+		t.Fatalf("claude did not finish within %v", timeout)
+	}
+	if n := r.srv.Played(); n != len(steps) {
+		t.Errorf("the model played %d of %d steps", n, len(steps))
+	}
+	return r
+}
+
+// results returns what the run's tools answered, by tool_use id.
+func (r *run) results(t *testing.T) map[string]modelserver.ToolResult {
+	t.Helper()
+	results, err := r.srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]modelserver.ToolResult{}
+	for _, res := range results {
+		byID[res.ToolUseID] = res
+	}
+	return byID
+}

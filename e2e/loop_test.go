@@ -191,18 +191,7 @@ func TestLoopFailsAtMaxIterations(t *testing.T) {
 			modelserver.Step{Tool: "Write", Input: map[string]any{"file_path": name, "content": "tried " + idea + "\n"}},
 			modelserver.Step{Text: reflect("Tried "+idea+".", "writing "+idea, idea+" did not create the file", "something other than "+idea)})
 	}
-	r := h.run(t, "Create done.txt.", steps, 240*time.Second)
-	defer func() {
-		if t.Failed() {
-			logRun(t, h, r, id)
-		}
-	}()
-	if r.timedOut {
-		t.Fatal("claude did not finish within 240s")
-	}
-	if n := r.srv.Played(); n != len(steps) {
-		t.Errorf("the model played %d of %d steps", n, len(steps))
-	}
+	r := h.play(t, id, "Create done.txt.", steps, 240*time.Second)
 	st := archived(t, h, id)
 	if st.Status != "failed" || st.Iteration != 12 || !strings.Contains(st.Reason, "maximum of 12 iterations") {
 		t.Errorf("loop ended %s after %d iterations (%q), want failed after 12", st.Status, st.Iteration, st.Reason)

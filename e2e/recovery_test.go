@@ -59,8 +59,9 @@ func TestAdd(t *testing.T) {
 	}
 }
 `,
-	"more_test.go": moreTests,
-	"Makefile":     "# tidy cleans the workspace.\ntidy:\n\trm -f more_test.go\n",
+	"more_test.go":       moreTests,
+	"Makefile":           "# tidy cleans the workspace.\ntidy:\n\tgo run ./tools/tidy\n",
+	"tools/tidy/main.go": tidyProgram("more_test.go"),
 }
 
 // activeState reads the state of a loop that has not ended.
@@ -92,18 +93,7 @@ func TestGateReject(t *testing.T) {
 		{Tool: "Bash", Input: map[string]any{"command": "make tidy", "description": "Tidy the workspace"}},
 		{Text: reflect("Tidied up.", "removed tests that were in the way", "fewer tests fail", "see whether it passes now")},
 	}
-	r := h.run(t, "Make go test pass.", steps, 180*time.Second)
-	defer func() {
-		if t.Failed() {
-			logRun(t, h, r, id)
-		}
-	}()
-	if r.timedOut {
-		t.Fatal("claude did not finish within 180s")
-	}
-	if n := r.srv.Played(); n != len(steps) {
-		t.Errorf("the model played %d of %d steps", n, len(steps))
-	}
+	r := h.play(t, id, "Make go test pass.", steps, 180*time.Second)
 	if !strings.Contains(r.stdout, "stopped for a human decision (gate-003, iteration 3)") || !strings.Contains(r.stdout, "ralph gate "+id+" reject") {
 		t.Error("the session did not end with the gate message")
 	}
@@ -177,18 +167,7 @@ func TestStuck(t *testing.T) {
 		modelserver.Step{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "return a - b", "new_string": "return a + b"}},
 		modelserver.Step{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "func Mul(a, b int) int { return a + b }", "new_string": "func Mul(a, b int) int { return a * b }"}},
 		modelserver.Step{Text: "Fixed Add and Mul instead of re-running."})
-	r := h.run(t, "Make go test pass in the calc package.", steps, 180*time.Second)
-	defer func() {
-		if t.Failed() {
-			logRun(t, h, r, id)
-		}
-	}()
-	if r.timedOut {
-		t.Fatal("claude did not finish within 180s")
-	}
-	if n := r.srv.Played(); n != len(steps) {
-		t.Errorf("the model played %d of %d steps", n, len(steps))
-	}
+	r := h.play(t, id, "Make go test pass in the calc package.", steps, 180*time.Second)
 	if told(r, `iteration 3 of 6 ended.*The loop is STUCK.*Change approach`) == 0 {
 		t.Error("the model was never told after iteration 3 that the loop is stuck, with a new strategy")
 	}
