@@ -92,6 +92,10 @@ func TestScript(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("EVENTS", events)
+			// Under -race each process the script runs (every hook and
+			// ralph command is this test binary) would sleep a second at
+			// exit (GORACE's atexit_sleep_ms): minutes of make test.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			env.Setenv("JSRUNNERS", jsRunners())
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")
