@@ -118,15 +118,7 @@ func TestCompletionCheats(t *testing.T) {
 		{Tool: "Edit", Input: map[string]any{"file_path": "calc.go", "old_string": "func Sub(a, b int) int { return a + b }", "new_string": "func Sub(a, b int) int { return a - b }"}},
 		{Text: "Fixed Sub; both tests pass."},
 	}
-	r2 := h.run(t, "Make go test pass.", steps2, 180*time.Second)
-	defer func() {
-		if t.Failed() {
-			logRun(t, h, r2, id)
-		}
-	}()
-	if n := r2.srv.Played(); n != len(steps2) {
-		t.Errorf("the second session played %d of %d steps", n, len(steps2))
-	}
+	r2 := h.play(t, id, "Make go test pass.", steps2, 180*time.Second)
 	end := archived(t, h, id)
 	if end.Status != "completed" || end.Iteration != 3 {
 		t.Errorf("loop ended %s after %d iterations (%s), want completed after 3", end.Status, end.Iteration, end.Reason)
