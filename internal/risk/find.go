@@ -377,15 +377,20 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			continue
 		}
 		var tests, changes []string
-		tamper := ""
+		tamper, git := "", ""
 		for _, p := range s.matches(g, root) {
 			rel, ok := g.inProject(p)
 			if !ok {
 				continue
 			}
 			if p != g.Root && g.protectedDelete(p) {
-				tamper = p
-				break
+				if !g.gitExecOnly(p) {
+					tamper = p
+					break
+				}
+				if git == "" {
+					git = p // git's hooks or configuration: asks, unless worse is found
+				}
 			}
 			if t := g.testsIn(p, rel); len(t) > 0 {
 				tests = append(tests, t...)
@@ -400,6 +405,9 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 					tests = append(tests, n.pattern)
 				}
 			}
+		}
+		if git != "" && tamper == "" {
+			g.add(v, g.tamper(text, git))
 		}
 		switch {
 		case tamper != "":

@@ -126,8 +126,9 @@ type Guard struct {
 	cfg      *config.Config
 	rules    []*rule
 	builtins map[string]*rule
-	packs    []*Pack // the opt-in packs switched on
-	noTmpdir bool    // TMPDIR is unset or empty: $TMPDIR/x is /x
+	packs    []*Pack         // the opt-in packs switched on
+	noTmpdir bool            // TMPDIR is unset or empty: $TMPDIR/x is /x
+	gitExec  map[string]bool // the entries of Protected that git runs (gitexec.go)
 	analyzer *shell.Analyzer
 	guardState
 }
@@ -148,6 +149,11 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.noTmpdir = getenv("TMPDIR") == ""
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
+	g.gitExec = map[string]bool{}
+	for _, p := range gitExecPaths(g.Root, g.Home, getenv) {
+		g.Protected = append(g.Protected, p)
+		g.gitExec[p] = true
+	}
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
 	}
