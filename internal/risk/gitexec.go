@@ -2,10 +2,10 @@ package risk
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
@@ -25,25 +25,10 @@ import (
 // configuration.
 func gitExecPaths(root, home string, getenv func(string) string) []string {
 	var out []string
-	gitDir := filepath.Join(root, ".git")
-	common := gitDir
-	if b, err := os.ReadFile(gitDir); err == nil {
-		// A linked worktree (or submodule): "gitdir: DIR"; its hooks and
-		// configuration are the common directory's.
-		if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
-			d = strings.TrimSpace(d)
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(root, d)
-			}
-			gitDir, common = filepath.Clean(d), filepath.Clean(d)
-			if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-				cd := strings.TrimSpace(string(c))
-				if !filepath.IsAbs(cd) {
-					cd = filepath.Join(d, cd)
-				}
-				common = filepath.Clean(cd)
-			}
-		}
+	gitDir, common := project.GitDirs(root)
+	if gitDir == "" {
+		// No repository yet: git init would make this one.
+		gitDir, common = filepath.Join(root, ".git"), filepath.Join(root, ".git")
 	}
 	out = append(out, filepath.Join(common, "hooks"), filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"))
 	if gitDir != common {
