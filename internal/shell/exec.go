@@ -1293,7 +1293,7 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	cfg, sub, rest := gitConfig(args, sc)
 	for k, v := range cfg {
 		switch {
-		case gitCommandKey(k):
+		case GitCommandKey(k):
 			w.gitCommand(c, "git -c "+k, value{vals: []string{strings.TrimPrefix(v, "!")}}, sc)
 		case k == "alias."+sub:
 			if strings.HasPrefix(v, "!") {

@@ -5,12 +5,12 @@ import (
 	"strings"
 )
 
-// gitCommandKey reports whether git runs the value of configuration key k
+// GitCommandKey reports whether git runs the value of configuration key k
 // as a command line: the keys of gitCommandKeys, and those of a driver or
 // tool git runs on its own — filter.NAME.clean, smudge and process (on
 // add, checkout, status), diff.NAME.textconv and command, merge.NAME.driver,
 // mergetool.NAME.cmd, difftool.NAME.cmd and credential.URL.helper.
-func gitCommandKey(k string) bool {
+func GitCommandKey(k string) bool {
 	k = strings.ToLower(k)
 	if slices.Contains(gitCommandKeys, k) {
 		return true

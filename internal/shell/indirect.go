@@ -735,7 +735,7 @@ func (w *walker) gitConfigSet(c *ctx, args []Word, sc *scope) {
 		if c.depth < MaxDepth {
 			w.exec(ac, argv, sc, nil, nil)
 		}
-	case gitCommandKey(key) || strings.EqualFold(key, "core.hookspath"):
+	case GitCommandKey(key) || strings.EqualFold(key, "core.hookspath"):
 		if val == "\x00" {
 			w.opaque("git config " + key + " set to a computed value")
 			return
