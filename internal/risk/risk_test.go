@@ -97,6 +97,8 @@ func sample(t testing.TB) string {
 		"docs/guide.md":            "# guide\n",
 		"README.md":                "# sample\n",
 		"scripts/check.sh":         "go vet ./...\ngo test ./...\n",
+		"scripts/clean.sh":         "rm -rf tests\n",
+		"scripts/cron.txt":         "# nightly\nMAILTO=dev\n0 3 * * * cd /srv && rm -rf tests\n",
 		".github/workflows/ci.yml": "on: push\n",
 		".claude/settings.json":    "{}\n",
 		".gitignore":               "build/\nnode_modules/\napp.log\n.aiwg/\n",

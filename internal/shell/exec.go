@@ -247,6 +247,14 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 				}
 			}
 		}
+	case "at", "batch", "crontab":
+		return w.later(c, name, words, sc, redirs, in)
+	case "systemd-run":
+		// systemd-run [OPTIONS] COMMAND: runs it in a transient unit, now
+		// or on a timer (--on-calendar), outside the session.
+		if rest, ok := skipOpts(args, "pEuHMG", "unit property setenv host machine description slice uid gid nice working-directory on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property path-property socket-property service-type"); ok {
+			return inner(name, rest)
+		}
 	case "xargs":
 		return w.xargs(c, args, sc, redirs, in)
 	case "parallel":
