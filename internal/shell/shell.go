@@ -76,7 +76,7 @@ type Cmd struct {
 	// if, for …) piped into this one's: unknown text, and no command of
 	// the analysis itself (its commands are).
 	Compound bool
-	Line        int // line in the outermost command line
+	Line     int // line in the outermost command line
 	// File is the script file the command was read from (bash x.sh,
 	// source x.sh), or "" for the command line itself.
 	File string
