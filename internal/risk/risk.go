@@ -188,7 +188,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig, ReadDir: os.ReadDir}
 	return g, nil
 }
 

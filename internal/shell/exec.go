@@ -237,6 +237,11 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "uv", "poetry", "pipenv", "pnpm", "yarn", "bundle", "pdm", "hatch", "rye", "direnv", "conda", "mise", "asdf":
 		if len(args) > 0 {
 			sub := args[0].Lit()
+			if name == "uv" && sub == "pip" {
+				cmd := leaf()
+				w.pipInstall(c, "uv pip", args[1:], sc)
+				return cmd
+			}
 			if sub == "run" || sub == "exec" || sub == "dlx" || sub == "x" {
 				rest := args[1:]
 				if name == "direnv" && len(rest) > 0 {
@@ -247,6 +252,16 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 				}
 			}
 		}
+	case "go":
+		if len(args) > 0 && args[0].Lit() == "generate" {
+			cmd := leaf()
+			w.goGenerate(c, args[1:], sc)
+			return cmd
+		}
+	case "pip", "pip3":
+		cmd := leaf()
+		w.pipInstall(c, name, args, sc)
+		return cmd
 	case "at", "batch", "crontab":
 		return w.later(c, name, words, sc, redirs, in)
 	case "systemd-run":

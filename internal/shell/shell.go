@@ -23,6 +23,7 @@ package shell
 import (
 	"fmt"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -205,6 +206,9 @@ type Analyzer struct {
 	// run in dir sees it (alias.NAME), for an alias the command line does
 	// not define; nil leaves such aliases unread.
 	GitConfig func(dir, key string) (string, bool)
+	// ReadDir lists a directory, for the files a build tool reads its
+	// commands from (go generate ./...); nil leaves them unread.
+	ReadDir func(dir string) ([]fs.DirEntry, error)
 }
 
 // Analyze returns what src runs when started in directory cwd.
