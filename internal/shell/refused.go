@@ -20,8 +20,9 @@ import (
 // runs not at all, whatever comes before it on its line.
 //
 // completeStmts returns the statements the parser finished before the
-// error: every list Bash may run is among them (one on the broken line
-// too, which Bash does not run: judging it is only stricter).
+// error: every list Bash may run is among them; earlierLines drops those
+// on the broken line, which Bash reads with it and does not run
+// (rm -rf src; echo 'oops deletes nothing).
 
 // completeStmts parses src statement by statement, returning those the
 // parser finished and the error that stopped it.
@@ -32,6 +33,41 @@ func completeStmts(src string) ([]*syntax.Stmt, error) {
 		return true
 	})
 	return done, err
+}
+
+// earlierLines returns the statements of done that end a line before the
+// statement that follows them: those Bash runs before it reads the line
+// it cannot finish. A statement followed on its line by ; or & and more
+// text (a backslash-newline joins lines) is part of the broken line.
+func earlierLines(src string, done []*syntax.Stmt) []*syntax.Stmt {
+	for i := len(done); i > 0; i-- {
+		if !sameLine(src[done[i-1].End().Offset():]) {
+			return done[:i]
+		}
+	}
+	return nil
+}
+
+// sameLine reports whether rest, the text after a complete statement,
+// continues its line with more of the command line: past blanks, ; and
+// & and backslash-newlines, anything but a newline or a comment.
+func sameLine(rest string) bool {
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case ' ', '\t', ';', '&':
+		case '\\':
+			if i+1 < len(rest) && rest[i+1] == '\n' {
+				i++
+				continue
+			}
+			return true
+		case '\n', '#':
+			return false
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // refusedRest reports whether Bash refuses to run everything of src after

@@ -355,9 +355,15 @@ func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) 
 	}
 	// Bash runs the complete lines before the error (refused.go).
 	done, serr := completeStmts(src)
+	ran := earlierLines(src, done)
 	n := len(w.out.Cmds)
-	w.stmts(c, done, sc)
+	w.stmts(c, ran, sc)
 	refused := serr != nil && refusedRest(src, serr, w.out.Cmds[n:]) && refusedRest(src, err, w.out.Cmds[n:])
+	if !refused {
+		// What the parser cannot read, bash may run in part: judge the
+		// statements on the broken line too.
+		w.stmts(c, done[len(ran):], sc)
+	}
 	if len(via) > 0 {
 		err = fmt.Errorf("%s: %w", strings.Join(via, " → "), err)
 	}

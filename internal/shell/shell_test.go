@@ -631,6 +631,13 @@ func TestAnalyzeParseErr(t *testing.T) {
 		{"echo 'x' | sh -c \"echo 'x\"", "sh -c: ", true, []string{"echo", "sh"}},
 		{"rm -rf src\necho 'oops", "closing quote", true, []string{"rm"}},
 		{"echo ok\nrm -rf src 'x", "closing quote", true, []string{"echo"}},
+		// Statements on the broken line are read with it, and do not run.
+		{"rm -rf src; echo 'oops", "closing quote", true, nil},
+		{"echo a\nrm -rf src & echo b; echo 'oops", "closing quote", true, []string{"echo"}},
+		{"rm -rf src; \\\necho 'oops", "closing quote", true, nil},
+		{"rm -rf src &\necho 'oops", "closing quote", true, []string{"rm"}},
+		{"rm -rf src # it's\necho 'oops", "closing quote", true, []string{"rm"}},
+		// Unless bash may run them: the error is not an open quote.
 		{"rm -rf src <<EOF\n'oops", "here-document", false, nil},
 		{"cat <<EOF\n$(\nEOF\nrm -rf src\necho 'oops", "closing quote", false, nil},
 		{"echo `echo '`; rm -rf src", "closing quote", false, nil},
@@ -681,7 +688,10 @@ func TestRefusedAgreesWithBash(t *testing.T) {
 	}{
 		{"rm -rf src 'oops", true},
 		{"rm -rf src\necho 'oops", true},
-		{"rm -rf src; echo 'oops", true}, // rm does not run, but is judged
+		{"rm -rf src; echo 'oops", true},
+		{"rm -rf src & echo 'oops", true},
+		{"rm -rf src; \\\necho 'oops", true},
+		{"rm -rf src;  # c\necho 'oops", true},
 		{"rm -rf src && echo 'oops", true},
 		{"echo \"oops\nrm -rf src", true},
 		{"echo ${x\nrm -rf src", false}, // the parser stops at the newline, not at the end
