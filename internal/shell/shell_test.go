@@ -637,7 +637,8 @@ func TestAnalyzeParseErr(t *testing.T) {
 		{"rm -rf src; \\\necho 'oops", "closing quote", true, nil},
 		{"rm -rf src &\necho 'oops", "closing quote", true, []string{"rm"}},
 		{"rm -rf src # it's\necho 'oops", "closing quote", true, []string{"rm"}},
-		// Unless bash may run them: the error is not an open quote.
+		// Not Refused: bash may read these otherwise than the parser (a
+		// here-document, a backquote, an alias).
 		{"rm -rf src <<EOF\n'oops", "here-document", false, nil},
 		{"cat <<EOF\n$(\nEOF\nrm -rf src\necho 'oops", "closing quote", false, nil},
 		{"echo `echo '`; rm -rf src", "closing quote", false, nil},
