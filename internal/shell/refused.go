@@ -28,10 +28,18 @@ import (
 // parser finished and the error that stopped it.
 func completeStmts(src string) ([]*syntax.Stmt, error) {
 	var done []*syntax.Stmt
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
-		done = append(done, s)
-		return true
-	})
+	var err error
+	// The loop never breaks: Parser.Stmts returns at the error, and the
+	// parser then yields once more (mvdan.cc/sh v3.14.1), which panics.
+	for s, e := range syntax.NewParser(syntax.Variant(syntax.LangBash)).StmtsSeq(strings.NewReader(src)) {
+		switch {
+		case err != nil:
+		case e != nil:
+			err = e
+		default:
+			done = append(done, s)
+		}
+	}
 	return done, err
 }
 
