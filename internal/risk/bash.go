@@ -60,7 +60,7 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	} else if a.Refused != nil {
 		// Bash runs nothing of the rest (shell/refused.go): the commands
 		// before it are judged as usual.
-		f := g.builtin("unparsed", fmt.Sprintf("the command line stops with a quote or bracket still open (%v): bash refuses that part and runs nothing of it; what comes before it on earlier lines was checked.", a.Refused), cmdline, nil)
+		f := g.builtin("unparsed", fmt.Sprintf("the command line ends with a quote left open (%v): bash refuses the line that holds it and runs nothing of it; the lines before it were checked.", a.Refused), cmdline, nil)
 		f.Action, f.Level = answer.Allow, Low
 		g.add(v, f)
 	}
