@@ -57,6 +57,12 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {
 		g.unparsed(v, cmdline, a.ParseErr)
+	} else if a.Refused != nil {
+		// Bash runs nothing of the rest (shell/refused.go): the commands
+		// before it are judged as usual.
+		f := g.builtin("unparsed", fmt.Sprintf("the command line ends with a quote left open (%v): bash refuses the line that holds it and runs nothing of it; the lines before it were checked.", a.Refused), cmdline, nil)
+		f.Action, f.Level = answer.Allow, Low
+		g.add(v, f)
 	}
 	for _, o := range a.Opaque {
 		g.add(v, g.builtin("opaque", "it runs "+o+", which ralph cannot check. Write the command out literally instead.", cmdline, nil))

@@ -109,7 +109,7 @@ var Builtins = []Builtin{
 		"interpreter code (or a script file) that runs a computed command or deletes a computed path",
 		`python3 -c "import os; os.system(cmd)"`},
 	{"unparsed", High, answer.Ask,
-		"a command that does not parse as shell and mentions a destructive program (one that mentions none is allowed)",
+		"a command that does not parse as shell and mentions a destructive program (one that mentions none is allowed; one bash refuses, a quote left open at its end, runs nothing of that line, and only the complete lines before it are judged)",
 		"rm -rf $(("},
 	{"malformed", High, answer.Ask,
 		"a form that runs nothing as written but reads as a command ralph refuses (command -v git reset --hard, 1A=2 git reset --hard, a line starting with --hard, node -e \"rm -rf /\", git options that make git refuse), or a function that calls itself: no task needs it",
