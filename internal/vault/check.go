@@ -18,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Restored is a sealed file Check put back.
@@ -103,7 +104,7 @@ func same(path string, rec Record) bool {
 	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
 		return false
 	}
-	data, err := os.ReadFile(path)
+	data, err := rawfile.ReadFile(path)
 	return err == nil && digest(data) == rec.SHA256
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Env overrides the state directory (tests use it).
@@ -315,7 +316,7 @@ func (v *Vault) Forget(paths ...string) error {
 // Read returns the vault's index; an empty one when there is none.
 func (v *Vault) Read() (*Index, error) {
 	ix := &Index{Root: v.Root, Files: map[string]Record{}}
-	data, err := os.ReadFile(v.index())
+	data, err := rawfile.ReadFile(v.index())
 	if errors.Is(err, fs.ErrNotExist) {
 		return ix, nil
 	}
