@@ -10,6 +10,16 @@ import (
 // ReadFile reads the whole file name, as os.ReadFile.
 func ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
 
+// ReadInto reads the whole file name into buf's storage, from its start,
+// growing it as needed, and returns what it read.
+func ReadInto(buf []byte, name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return append(buf[:0], data...), nil
+}
+
 // Append appends data to the file name, creating it with perm when it does
 // not exist.
 func Append(name string, data []byte, perm uint32) error {

@@ -22,6 +22,17 @@ func TestReadFile(t *testing.T) {
 			t.Errorf("ReadFile of %d bytes: %d bytes, %v", n, len(got), err)
 		}
 	}
+	// One buffer for files of any size, larger and smaller than it.
+	buf := make([]byte, 0, 8)
+	for _, want := range []string{"a much longer file than the buffer\n", "short\n", ""} {
+		p := filepath.Join(dir, "g")
+		os.WriteFile(p, []byte(want), 0o644)
+		got, err := ReadInto(buf, p)
+		if err != nil || string(got) != want {
+			t.Errorf("ReadInto: %q, %v; want %q", got, err, want)
+		}
+		buf = got
+	}
 	_, err := ReadFile(filepath.Join(dir, "missing"))
 	var pe *fs.PathError
 	if !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) || pe.Path != filepath.Join(dir, "missing") {

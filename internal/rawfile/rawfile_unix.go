@@ -8,13 +8,17 @@ import (
 )
 
 // ReadFile reads the whole file name, as os.ReadFile.
-func ReadFile(name string) ([]byte, error) {
+func ReadFile(name string) ([]byte, error) { return ReadInto(make([]byte, 0, 4096), name) }
+
+// ReadInto reads the whole file name into buf's storage, from its start,
+// growing it as needed, and returns what it read.
+func ReadInto(buf []byte, name string) ([]byte, error) {
 	fd, err := open(name, syscall.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 0, 4096)
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -104,9 +105,20 @@ func same(path string, rec Record) bool {
 	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
 		return false
 	}
-	data, err := rawfile.ReadFile(path)
-	return err == nil && digest(data) == rec.SHA256
+	bp := readBuf.Get().(*[]byte)
+	defer readBuf.Put(bp)
+	data, err := rawfile.ReadInto(*bp, path)
+	if err != nil {
+		return false
+	}
+	*bp = data
+	return digest(data) == rec.SHA256
 }
+
+// readBuf holds the buffers the check reads the index and the sealed files
+// into: it keeps none of their bytes, and one buffer for all of them spares
+// a hook call fresh memory (page faults) per file.
+var readBuf = sync.Pool{New: func() any { b := make([]byte, 0, 8192); return &b }}
 
 func digest(data []byte) string {
 	sum := sha256.Sum256(data)
