@@ -8,7 +8,7 @@ import (
 )
 
 // ReadFile reads the whole file name, as os.ReadFile.
-func ReadFile(name string) ([]byte, error) { return ReadInto(make([]byte, 0, 4096), name) }
+func ReadFile(name string) ([]byte, error) { return ReadInto(nil, name) }
 
 // ReadInto reads the whole file name into buf's storage, from its start,
 // growing it as needed, and returns what it read.
@@ -18,6 +18,9 @@ func ReadInto(buf []byte, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
+	if cap(buf) == 0 {
+		buf = make([]byte, 0, 4096) // not before the open: a missing file costs no memory
+	}
 	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
