@@ -47,7 +47,7 @@ func TestShadow(t *testing.T) {
 		{"go build -o " + early + "/git ./cmd/tool", answer.Deny},
 		{"install -m 755 scripts/check.sh " + early + "/git", answer.Deny},
 		{"chmod +x " + early + "/git", answer.Deny},
-		{"cp /bin/true " + early + "/mytool", answer.Allow},   // shadows nothing
+		{"cp /bin/true " + early + "/mytool", answer.Allow},    // shadows nothing
 		{"cp /bin/true " + early + "/notes.txt", answer.Allow}, // the later one is no program
 		{"cp /bin/true " + late + "/git2", answer.Allow},
 		{"go build -o " + early + "/mytool ./cmd/tool", answer.Allow},
