@@ -434,6 +434,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 				continue
 			}
 		}
+		if q, ok := g.shadows(p); ok && o.kind != opDiscard {
+			g.add(v, g.builtin("system-write", fmt.Sprintf("%s puts %s on PATH ahead of %s: every later command that runs %s would run it instead, ralph's own checks included. Run the program by its path instead.", text, g.rel(p), q, filepath.Base(p)), text, nil))
+			continue
+		}
 		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {
 			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))
 			continue
