@@ -78,7 +78,7 @@ func TestScale(t *testing.T) {
 	run := func(name string, stdin []byte, args ...string) result {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+t.TempDir())
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb

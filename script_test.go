@@ -96,6 +96,9 @@ func TestScript(t *testing.T) {
 			// ralph command is this test binary) would sleep a second at
 			// exit (GORACE's atexit_sleep_ms): minutes of make test.
 			env.Setenv("GORACE", "atexit_sleep_ms=0")
+			// The race-built hooks on a busy machine: no judging is cut
+			// short by pre-tool-call's time bound (tested in-process).
+			env.Setenv("RALPH_JUDGE_TIMEOUT", "5m")
 			env.Setenv("JSRUNNERS", jsRunners())
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("RALPH_LOOP_ID", "")

@@ -84,12 +84,23 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	// An invalid aiwg.yml gives the built-in defaults with fail_closed
 	// on: nothing written into the file turns the guard off.
 	cfg := c.Config()
-	v, err := Judge(cfg, c)
+	if d, err := time.ParseDuration(c.Getenv("RALPH_JUDGE_TIMEOUT")); err == nil && d > 0 {
+		judgeTime = d // the human's (hooks' environment), for a slow machine
+	}
+	v, err := judgeInTime(cfg, c)
 	if ce := (*rulesError)(nil); errors.As(err, &ce) && c.ConfigProblem() == nil {
 		// aiwg.yml parsed, but its rules do not make a guard: the
 		// built-in ones stand in, as for a file that does not parse.
 		cfg = c.ConfigInvalid(ce.err)
-		v, err = Judge(cfg, c)
+		v, err = judgeInTime(cfg, c)
+	}
+	if errors.Is(err, errTooSlow) {
+		// A call the guard cannot judge in time is not let through: the
+		// agent would run it when the hook times out.
+		res.Rule, res.Level = "too-slow", risk.High
+		res.Answer = answer.Answer{Decision: answer.Ask, Reason: fmt.Sprintf(
+			"ralph-hooks asks for confirmation: the guard could not judge this call within %s (what it reads to judge it is too large or too slow to read), so it cannot say what it does. Confirm only if you know; or split the command, or name what it acts on.", judgeTime)}
+		return res, nil
 	}
 	if err != nil {
 		return failClosed(cfg, c, res, err)
@@ -125,6 +136,44 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	}
 	res.Checkpoint = id
 	return res, nil
+}
+
+// judgeTime bounds the judging of one call. An agent runs a call whose
+// PreToolUse hook times out (10 s, as ralph install registers it), so a
+// command crafted to keep the guard reading — a find over a huge tree, go
+// generate over thousands of files — must not outlast it: with the
+// checkpoint's own time (checkpointTime) the hook stays inside it.
+// RALPH_JUDGE_TIMEOUT in the hooks' environment changes it (a slow
+// machine, the test suites under -race).
+var judgeTime = 3 * time.Second
+
+// errTooSlow is judgeInTime's error when judgeTime runs out.
+var errTooSlow = errors.New("judging the call took too long")
+
+// judgeFn is the judging judgeInTime bounds (tests hold it back).
+var judgeFn = Judge
+
+// judgeInTime is Judge, bounded by judgeTime. Past it, the judging is left
+// to finish unheard: the process answers, and exits.
+func judgeInTime(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
+	type result struct {
+		v   *risk.Verdict
+		err error
+	}
+	done := make(chan result, 1)
+	judge := judgeFn
+	go func() {
+		v, err := judge(cfg, c)
+		done <- result{v, err}
+	}()
+	t := time.NewTimer(judgeTime)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-t.C:
+		return nil, errTooSlow
+	}
 }
 
 // Judge returns the guard's verdict on the call: package risk's, and, for

@@ -16,6 +16,10 @@ import (
 // it, what it runs is opaque.
 const maxGenerateFiles = 2000
 
+// maxGenerateBytes bounds what go generate ./... is read in, so that the
+// reading stays well inside pre-tool-call's time.
+const maxGenerateBytes = 16 << 20
+
 // goGenerate walks the //go:generate directives go generate runs: those
 // of the packages (or files) named, ./... and DIR/... included, each in
 // its package's directory.
@@ -69,8 +73,13 @@ func (w *walker) goGenerate(c *ctx, args []Word, sc *scope) {
 		}
 	}
 	gc := c.with("go generate")
+	read := 0
 	for _, f := range files {
 		text, ok := w.readText(f)
+		if read += len(text); read > maxGenerateBytes {
+			w.opaque("go generate over more than " + strconv.Itoa(maxGenerateBytes>>20) + " MiB of Go files")
+			return
+		}
 		if !ok || !strings.Contains(text, "//go:generate") {
 			continue
 		}
