@@ -84,22 +84,23 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	// An invalid aiwg.yml gives the built-in defaults with fail_closed
 	// on: nothing written into the file turns the guard off.
 	cfg := c.Config()
+	limit := judgeTime
 	if d, err := time.ParseDuration(c.Getenv("RALPH_JUDGE_TIMEOUT")); err == nil && d > 0 {
-		judgeTime = d // the human's (hooks' environment), for a slow machine
+		limit = d // the human's (hooks' environment), for a slow machine
 	}
-	v, err := judgeInTime(cfg, c)
+	v, err := judgeInTime(cfg, c, limit)
 	if ce := (*rulesError)(nil); errors.As(err, &ce) && c.ConfigProblem() == nil {
 		// aiwg.yml parsed, but its rules do not make a guard: the
 		// built-in ones stand in, as for a file that does not parse.
 		cfg = c.ConfigInvalid(ce.err)
-		v, err = judgeInTime(cfg, c)
+		v, err = judgeInTime(cfg, c, limit)
 	}
 	if errors.Is(err, errTooSlow) {
 		// A call the guard cannot judge in time is not let through: the
 		// agent would run it when the hook times out.
 		res.Rule, res.Level = "too-slow", risk.High
 		res.Answer = answer.Answer{Decision: answer.Ask, Reason: fmt.Sprintf(
-			"ralph-hooks asks for confirmation: the guard could not judge this call within %s (what it reads to judge it is too large or too slow to read), so it cannot say what it does. Confirm only if you know; or split the command, or name what it acts on.", judgeTime)}
+			"ralph-hooks asks for confirmation: the guard could not judge this call within %s (what it reads to judge it is too large or too slow to read), so it cannot say what it does. Confirm only if you know; or split the command, or name what it acts on.", limit)}
 		return res, nil
 	}
 	if err != nil {
@@ -153,9 +154,9 @@ var errTooSlow = errors.New("judging the call took too long")
 // judgeFn is the judging judgeInTime bounds (tests hold it back).
 var judgeFn = Judge
 
-// judgeInTime is Judge, bounded by judgeTime. Past it, the judging is left
-// to finish unheard: the process answers, and exits.
-func judgeInTime(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
+// judgeInTime is Judge, bounded by limit. Past it, the judging is left to
+// finish unheard: the process answers, and exits.
+func judgeInTime(cfg *config.Config, c *hook.Call, limit time.Duration) (*risk.Verdict, error) {
 	type result struct {
 		v   *risk.Verdict
 		err error
@@ -166,7 +167,7 @@ func judgeInTime(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 		v, err := judge(cfg, c)
 		done <- result{v, err}
 	}()
-	t := time.NewTimer(judgeTime)
+	t := time.NewTimer(limit)
 	defer t.Stop()
 	select {
 	case r := <-done:
