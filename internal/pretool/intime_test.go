@@ -25,7 +25,7 @@ func TestTooSlowAsks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &hook.Call{Hook: "pre-tool-call", Event: e, Scope: project.Scope{Layout: project.Layout{Root: root}}, Getenv: os.Getenv, DryRun: true, Now: time.Now, Stderr: os.Stderr}
+		c := &hook.Call{Hook: "pre-tool-call", Event: e, Scope: project.Scope{Layout: project.Layout{Root: root}}, Getenv: func(string) string { return "" }, DryRun: true, Now: time.Now, Stderr: os.Stderr}
 		res, err := Handle(c)
 		if err != nil {
 			t.Fatal(err)
