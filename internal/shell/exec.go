@@ -194,6 +194,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "nohup", "setsid", "chronic", "unbuffer", "caffeinate", "nocache", "proxychains", "proxychains4",
 		"torsocks", "firejail", "rtk", "busybox", "toybox", "catchsegv", "stdbuf", "ionice", "time", "exec",
 		"strace", "ltrace":
+		if name == "strace" || name == "ltrace" {
+			w.escape(c, name, args, sc) // -o '|CMD'
+		}
 		opts := prefixOpts[name]
 		if rest, ok := skipOpts(args, opts[0], opts[1]); ok {
 			return inner(name, rest)
@@ -306,6 +309,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		w.findExec(c, cmd, args, sc)
 		return cmd
 	case "ssh":
+		w.escape(c, name, args, sc) // -o ProxyCommand=…
 		return w.ssh(c, args, sc, redirs, in)
 	case "docker", "podman", "nerdctl":
 		cmd := leaf()
@@ -318,6 +322,16 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "git":
 		cmd := leaf()
 		w.gitShell(c, args, sc)
+		return cmd
+	}
+	if escapes(name) {
+		cmd := leaf()
+		w.escape(c, name, args, sc)
+		return cmd
+	}
+	if _, ok := foreignCode[name]; ok {
+		cmd := leaf()
+		w.foreign(name, args, redirs, in)
 		return cmd
 	}
 	if lang := interpreter(name); lang != "" {

@@ -1,0 +1,374 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+)
+
+// Programs that run a shell command line given in one of their options or
+// arguments (the routes GTFOBins lists): tar --checkpoint-action=exec=CMD,
+// rsync -e CMD, ssh -o ProxyCommand=CMD, less +!CMD, vim -c '!CMD', gdb -ex
+// 'shell CMD', sqlite3 '.shell CMD', psql -c '\! CMD', hyperfine 'CMD', and
+// the like; and programs that run the rest of their arguments as a command
+// (unshare, chroot DIR, fakeroot, xvfb-run, …). What they run is walked as
+// the command line it is.
+
+// runsRest are the programs that run the command after their options, with
+// the options that take a value (short letters, long names) and how many
+// operands come before the command.
+var runsRest = map[string]struct {
+	short, long string
+	skip        int
+}{
+	"unshare":         {"", "mount-proc map-user map-group setgroups propagation root wd", 0},
+	"nsenter":         {"tmnuipUCTSGrwF", "target mount uts ipc net pid cgroup user time setuid setgid root wd", 0},
+	"chroot":          {"", "userspec groups", 1},
+	"setarch":         {"", "", 1},
+	"chrt":            {"", "", 1},
+	"numactl":         {"CNmplipP", "cpunodebind cpubind membind localalloc preferred physcpubind interleave", 0},
+	"prlimit":         {"p", "pid", 0},
+	"faketime":        {"f", "", 1},
+	"fakeroot":        {"lsi", "lib faked", 0},
+	"dbus-launch":     {"", "config-file", 0},
+	"xvfb-run":        {"neslpwf", "server-num server-args error-file xauth-protocol wait auth-file", 0},
+	"bwrap":           {"", "bind ro-bind dev-bind bind-try ro-bind-try dev proc tmpfs chdir setenv unsetenv dir symlink file bind-data ro-bind-data uid gid hostname seccomp args", 0},
+	"valgrind":        {"", "", 0},
+	"cpulimit":        {"lpe", "limit pid exe", 0},
+	"sg":              {"", "", 1},
+	"entr":            {"", "", 0},
+	"systemd-inhibit": {"", "what who why mode", 0},
+	"eatmydata":       {"", "", 0},
+}
+
+// escapeNames are the programs escape knows besides runsRest.
+var escapeNames = strings.Fields(`tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
+vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect`)
+
+// escapes reports whether program name runs command lines it is given
+// (escape walks them).
+func escapes(name string) bool {
+	_, ok := runsRest[name]
+	return ok || slices.Contains(escapeNames, name)
+}
+
+// escape walks the shell command lines that program name runs from its
+// options or arguments.
+func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
+	run := func(label string, s Word) {
+		v, ok := s.Value()
+		if !ok {
+			w.opaque(label + " of a command computed at run time: " + s.Raw)
+			return
+		}
+		if v = strings.TrimSpace(v); v != "" {
+			w.joinedOne(c.with(label), Word{Raw: v, Values: []string{v}}, sc)
+		}
+	}
+	// value returns the value of option opt at args[i] (--opt=V, --opt V,
+	// -oV, -o V), and how many words it took.
+	value := func(i int, long, short string) (Word, int, bool) {
+		s := args[i].Lit()
+		switch {
+		case long != "" && strings.HasPrefix(s, long+"="):
+			v := s[len(long)+1:]
+			return Word{Raw: v, Values: []string{v}}, 1, true
+		case (long != "" && s == long || short != "" && s == short) && i+1 < len(args):
+			return args[i+1], 2, true
+		case short != "" && len(s) > len(short) && strings.HasPrefix(s, short) && !strings.HasPrefix(s, "--"):
+			v := s[len(short):]
+			return Word{Raw: v, Values: []string{v}}, 1, true
+		}
+		return Word{}, 0, false
+	}
+	switch name {
+	case "tar", "gtar", "bsdtar":
+		for i := 0; i < len(args); i++ {
+			s := args[i].Lit()
+			if v, ok := strings.CutPrefix(s, "--checkpoint-action="); ok {
+				if cmd, ok := strings.CutPrefix(v, "exec="); ok {
+					run("tar --checkpoint-action", Word{Raw: cmd, Values: []string{cmd}})
+				}
+				continue
+			}
+			for _, o := range [][2]string{{"--to-command", ""}, {"--use-compress-program", "-I"}, {"--info-script", "-F"}, {"--new-volume-script", ""}} {
+				if v, n, ok := value(i, o[0], o[1]); ok {
+					run("tar "+o[0], v)
+					i += n - 1
+					break
+				}
+			}
+		}
+	case "zip":
+		for i := 0; i < len(args); i++ {
+			if v, n, ok := value(i, "--unzip-command", "-TT"); ok {
+				run("zip -TT", v)
+				i += n - 1
+			}
+		}
+	case "rsync":
+		for i := 0; i < len(args); i++ {
+			for _, o := range [][2]string{{"--rsh", "-e"}, {"--rsync-path", ""}} {
+				if v, n, ok := value(i, o[0], o[1]); ok {
+					run("rsync "+o[0], v)
+					i += n - 1
+					break
+				}
+			}
+		}
+	case "ssh", "scp", "sftp":
+		for i := 0; i < len(args); i++ {
+			v, n, ok := value(i, "", "-o")
+			if !ok {
+				continue
+			}
+			i += n - 1
+			if s, known := v.Value(); known {
+				k, cmd, _ := strings.Cut(s, "=")
+				if !strings.Contains(s, "=") {
+					k, cmd, _ = strings.Cut(s, " ")
+				}
+				switch strings.ToLower(strings.TrimSpace(k)) {
+				case "proxycommand", "localcommand", "knownhostscommand":
+					run(name+" -o "+k, Word{Raw: cmd, Values: []string{cmd}})
+				}
+			} else {
+				w.opaque(name + " -o of an option computed at run time: " + v.Raw)
+			}
+		}
+	case "man":
+		for i := 0; i < len(args); i++ {
+			if v, n, ok := value(i, "--pager", "-P"); ok {
+				run("man --pager", v)
+				i += n - 1
+			}
+		}
+	case "less", "more":
+		for _, a := range args {
+			if s := a.Lit(); strings.HasPrefix(s, "+!") || strings.HasPrefix(s, "+:!") {
+				cmd := strings.TrimPrefix(strings.TrimPrefix(s, "+:"), "+")[1:]
+				run(name+" +!", Word{Raw: cmd, Values: []string{cmd}})
+			}
+		}
+	case "vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim", "rvim":
+		for i := 0; i < len(args); i++ {
+			var v Word
+			n := 1
+			s := args[i].Lit()
+			switch {
+			case (s == "-c" || s == "--cmd" || s == "-S") && i+1 < len(args):
+				v, n = args[i+1], 2
+			case strings.HasPrefix(s, "+") && len(s) > 1:
+				v = Word{Raw: s[1:], Values: []string{s[1:]}}
+			default:
+				continue
+			}
+			i += n - 1
+			if s == "-S" {
+				continue // a session file: read like any file the editor opens
+			}
+			w.vimCommand(c, name, v, run)
+		}
+	case "gdb":
+		for i := 0; i < len(args); i++ {
+			v, n, ok := value(i, "--eval-command", "-ex")
+			if !ok {
+				continue
+			}
+			i += n - 1
+			if s, known := v.Value(); known {
+				s = strings.TrimSpace(s)
+				if cmd, ok := strings.CutPrefix(s, "shell "); ok {
+					run("gdb shell", Word{Raw: cmd, Values: []string{cmd}})
+				} else if cmd, ok := strings.CutPrefix(s, "!"); ok {
+					run("gdb !", Word{Raw: cmd, Values: []string{cmd}})
+				}
+			} else {
+				w.opaque("gdb -ex of a command computed at run time: " + v.Raw)
+			}
+		}
+	case "sqlite3", "psql", "mysql", "mariadb":
+		for _, a := range args {
+			s, known := a.Value()
+			if !known {
+				continue
+			}
+			for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ';' && name != "sqlite3" }) {
+				line = strings.TrimSpace(line)
+				for _, p := range []string{".shell ", ".system ", `\! `, `\!`, "system "} {
+					if name == "sqlite3" && !strings.HasPrefix(p, ".") || name != "sqlite3" && strings.HasPrefix(p, ".") {
+						continue
+					}
+					if cmd, ok := strings.CutPrefix(line, p); ok {
+						run(name+" "+strings.TrimSpace(p), Word{Raw: cmd, Values: []string{cmd}})
+						break
+					}
+				}
+			}
+		}
+	case "strace", "ltrace":
+		for i := 0; i < len(args); i++ {
+			if v, n, ok := value(i, "--output", "-o"); ok {
+				if s, known := v.Value(); known && (strings.HasPrefix(s, "|") || strings.HasPrefix(s, "!")) {
+					run(name+" -o |", Word{Raw: s[1:], Values: []string{s[1:]}})
+				}
+				i += n - 1
+			}
+		}
+	case "socat":
+		for _, a := range args {
+			s, known := a.Value()
+			if !known {
+				continue
+			}
+			for _, p := range []string{"EXEC:", "SYSTEM:", "exec:", "system:"} {
+				if cmd, ok := strings.CutPrefix(s, p); ok {
+					cmd, _, _ = strings.Cut(cmd, ",") // options follow a comma
+					run("socat "+strings.ToLower(p), Word{Raw: cmd, Values: []string{cmd}})
+				}
+			}
+		}
+	case "nc", "ncat", "netcat":
+		for i := 0; i < len(args); i++ {
+			for _, o := range [][2]string{{"--exec", "-e"}, {"--sh-exec", "-c"}} {
+				if v, n, ok := value(i, o[0], o[1]); ok {
+					run(name+" "+o[1], v)
+					i += n - 1
+					break
+				}
+			}
+		}
+	case "hyperfine":
+		for i := 0; i < len(args); i++ {
+			s := args[i].Lit()
+			switch {
+			case s == "--prepare" || s == "-p" || s == "--setup" || s == "-s" || s == "--cleanup" || s == "-c" || s == "--conclude":
+				if i+1 < len(args) {
+					run("hyperfine "+s, args[i+1])
+					i++
+				}
+			case strings.HasPrefix(s, "-"):
+				switch s {
+				case "-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-S", "--shell", "-u", "--time-unit",
+					"--export-json", "--export-csv", "--export-markdown", "--export-asciidoc", "--export-orgmode", "-n", "--command-name",
+					"-P", "--parameter-scan", "-D", "--parameter-step-size", "-L", "--parameter-list", "--style", "--sort", "--output", "--input":
+					i++
+				}
+			default:
+				run("hyperfine", args[i])
+			}
+		}
+	case "expect":
+		for i := 0; i < len(args); i++ {
+			if v, n, ok := value(i, "", "-c"); ok {
+				if s, known := v.Value(); known && strings.Contains(s, "spawn") {
+					if _, cmd, ok := strings.Cut(s, "spawn "); ok {
+						cmd, _, _ = strings.Cut(cmd, ";")
+						run("expect spawn", Word{Raw: cmd, Values: []string{cmd}})
+					}
+				}
+				i += n - 1
+			}
+		}
+	default:
+		r, ok := runsRest[name]
+		if !ok {
+			return
+		}
+		if rest, ok := skipOpts(args, r.short, r.long); ok && len(rest) > r.skip {
+			w.exec(c.with(name), rest[r.skip:], sc, nil, nil)
+		}
+	}
+}
+
+// vimCommand walks an Ex command vim runs at start-up: :!CMD runs a shell
+// command line, :r !CMD and :w !CMD too, :call system('CMD') as well.
+func (w *walker) vimCommand(c *ctx, name string, v Word, run func(string, Word)) {
+	s, known := v.Value()
+	if !known {
+		w.opaque(name + " -c of a command computed at run time: " + v.Raw)
+		return
+	}
+	for _, cmd := range strings.Split(s, "|") {
+		cmd = strings.TrimLeft(strings.TrimSpace(cmd), ":")
+		for _, p := range []string{"!", "r !", "r!", "read !", "w !", "write !", "silent !", "terminal ", "term "} {
+			if rest, ok := strings.CutPrefix(cmd, p); ok {
+				run(name+" :"+strings.TrimSpace(p), Word{Raw: rest, Values: []string{rest}})
+				break
+			}
+		}
+		if i := strings.Index(cmd, "system("); i >= 0 {
+			arg := strings.Trim(strings.TrimSuffix(strings.TrimSpace(cmd[i+len("system("):]), ")"), `'"`)
+			run(name+" system()", Word{Raw: arg, Values: []string{arg}})
+		}
+	}
+}
+
+// foreignCode are interpreters ralph cannot read the code of (by their
+// lower-cased names, as cmdName gives them), with the options that carry
+// code on the command line ("" for code read from stdin: a heredoc or
+// here-string).
+var foreignCode = map[string][]string{
+	"rscript": {"-e", "--expr"}, "r": {"-e"}, "julia": {"-e", "-E", "--eval", "--print"}, "osascript": {"-e"},
+	"emacs": {"--eval", "-eval"}, "emacsclient": {"--eval", "-e"}, "guile": {"-c"}, "racket": {"-e", "--eval"},
+	"sbcl": {"--eval"}, "clisp": {"-x"}, "elixir": {"-e", "--eval"}, "erl": {"-eval"}, "scala": {"-e"},
+	"groovy": {"-e"}, "clojure": {"-e"}, "clj": {"-e"}, "bb": {"-e"}, "pwsh": {"-c", "-Command", "-command"},
+	"powershell": {"-c", "-Command", "-command"}, "nu": {"-c"}, "elvish": {"-c"}, "xonsh": {"-c"},
+	"csh": {"-c"}, "tcsh": {"-c"}, "tclsh": {""}, "wish": {""}, "jshell": {""}, "ghci": {"-e"}, "ocaml": {"-e"},
+	"swift": {"-e"}, "crystal": {"eval"}, "nim": {"--eval"}, "dart": {""}, "kotlin": {"-e"},
+}
+
+// deletes reports whether code in a language ralph cannot read names a way
+// to delete files or to run commands.
+func deletes(code string) bool {
+	low := strings.ToLower(code)
+	for _, w := range []string{"rm ", "rm(", "rm -", "rmdir", "unlink", "remove", "delete", "rmtree", "rm_rf", "del ",
+		"erase", "system", "shell", "exec", "spawn", "run(", "`", "truncate", "popen", "process", "os.cmd", "file.delete"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// foreign judges the code a foreign interpreter is given: code that names
+// a way to delete or to run commands cannot be checked, and is opaque.
+func (w *walker) foreign(name string, args []Word, redirs []Redir, in *Cmd) {
+	flags := foreignCode[name]
+	check := func(v Word) {
+		s, known := v.Value()
+		if !known || deletes(s) {
+			w.opaque(name + " code that ralph cannot read, which deletes files or runs commands: " + clipWord(v.Raw))
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		for _, f := range flags {
+			switch {
+			case f == "":
+			case s == f && i+1 < len(args):
+				check(args[i+1])
+				i++
+			case strings.HasPrefix(s, f+"=") && strings.HasPrefix(f, "--"):
+				v := s[len(f)+1:]
+				check(Word{Raw: v, Values: []string{v}})
+			}
+		}
+	}
+	if slices.Contains(flags, "") {
+		if text, ok := stdinText(redirs, in); ok {
+			check(Word{Raw: text, Values: []string{text}})
+		} else if in != nil {
+			w.opaque(name + " reading code from " + in.Text())
+		}
+	}
+}
+
+// clipWord shortens a word for a message.
+func clipWord(s string) string {
+	if len(s) > 80 {
+		return clip.String(s, 80)
+	}
+	return s
+}
