@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -20,6 +21,10 @@ type glob struct {
 	pattern string // as written: the general matcher's
 	name    string // **/NAME: matched against the last element
 	dir     string // **/DIR/**: an element equal to DIR
+	// stars are NAME's alternatives when NAME has no meta-character but
+	// * and one level of {a,b} (**/*_test.go, **/*.{test,spec}.{js,ts}):
+	// matched by starMatch, without the general matcher.
+	stars []string
 }
 
 var compiled struct {
@@ -47,6 +52,7 @@ func compile(globs []string) []glob {
 			out[i].dir = d
 		} else if rest != "" && !strings.Contains(rest, "/") && !strings.ContainsAny(rest, `\`) {
 			out[i].name = rest
+			out[i].stars = expand(rest)
 		}
 	}
 	compiled.key, compiled.globs = globs, out
@@ -60,7 +66,83 @@ func (g glob) match(rel string) bool {
 		d := g.dir
 		return rel == d || strings.HasPrefix(rel, d+"/") || strings.HasSuffix(rel, "/"+d) || strings.Contains(rel, "/"+d+"/")
 	case g.name != "" && rel != "" && !strings.HasSuffix(rel, "/"):
+		if g.stars != nil {
+			base := path.Base(rel)
+			for _, p := range g.stars {
+				if starMatch(p, base) {
+					return true
+				}
+			}
+			return false
+		}
 		return doublestar.MatchUnvalidated(g.name, path.Base(rel))
 	}
 	return doublestar.MatchUnvalidated(g.pattern, rel)
+}
+
+// expand returns the alternatives of a name glob whose only
+// meta-characters are * and braces, not nested ({a,b}: one alternative
+// per choice), or nil when it has others (?, [, \, nested or unbalanced
+// braces) or too many alternatives.
+func expand(name string) []string {
+	// doublestar compares runes: a byte compare agrees with it on a valid
+	// pattern with no U+FFFD (an invalid byte of the name decodes to it).
+	if strings.ContainsAny(name, `?[]\/`) || !utf8.ValidString(name) || strings.ContainsRune(name, utf8.RuneError) {
+		return nil
+	}
+	out := []string{""}
+	for name != "" {
+		i := strings.IndexAny(name, "{}")
+		if i < 0 {
+			for k := range out {
+				out[k] += name
+			}
+			break
+		}
+		if name[i] == '}' {
+			return nil
+		}
+		j := strings.IndexAny(name[i+1:], "{}")
+		if j < 0 || name[i+1+j] == '{' {
+			return nil
+		}
+		alts := strings.Split(name[i+1:i+1+j], ",")
+		if len(out)*len(alts) > 256 {
+			return nil
+		}
+		next := make([]string, 0, len(out)*len(alts))
+		for _, o := range out {
+			for _, a := range alts {
+				next = append(next, o+name[:i]+a)
+			}
+		}
+		out, name = next, name[i+1+j+1:]
+	}
+	return out
+}
+
+// starMatch reports whether s matches p, whose only meta-character is *
+// (any run of characters; s holds no separator).
+func starMatch(p, s string) bool {
+	star, next := -1, 0 // the last * of p seen, and where in s its run ends
+	i, j := 0, 0
+	for j < len(s) {
+		switch {
+		case i < len(p) && p[i] == '*':
+			star, next = i, j
+			i++
+		case i < len(p) && p[i] == s[j]:
+			i++
+			j++
+		case star >= 0:
+			next++
+			i, j = star+1, next
+		default:
+			return false
+		}
+	}
+	for i < len(p) && p[i] == '*' {
+		i++
+	}
+	return i == len(p)
 }
