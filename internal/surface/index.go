@@ -191,9 +191,12 @@ func decodeEntry(v gjson.Result) (Entry, error) {
 
 // Same reports whether a and b are the same reading of the same files.
 func (idx Index) Same(b Index) bool {
-	return maps.EqualFunc(idx, b, func(x, y Entry) bool {
-		return x.Size == y.Size && x.ModTime == y.ModTime && x.CTime == y.CTime && x.Ino == y.Ino && slices.Equal(x.Symbols, y.Symbols)
-	})
+	return maps.EqualFunc(idx, b, Entry.same)
+}
+
+// same reports whether x and y are the same reading of the same file.
+func (x Entry) same(y Entry) bool {
+	return x.Size == y.Size && x.ModTime == y.ModTime && x.CTime == y.CTime && x.Ino == y.Ino && slices.Equal(x.Symbols, y.Symbols)
 }
 
 // Settled reports whether every entry's status change time is older than
