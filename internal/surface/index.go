@@ -54,7 +54,9 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
 	idx := Index{}
-	for _, rel := range v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) }) {
+	rels := v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) })
+	v.StatAll(rels)
+	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
 			continue

@@ -45,12 +45,15 @@ func compile(globs []string) []glob {
 	for i, g := range globs {
 		out[i] = glob{pattern: g}
 		rest, ok := strings.CutPrefix(g, "**/")
-		if !ok || strings.Contains(rest, "**") {
+		if !ok {
 			continue
 		}
+		// ** only as the prefix and the suffix cut here (the check for
+		// it came before the cut of /**, and sent every **/DIR/** glob
+		// to the general matcher).
 		if d, ok := strings.CutSuffix(rest, "/**"); ok && d != "" && !strings.ContainsAny(d, `/*?[]{}\`) {
 			out[i].dir = d
-		} else if rest != "" && !strings.Contains(rest, "/") && !strings.ContainsAny(rest, `\`) {
+		} else if rest != "" && !strings.Contains(rest, "/") && !strings.Contains(rest, "**") && !strings.ContainsAny(rest, `\`) {
 			out[i].name = rest
 			out[i].stars = expand(rest)
 		}
