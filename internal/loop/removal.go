@@ -83,7 +83,11 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 	last, since := readLatest(sc)
 	now := scanSurface(tree, cfg, last.Index, since)
 	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
-	gone, ok := last.GoneNow(now, treeview.StampOf(info))
+	unchanged, stamp := now.Same(last.Index), treeview.StampOf(info)
+	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)
+	if !ok {
+		gone, ok = last.GoneNow(now, stamp)
+	}
 	if !ok {
 		// The baseline decides: read it, and remember what it said.
 		baseSurf, stamp, err := surface.ReadStamped(surface.BaselinePath(sc))
@@ -99,7 +103,7 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 	}
 	next.Gone = gone
 	var werr error
-	if !ok || !now.Same(last.Index) || !last.Index.Settled(since) {
+	if !ok || !unchanged || !last.Index.Settled(since) {
 		werr = writeLatest(sc, next)
 	}
 	var missing []string

@@ -53,9 +53,9 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 	if !since.IsZero() {
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
-	idx := Index{}
 	rels := v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) })
 	v.StatAll(rels)
+	idx := make(Index, len(rels))
 	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {

@@ -21,6 +21,7 @@ type glob struct {
 	pattern string // as written: the general matcher's
 	name    string // **/NAME: matched against the last element
 	dir     string // **/DIR/**: an element equal to DIR
+	slashed string // "/DIR/"
 	// stars are NAME's alternatives when NAME has no meta-character but
 	// * and one level of {a,b} (**/*_test.go, **/*.{test,spec}.{js,ts}):
 	// matched by starMatch, without the general matcher.
@@ -52,7 +53,7 @@ func compile(globs []string) []glob {
 		// it came before the cut of /**, and sent every **/DIR/** glob
 		// to the general matcher).
 		if d, ok := strings.CutSuffix(rest, "/**"); ok && d != "" && !strings.ContainsAny(d, `/*?[]{}\`) {
-			out[i].dir = d
+			out[i].dir, out[i].slashed = d, "/"+d+"/"
 		} else if rest != "" && !strings.Contains(rest, "/") && !strings.Contains(rest, "**") && !strings.ContainsAny(rest, `\`) {
 			out[i].name = rest
 			out[i].stars = expand(rest)
@@ -66,8 +67,10 @@ func compile(globs []string) []glob {
 func (g glob) match(rel string) bool {
 	switch {
 	case g.dir != "" && !strings.HasSuffix(rel, "/"):
-		d := g.dir
-		return rel == d || strings.HasPrefix(rel, d+"/") || strings.HasSuffix(rel, "/"+d) || strings.Contains(rel, "/"+d+"/")
+		// rel is DIR, starts with DIR/, ends with /DIR or holds /DIR/:
+		// the slashed forms sliced out of g.slashed, "/DIR/".
+		d, sl := g.dir, g.slashed
+		return rel == d || strings.HasPrefix(rel, sl[1:]) || strings.HasSuffix(rel, sl[:len(sl)-1]) || strings.Contains(rel, sl)
 	case g.name != "" && rel != "" && !strings.HasSuffix(rel, "/"):
 		if g.stars != nil {
 			base := path.Base(rel)
