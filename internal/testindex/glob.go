@@ -24,8 +24,34 @@ type glob struct {
 	slashed string // "/DIR/"
 	// stars are NAME's alternatives when NAME has no meta-character but
 	// * and one level of {a,b} (**/*_test.go, **/*.{test,spec}.{js,ts}):
-	// matched by starMatch, without the general matcher.
-	stars []string
+	// matched by their ends and starMatch, without the general matcher.
+	stars []star
+}
+
+// star is a pattern whose only meta-character is *, with its literal
+// ends: most names fail on them (*_test.go on f.go) without a walk.
+type star struct {
+	p, pre, suf string
+	one         bool // a single *: the ends decide
+}
+
+func newStar(p string) star {
+	i, j := strings.IndexByte(p, '*'), strings.LastIndexByte(p, '*')
+	if i < 0 {
+		return star{p: p, pre: p, one: false}
+	}
+	return star{p: p, pre: p[:i], suf: p[j+1:], one: i == j}
+}
+
+// match reports whether name matches s.
+func (s star) match(name string) bool {
+	if len(name) < len(s.pre)+len(s.suf) || !strings.HasPrefix(name, s.pre) || !strings.HasSuffix(name, s.suf) {
+		return false
+	}
+	if s.one {
+		return true
+	}
+	return starMatch(s.p, name)
 }
 
 var compiled struct {
@@ -56,7 +82,9 @@ func compile(globs []string) []glob {
 			out[i].dir, out[i].slashed = d, "/"+d+"/"
 		} else if rest != "" && !strings.Contains(rest, "/") && !strings.Contains(rest, "**") && !strings.ContainsAny(rest, `\`) {
 			out[i].name = rest
-			out[i].stars = expand(rest)
+			for _, p := range expand(rest) {
+				out[i].stars = append(out[i].stars, newStar(p))
+			}
 		}
 	}
 	compiled.key, compiled.globs = globs, out
@@ -75,7 +103,7 @@ func (g glob) match(rel string) bool {
 		if g.stars != nil {
 			base := path.Base(rel)
 			for _, p := range g.stars {
-				if starMatch(p, base) {
+				if p.match(base) {
 					return true
 				}
 			}
@@ -130,13 +158,6 @@ func expand(name string) []string {
 // starMatch reports whether s matches p, whose only meta-character is *
 // (any run of characters; s holds no separator).
 func starMatch(p, s string) bool {
-	// Most names fail on the literal end of the pattern (*_test.go on
-	// f.go): check its two ends before the general walk.
-	if i := strings.IndexByte(p, '*'); i < 0 {
-		return p == s
-	} else if !strings.HasPrefix(s, p[:i]) || !strings.HasSuffix(s, p[strings.LastIndexByte(p, '*')+1:]) {
-		return false
-	}
 	star, next := -1, 0 // the last * of p seen, and where in s its run ends
 	i, j := 0, 0
 	for j < len(s) {
