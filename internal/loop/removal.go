@@ -29,7 +29,14 @@ var removalWords = []string{"remove", "delete", "drop", "deprecate", "get rid of
 // scanSurface reads the project's surface, the test files left out; prev
 // was taken at since.
 func scanSurface(tree *treeview.View, cfg *config.Config, prev surface.Index, since time.Time) surface.Index {
-	return surface.ScanView(tree, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev, since)
+	idx, _ := scanSame(tree, cfg, prev, since)
+	return idx
+}
+
+// scanSame is scanSurface, and reports whether the surface is prev (see
+// surface.ScanSame).
+func scanSame(tree *treeview.View, cfg *config.Config, prev surface.Index, since time.Time) (surface.Index, bool) {
+	return surface.ScanSame(tree, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev, since)
 }
 
 // captureSurface writes the loop's surface baseline (and the cache of the
@@ -81,9 +88,10 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 		return nil, err
 	}
 	last, since := readLatest(sc)
-	now := scanSurface(tree, cfg, last.Index, since)
+	now, unchanged := scanSame(tree, cfg, last.Index, since)
+	unchanged = unchanged || now.Same(last.Index)
 	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
-	unchanged, stamp := now.Same(last.Index), treeview.StampOf(info)
+	stamp := treeview.StampOf(info)
 	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)
 	if !ok {
 		gone, ok = last.GoneNow(now, stamp)

@@ -49,6 +49,14 @@ func Scan(root string, skip func(rel string) bool, prev Index) Index {
 // change time and inode are the same, its status change time older than
 // since (when prev was taken; zero: unknown, an equal stamp is trusted) by more than treeview.Margin.
 func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) Index {
+	idx, _ := ScanSame(v, skip, prev, since)
+	return idx
+}
+
+// ScanSame is ScanView, and reports whether the index is prev: every
+// file of prev kept, no other (idx.Same(prev), without comparing tens of
+// thousands of entries again). false may still be the same.
+func ScanSame(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) (Index, bool) {
 	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
 	if !since.IsZero() {
 		settled = since.Add(-treeview.Margin).UnixNano()
@@ -56,6 +64,7 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 	rels := v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) })
 	v.StatAll(rels)
 	idx := make(Index, len(rels))
+	read := 0 // entries not kept from prev
 	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
@@ -73,8 +82,10 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 		}
 		e.Symbols = File(rel, src)
 		idx[rel] = e
+		read++
 	}
-	return idx
+	// Every entry one of prev under its own name, as many as prev has.
+	return idx, read == 0 && len(idx) == len(prev)
 }
 
 // Symbols returns every symbol of the index.

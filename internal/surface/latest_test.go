@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -121,5 +122,40 @@ func TestGoneNow(t *testing.T) {
 	}
 	if answered < 1000 {
 		t.Errorf("GoneNow answered %d times of 5000", answered)
+	}
+}
+
+// TestScanSame: ScanSame says the scan is the last one only when it is.
+func TestScanSame(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, src string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(src), 0o644)
+	}
+	write("a.go", "package a\nfunc A() {}\n")
+	write("b/b.go", "package b\nfunc B() {}\n")
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"a.go", "b/b.go"} {
+		os.Chtimes(filepath.Join(root, f), old, old)
+	}
+	since := time.Now().Add(time.Hour) // every ctime settled before it
+	first, same := ScanSame(treeview.Open(root, ""), nil, nil, since)
+	if same || len(first) != 2 {
+		t.Fatalf("the first scan: %v, same %v", first, same)
+	}
+	again, same := ScanSame(treeview.Open(root, ""), nil, first, since)
+	if !same || !again.Same(first) {
+		t.Errorf("nothing changed: same %v", same)
+	}
+	extra := Index{"gone.go": {}}
+	for k, v := range first {
+		extra[k] = v
+	}
+	if _, same := ScanSame(treeview.Open(root, ""), nil, extra, since); same {
+		t.Error("a file of the last scan is gone, and ScanSame says the same")
+	}
+	write("c.go", "package c\nfunc C() {}\n")
+	if idx, same := ScanSame(treeview.Open(root, ""), nil, first, since); same || idx.Same(first) {
+		t.Error("a file was added, and ScanSame says the same")
 	}
 }
