@@ -46,7 +46,7 @@ func captureSurface(sc project.Scope, cfg *config.Config) error {
 	tree := TreeView(sc)
 	idx := scanSurface(tree, cfg, last.Index, since)
 	tree.Save() // a cache: the next refresh reads what it lacks
-	if err := surface.Write(surface.BaselinePath(sc), idx); err != nil {
+	if err := surface.WriteBaseline(surface.BaselinePath(sc), idx); err != nil {
 		return err
 	}
 	return writeLatest(sc, surface.Latest{Index: idx}) // nothing gone computed: the next Stop reads the baseline

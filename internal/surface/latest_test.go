@@ -159,3 +159,32 @@ func TestScanSame(t *testing.T) {
 		t.Error("a file was added, and ScanSame says the same")
 	}
 }
+
+// TestWriteBaseline: a baseline read back has the symbols of the index
+// it was written from, and no more.
+func TestWriteBaseline(t *testing.T) {
+	idx := Index{
+		"a.go":     {Size: 10, ModTime: 5, CTime: 6, Ino: 7, Symbols: []Symbol{{Func, "Add", "a.go"}, {Method, "T.M", "a.go"}}},
+		"empty.py": {Size: 3},
+		"x.rb":     {Symbols: []Symbol{{Flag, "--v", ""}}},
+	}
+	p := filepath.Join(t.TempDir(), "surface-baseline.json")
+	if err := WriteBaseline(p, idx); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(ss []Symbol) []string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.String())
+		}
+		slices.Sort(out)
+		return out
+	}
+	if !slices.Equal(key(back.Symbols()), key(idx.Symbols())) || len(back) != 2 || back["a.go"].Size != 0 {
+		t.Errorf("Read(WriteBaseline) = %+v", back)
+	}
+}
