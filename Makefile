@@ -106,6 +106,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzLine -fuzztime=20s ./internal/statusline/
 	$(GO) test -run='^$$' -fuzz=FuzzJS -fuzztime=20s ./internal/initcfg/
 	$(GO) test -run='^$$' -fuzz=FuzzFile -fuzztime=20s ./internal/surface/
+	$(GO) test -run='^$$' -fuzz=FuzzLatest -fuzztime=20s ./internal/surface/
 	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzReports -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzJSCall -fuzztime=20s ./internal/completion/

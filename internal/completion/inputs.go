@@ -315,17 +315,26 @@ func unchanged(v *treeview.View, rel string, base Inputs, since time.Time) bool 
 // Goexit: the way to end a test binary before its tests run, or after it
 // has printed what it pleased.
 func goExits(v *treeview.View, in Inputs, base Inputs, since time.Time) {
-	for _, rel := range v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil) {
+	// base's exits by file, once: "exit in REL: init #1" (REL may hold
+	// ": ", the name after the last one does not).
+	exits := map[string][]string{}
+	for k := range base {
+		if rest, ok := strings.CutPrefix(k, "exit in "); ok {
+			if i := strings.LastIndex(rest, ": "); i >= 0 {
+				exits[rest[:i]] = append(exits[rest[:i]], k)
+			}
+		}
+	}
+	rels := v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil)
+	v.StatAll(rels)
+	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
 			continue
 		}
 		if unchanged(v, rel, base, since) {
-			prefix := "exit in " + rel + ": "
-			for k, d := range base {
-				if strings.HasPrefix(k, prefix) {
-					in[k] = d
-				}
+			for _, k := range exits[rel] {
+				in[k] = base[k]
 			}
 			continue
 		}

@@ -137,9 +137,12 @@ func sortedPaths(idx testindex.Index) []string {
 type mapper struct {
 	root string
 	mods map[string]string // directory → Go import path ("" : none)
+	pkgs map[string]string // directory → goPackage's answer
 }
 
-func newMapper(root string) *mapper { return &mapper{root: root, mods: map[string]string{}} }
+func newMapper(root string) *mapper {
+	return &mapper{root: root, mods: map[string]string{}, pkgs: map[string]string{}}
+}
 
 // test maps the census's test name in file p; ok is false for a test no
 // runner this package reads reports.
@@ -215,6 +218,17 @@ func (m *mapper) goPackage(dir string) string {
 	if dir == "." {
 		dir = ""
 	}
+	// Once per directory: its tests would each look for the go.mod files
+	// of every directory above it that has none.
+	if pkg, ok := m.pkgs[dir]; ok {
+		return pkg
+	}
+	pkg := m.findPackage(dir)
+	m.pkgs[dir] = pkg
+	return pkg
+}
+
+func (m *mapper) findPackage(dir string) string {
 	for d, rest := dir, ""; ; {
 		if mod, ok := m.mods[d]; ok {
 			return joinPkg(mod, rest)

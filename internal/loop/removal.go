@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -28,20 +29,50 @@ var removalWords = []string{"remove", "delete", "drop", "deprecate", "get rid of
 // scanSurface reads the project's surface, the test files left out; prev
 // was taken at since.
 func scanSurface(tree *treeview.View, cfg *config.Config, prev surface.Index, since time.Time) surface.Index {
-	return surface.ScanView(tree, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev, since)
+	idx, _ := scanSame(tree, cfg, prev, since)
+	return idx
+}
+
+// scanSame is scanSurface, and reports whether the surface is prev (see
+// surface.ScanSame).
+func scanSame(tree *treeview.View, cfg *config.Config, prev surface.Index, since time.Time) (surface.Index, bool) {
+	return surface.ScanSame(tree, func(rel string) bool { return testindex.IsTestFile(cfg.TestFiles, rel) }, prev, since)
 }
 
 // captureSurface writes the loop's surface baseline (and the cache of the
 // next scan): at the start, and when the human approves a new baseline.
 func captureSurface(sc project.Scope, cfg *config.Config) error {
-	prev, _ := surface.Read(surface.LatestPath(sc))
+	last, since := readLatest(sc)
 	tree := TreeView(sc)
-	idx := scanSurface(tree, cfg, prev, written(surface.LatestPath(sc)))
+	idx := scanSurface(tree, cfg, last.Index, since)
 	tree.Save() // a cache: the next refresh reads what it lacks
-	if err := surface.Write(surface.BaselinePath(sc), idx); err != nil {
+	if err := surface.WriteBaseline(surface.BaselinePath(sc), idx); err != nil {
 		return err
 	}
-	return surface.Write(surface.LatestPath(sc), idx)
+	return writeLatest(sc, surface.Latest{Index: idx}) // nothing gone computed: the next Stop reads the baseline
+}
+
+// readLatest reads the loop's latest surface (an empty one when it has
+// none or it is corrupt) and when it was written: the binary file, else
+// the JSON index of a loop started before it.
+func readLatest(sc project.Scope) (surface.Latest, time.Time) {
+	bin := surface.LatestBinPath(sc)
+	l, err := surface.ReadLatest(bin)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return l, written(bin)
+	}
+	idx, _ := surface.Read(surface.LatestPath(sc))
+	return surface.Latest{Index: idx}, written(surface.LatestPath(sc))
+}
+
+// writeLatest writes the loop's latest surface, and removes its JSON
+// file of before.
+func writeLatest(sc project.Scope, l surface.Latest) error {
+	if err := surface.WriteLatest(surface.LatestBinPath(sc), l); err != nil {
+		return err
+	}
+	os.Remove(surface.LatestPath(sc)) // stale from now on; absent in loops started since
+	return nil
 }
 
 // featureRemoval compares the surface now with the loop's baseline. It
@@ -49,21 +80,40 @@ func captureSurface(sc project.Scope, cfg *config.Config) error {
 // scan's cache. A loop without a surface baseline (started before ralph
 // read surfaces) has nothing to compare.
 func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
-	baseSurf, err := surface.Read(surface.BaselinePath(sc))
+	info, err := os.Lstat(surface.BaselinePath(sc))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	prev, _ := surface.Read(surface.LatestPath(sc))
-	since := written(surface.LatestPath(sc))
-	now := scanSurface(tree, cfg, prev, since)
-	var werr error
-	if !now.Same(prev) || !prev.Settled(since) {
-		werr = surface.Write(surface.LatestPath(sc), now)
+	last, since := readLatest(sc)
+	now, unchanged := scanSame(tree, cfg, last.Index, since)
+	unchanged = unchanged || now.Same(last.Index)
+	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
+	stamp := treeview.StampOf(info)
+	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)
+	if !ok {
+		gone, ok = last.GoneNow(now, stamp)
 	}
-	gone := surface.Removed(baseSurf.Symbols(), now.Symbols())
+	if !ok {
+		// The baseline decides: read it, and remember what it said.
+		baseSurf, stamp, err := surface.ReadStamped(surface.BaselinePath(sc))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		syms := baseSurf.Symbols()
+		gone = surface.Removed(syms, now.Symbols())
+		next.Base, next.BaseSymbols = stamp.Settled(time.Now()), len(syms)
+	}
+	next.Gone = gone
+	var werr error
+	if !ok || !unchanged || !last.Index.Settled(since) {
+		werr = writeLatest(sc, next)
+	}
 	var missing []string
 	if idx != nil && baseIdx != nil {
 		missing = idx.Missing(baseIdx)
@@ -91,7 +141,7 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 	}
 	r := &Regression{
 		EventID: fmt.Sprintf("reg-%03d-public_surface", n), Iteration: n, Type: "feature_removal", Severity: "high",
-		Metric: "public_surface", Baseline: float64(len(baseSurf.Symbols())), Current: float64(len(now.Symbols())),
+		Metric: "public_surface", Baseline: float64(next.BaseSymbols), Current: float64(len(now.Symbols())),
 		Removed: clip.List(report, 50),
 		Detail:  fmt.Sprintf("%d public functions, methods, flags or routes of the start are gone: %s", len(report), strings.Join(clip.List(report, 10), ", ")),
 	}

@@ -49,12 +49,23 @@ func Scan(root string, skip func(rel string) bool, prev Index) Index {
 // change time and inode are the same, its status change time older than
 // since (when prev was taken; zero: unknown, an equal stamp is trusted) by more than treeview.Margin.
 func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) Index {
+	idx, _ := ScanSame(v, skip, prev, since)
+	return idx
+}
+
+// ScanSame is ScanView, and reports whether the index is prev: every
+// file of prev kept, no other (idx.Same(prev), without comparing tens of
+// thousands of entries again). false may still be the same.
+func ScanSame(v *treeview.View, skip func(rel string) bool, prev Index, since time.Time) (Index, bool) {
 	settled := int64(math.MaxInt64) // since unknown: an equal stamp is trusted
 	if !since.IsZero() {
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
-	idx := Index{}
-	for _, rel := range v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) }) {
+	rels := v.Files(func(name string) bool { return Lang(name) != "" }, func(rel string) bool { return skip == nil || !skip(rel) })
+	v.StatAll(rels)
+	idx := make(Index, len(rels))
+	read := 0 // entries not kept from prev
+	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() || st.Size > maxFile {
 			continue
@@ -71,8 +82,10 @@ func ScanView(v *treeview.View, skip func(rel string) bool, prev Index, since ti
 		}
 		e.Symbols = File(rel, src)
 		idx[rel] = e
+		read++
 	}
-	return idx
+	// Every entry one of prev under its own name, as many as prev has.
+	return idx, read == 0 && len(idx) == len(prev)
 }
 
 // Symbols returns every symbol of the index.
@@ -191,9 +204,12 @@ func decodeEntry(v gjson.Result) (Entry, error) {
 
 // Same reports whether a and b are the same reading of the same files.
 func (idx Index) Same(b Index) bool {
-	return maps.EqualFunc(idx, b, func(x, y Entry) bool {
-		return x.Size == y.Size && x.ModTime == y.ModTime && x.CTime == y.CTime && x.Ino == y.Ino && slices.Equal(x.Symbols, y.Symbols)
-	})
+	return maps.EqualFunc(idx, b, Entry.same)
+}
+
+// same reports whether x and y are the same reading of the same file.
+func (x Entry) same(y Entry) bool {
+	return x.Size == y.Size && x.ModTime == y.ModTime && x.CTime == y.CTime && x.Ino == y.Ino && slices.Equal(x.Symbols, y.Symbols)
 }
 
 // Settled reports whether every entry's status change time is older than
@@ -212,6 +228,28 @@ func (idx Index) Settled(since time.Time) bool {
 // Write writes idx to path atomically.
 func Write(path string, idx Index) error {
 	data, err := json.Marshal(idx)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return state.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// WriteBaseline writes idx to path atomically as Write does, but only
+// what a baseline is read for, its symbols: no stamps (which only the
+// latest scan's cache uses) and no file without symbols. Read reads it.
+// The vault digests the baseline at every hook call: at 50,000 files
+// that is 47 % fewer bytes (7.7 → 4.1 MB).
+func WriteBaseline(path string, idx Index) error {
+	type entry struct {
+		Symbols []Symbol `json:"symbols"`
+	}
+	out := make(map[string]entry, len(idx))
+	for rel, e := range idx {
+		if len(e.Symbols) > 0 {
+			out[rel] = entry{e.Symbols}
+		}
+	}
+	data, err := json.Marshal(out)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}

@@ -35,7 +35,9 @@ func ScanView(v *treeview.View, globs []string, prev Index, since time.Time) Ind
 		settled = since.Add(-treeview.Margin).UnixNano()
 	}
 	idx := Index{}
-	for _, rel := range v.Files(mayCount, func(rel string) bool { return Lang(globs, rel) != "" }) {
+	rels := v.Files(mayCount, func(rel string) bool { return Lang(globs, rel) != "" })
+	v.StatAll(rels)
+	for _, rel := range rels {
 		st, ok := v.Stat(rel)
 		if !ok || !st.Mode.IsRegular() {
 			continue // gone since the view was refreshed

@@ -142,6 +142,11 @@ func FuzzGlobs(f *testing.F) {
 	}
 	f.Add("a/b/c", "**/b/**")
 	f.Add("a/b", "**/[ab]")
+	for _, g := range []string{"**/*.{a,b}x*", "**/{,a}*b", "**/{}*", "**/*a*a*", "**/{a,b", "**/a}", "**/*.{test,spec}.{js,ts}", "**/é*"} {
+		f.Add("x/aab.ax", g)
+		f.Add("a.test.ts", g)
+		f.Add("\xc3é", g)
+	}
 	f.Fuzz(func(t *testing.T, rel, extra string) {
 		globs := append([]string{}, cfg.TestFiles...)
 		if extra != "" {
