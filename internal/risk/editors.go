@@ -310,8 +310,8 @@ func (g *Guard) findReaches(o *op) (string, bool) {
 		if _, ok := g.inProject(root); !ok && !(g.Home != "" && within(root, g.Home)) {
 			continue
 		}
-		for _, p := range s.matches(g, root) {
-			if q, ok := g.protectedAt(p, true, true); ok && p != g.Root {
+		for _, m := range s.matches(g, root) {
+			if q, ok := g.protectedAt(m.path, true, true); ok && m.path != g.Root {
 				return q, true
 			}
 		}

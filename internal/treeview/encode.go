@@ -23,7 +23,7 @@ func encode(root string, dirs map[string]*dir) []byte {
 		rels = append(rels, rel)
 		n += len(rel) + 64
 		for _, e := range d.entries {
-			n += len(e.name) + 2
+			n += len(e.Name) + 2
 		}
 	}
 	sort.Strings(rels)
@@ -48,8 +48,8 @@ func encode(root string, dirs map[string]*dir) []byte {
 		b = strconv.AppendInt(b, int64(len(d.entries)), 10)
 		b = append(b, 0)
 		for _, e := range d.entries {
-			b = append(b, e.kind)
-			field(e.name)
+			b = append(b, e.Kind)
+			field(e.Name)
 		}
 	}
 	return b
@@ -87,7 +87,7 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 		if !ok || err != nil || n < 0 || n > len(s) {
 			return nil, false
 		}
-		d := &dir{stamp: stamp, entries: make([]entry, n)}
+		d := &dir{stamp: stamp, entries: make([]Entry, n)}
 		for i := range n {
 			f, ok := next()
 			if !ok || len(f) < 2 || strings.IndexByte(f[1:], '/') >= 0 {
@@ -98,7 +98,7 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 			default:
 				return nil, false
 			}
-			d.entries[i] = entry{name: f[1:], kind: f[0]}
+			d.entries[i] = Entry{Name: f[1:], Kind: f[0]}
 		}
 		if _, dup := dirs[rel]; dup {
 			return nil, false
