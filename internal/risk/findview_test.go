@@ -85,6 +85,9 @@ func TestFindFromTreeView(t *testing.T) {
 		"find node_modules -name '*_test.go' -delete",
 		"find . -iname '*_TEST.GO' -delete",
 		"find . -name '*.orig' -delete",
+		"find . -name index.js -delete",
+		"find . -name '*_test.go' -path '*/m/*' -delete",
+		"find . -name 'w_test.go' -delete",
 	}
 	// The trees are built, then left for longer than the view's margin,
 	// so that the saved view trusts their stamps: the refresh must find
