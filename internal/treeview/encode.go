@@ -34,17 +34,7 @@ func encode(root string, dirs map[string]*dir) []byte {
 	for _, rel := range rels {
 		d := dirs[rel]
 		field(rel)
-		s := d.stamp
-		b = strconv.AppendInt(b, s.Size, 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, s.MTime, 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, s.CTime, 10)
-		b = append(b, ' ')
-		b = strconv.AppendUint(b, s.Ino, 10)
-		b = append(b, ' ')
-		b = strconv.AppendUint(b, uint64(s.Mode), 10)
-		b = append(b, 0)
+		b = append(appendStamp(b, d.stamp), 0)
 		b = strconv.AppendInt(b, int64(len(d.entries)), 10)
 		b = append(b, 0)
 		for _, e := range d.entries {
@@ -53,6 +43,19 @@ func encode(root string, dirs map[string]*dir) []byte {
 		}
 	}
 	return b
+}
+
+// appendStamp appends s as five decimal numbers separated by spaces.
+func appendStamp(b []byte, s Stamp) []byte {
+	b = strconv.AppendInt(b, s.Size, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, s.MTime, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, s.CTime, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, s.Ino, 10)
+	b = append(b, ' ')
+	return strconv.AppendUint(b, uint64(s.Mode), 10)
 }
 
 // decode reads a view's file; ok is false when it is not one, or is the
@@ -109,18 +112,23 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 }
 
 func decodeStamp(f string) (Stamp, bool) {
-	parts := strings.Split(f, " ")
-	if len(parts) != 5 {
-		return Stamp{}, false
+	var p [5]string
+	for i := range 4 {
+		j := strings.IndexByte(f, ' ')
+		if j < 0 {
+			return Stamp{}, false
+		}
+		p[i], f = f[:j], f[j+1:]
 	}
+	p[4] = f
 	var s Stamp
 	var err [5]error
-	s.Size, err[0] = strconv.ParseInt(parts[0], 10, 64)
-	s.MTime, err[1] = strconv.ParseInt(parts[1], 10, 64)
-	s.CTime, err[2] = strconv.ParseInt(parts[2], 10, 64)
-	s.Ino, err[3] = strconv.ParseUint(parts[3], 10, 64)
+	s.Size, err[0] = strconv.ParseInt(p[0], 10, 64)
+	s.MTime, err[1] = strconv.ParseInt(p[1], 10, 64)
+	s.CTime, err[2] = strconv.ParseInt(p[2], 10, 64)
+	s.Ino, err[3] = strconv.ParseUint(p[3], 10, 64)
 	var mode uint64
-	mode, err[4] = strconv.ParseUint(parts[4], 10, 32)
+	mode, err[4] = strconv.ParseUint(p[4], 10, 32)
 	s.Mode = fs.FileMode(mode)
 	for _, e := range err {
 		if e != nil {
