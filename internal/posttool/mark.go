@@ -89,4 +89,3 @@ func (r *run) mark(view *treeview.View, since time.Time) {
 		fmt.Fprintf(r.c.Stderr, "ralph: warning: %v\n", err)
 	}
 }
-

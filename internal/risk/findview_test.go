@@ -66,7 +66,9 @@ func TestFindFromTreeView(t *testing.T) {
 		{"edited in place, mtime set back", func(r string) func() {
 			return run(r, "echo >> ROOT/a/a_test.go; touch -d '2001-01-01' ROOT/a/a_test.go ROOT/a")
 		}},
-		{"vendored test added", func(r string) func() { return run(r, "echo x > ROOT/node_modules/m/n_test.go && mkdir -p ROOT/.venv/new && echo x > ROOT/.venv/new/w_test.go") }},
+		{"vendored test added", func(r string) func() {
+			return run(r, "echo x > ROOT/node_modules/m/n_test.go && mkdir -p ROOT/.venv/new && echo x > ROOT/.venv/new/w_test.go")
+		}},
 		{"file emptied", func(r string) func() { return run(r, ": > ROOT/tests/helper.py") }},
 		{"directory emptied", func(r string) func() { return run(r, "rm ROOT/tests/empty/.keep") }},
 	}
