@@ -432,14 +432,14 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		tamper := ""
 		// The tree does not change while a command is judged: the
 		// matches of one directory resolve its links once.
-		g.evals = map[string]evaluated{}
+		g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
 		for _, m := range s.matches(g, root) {
 			p := m.path
 			rel, ok := g.inProject(p)
 			if !ok {
 				continue
 			}
-			if p != g.Root && g.protectedDelete(p) {
+			if p != g.Root && g.deleteProtected(m) {
 				tamper = p
 				break
 			}
@@ -449,7 +449,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			}
 			changes = append(changes, p)
 		}
-		g.evals = nil
+		g.evals, g.plain = nil, nil
 		if len(tests) == 0 {
 			// By name, whether or not such files exist here yet.
 			for _, n := range s.names {

@@ -133,3 +133,32 @@ func suffixGlob(pattern, name string) bool {
 	}
 	return globMatch(pattern, name)
 }
+
+// deleteProtected is protectedDelete of a path a find selected, answered
+// once per directory for the files the walk saw: no file of a directory
+// that no protected path lies in, at or under, and that leads where it
+// is written (its links resolve to the same place), is protected as
+// deleted — match's name test (within either way, a settings copy's
+// suffix taken off) sees no protected path from it, and real leaves it
+// as written. The answers are kept while g.evals is set (see judgeFind).
+func (g *Guard) deleteProtected(m found) bool {
+	if !m.known || m.isDir || g.evals == nil {
+		return g.protectedDelete(m.path)
+	}
+	dir := filepath.Dir(m.path)
+	plain, ok := g.plain[dir]
+	if !ok {
+		plain = true
+		for _, q := range g.Protected {
+			if withinFold(dir, q) || withinFold(q, dir) {
+				plain = false
+				break
+			}
+		}
+		if probe := joinPath(dir, "x"); plain && g.real(probe, false) != probe {
+			plain = false
+		}
+		g.plain[dir] = plain
+	}
+	return !plain && g.protectedDelete(m.path)
+}

@@ -23,7 +23,8 @@ func TestFindFromTreeView(t *testing.T) {
 			"go.mod", "main.go", "a/a.go", "a/a_test.go", "a/b/c_test.go", "a/b/c.go", "a/b/d/e_test.go",
 			"tests/test_x.py", "tests/helper.py", "tests/empty/.keep", "node_modules/m/m_test.go",
 			"node_modules/m/index.js", ".venv/lib/v_test.go", ".git/HEAD", ".aiwg/ralph/guard.json",
-			"docs/readme.md", "b/b_test.go", "b/deep/er/x_test.go",
+			"docs/readme.md", "b/b_test.go", "b/deep/er/x_test.go", "aiwg.yml", ".claude/settings.json",
+			".claude/settings.json.ralph-hooks.orig", "sub/.ralph-hooks.orig", "sub/x.yml",
 		} {
 			p := filepath.Join(root, f)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -32,6 +33,9 @@ func TestFindFromTreeView(t *testing.T) {
 			if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if err := os.Symlink(".aiwg/ralph", filepath.Join(root, "lnk")); err != nil {
+			t.Fatal(err)
 		}
 		if err := os.MkdirAll(filepath.Join(root, "empty"), 0o755); err != nil {
 			t.Fatal(err)
@@ -88,6 +92,11 @@ func TestFindFromTreeView(t *testing.T) {
 		"find . -iname '*_TEST.GO' -delete",
 		"find . -name '*.orig' -delete",
 		"find . -name index.js -delete",
+		"find . -name 'settings.json*' -delete",
+		"find . -name '*.yml' -delete",
+		"find . -type l -delete",
+		"find .claude -type f -delete",
+		"find sub -delete",
 		"find . -name '*_test.go' -path '*/m/*' -delete",
 		"find . -name 'w_test.go' -delete",
 	}
@@ -100,6 +109,7 @@ func TestFindFromTreeView(t *testing.T) {
 		build(roots[i])
 	}
 	time.Sleep(treeview.Margin + 100*time.Millisecond)
+	rules := map[string]bool{} // the rules the walks' verdicts gave
 	for i, c := range changes {
 		root := roots[i]
 		viewPath := filepath.Join(t.TempDir(), treeview.Name)
@@ -120,10 +130,18 @@ func TestFindFromTreeView(t *testing.T) {
 				if fmt.Sprint(got.Decision, got.Findings, got.Changes) != fmt.Sprint(want.Decision, want.Findings, want.Changes) {
 					t.Errorf("from the view: %v %v %v\nwalking:       %v %v %v", got.Decision, got.Findings, got.Changes, want.Decision, want.Findings, want.Changes)
 				}
+				for _, f := range want.Findings {
+					rules[f.Rule] = true
+				}
 				if !used && !strings.Contains(cmd, "xargs") {
 					t.Errorf("the view was not consulted")
 				}
 			})
+		}
+	}
+	for _, r := range []string{"test-delete", "tamper", "file-delete"} {
+		if !rules[r] {
+			t.Errorf("no find gave rule %s: the cases do not test the view's answers for it (rules: %v)", r, rules)
 		}
 	}
 }

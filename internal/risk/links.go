@@ -219,6 +219,7 @@ type guardState struct {
 	viewOnce  sync.Once
 	view      *treeview.View       // see findview.go
 	evals     map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
+	plain     map[string]bool      // see deleteProtected
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem
