@@ -182,3 +182,62 @@ func runSh(c string) (string, error) {
 	out, err := exec.Command("sh", "-c", c).CombinedOutput()
 	return string(out), err
 }
+
+// TestDeleteProtected: answered once per directory, deleteProtected is
+// protectedDelete for every file and directory of a project with ralph's
+// files, settings copies, links into ralph's state and out of the project.
+func TestDeleteProtected(t *testing.T) {
+	root := t.TempDir()
+	out := t.TempDir()
+	for _, f := range []string{
+		"a/a_test.go", ".aiwg/ralph/guard.json", ".aiwg/ralph/loops/x/state.json", "aiwg.yml", ".claude/settings.json",
+		".claude/settings.json.ralph-hooks.orig", ".claude/SETTINGS.JSON.ralph-hooks.bak", "sub/.ralph-hooks.orig", "sub/x.yml",
+		"AIWG.YML.d/x", ".Claude/settings.json",
+	} {
+		p := filepath.Join(root, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"lnk": ".aiwg/ralph", "sub/up": "..", "sub/cl": "../.claude", "ext": out, "a/deep": "../.aiwg/ralph/loops"} {
+		if err := os.Symlink(to, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := newGuard(t, root, nil)
+	var paths []found
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && p != root {
+			paths = append(paths, found{path: p, isDir: d.IsDir(), known: true})
+		}
+		return nil
+	})
+	// Through the links too: paths a find given a linked root would list.
+	for _, p := range []string{"lnk/guard.json", "sub/cl/settings.json", "sub/up/aiwg.yml", "a/deep/x/state.json", "sub/cl/other"} {
+		paths = append(paths, found{path: filepath.Join(root, p), known: true})
+	}
+	protected := 0
+	for _, m := range paths {
+		want := g.protectedDelete(m.path)
+		g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
+		got := g.deleteProtected(m)
+		g.evals, g.plain = nil, nil
+		if got != want {
+			t.Errorf("deleteProtected(%s) = %v, protectedDelete = %v", m.path, got, want)
+		}
+		if want {
+			protected++
+		}
+	}
+	// And with the answers kept across the whole listing, as judgeFind does.
+	g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
+	for _, m := range paths {
+		if got, want := g.deleteProtected(m), g.protectedDelete(m.path); got != want {
+			t.Errorf("deleteProtected(%s) in one judgement = %v, protectedDelete = %v", m.path, got, want)
+		}
+	}
+	if protected < 8 {
+		t.Errorf("only %d protected paths: the case does not test the shortcut", protected)
+	}
+}
