@@ -60,7 +60,7 @@ func (r *run) unchanged(cc *cache) bool {
 		return false
 	}
 	data, err := os.ReadFile(r.markPath())
-	if err != nil || !treeview.Unchanged(r.sc.Root, key, data) {
+	if err != nil || !treeview.Unchanged(r.sc.Root, key, data, testindex.Counted(r.cfg.TestFiles)) {
 		return false
 	}
 	answeredByMark++

@@ -51,7 +51,13 @@ func TestMarkAnswersAsALook(t *testing.T) {
 		{"hard link", `ln b/b_test.go a/h_test.go`, true},
 		{"mode changed", `chmod 600 a/a_test.go`, true},
 		{"vendored test changed", `echo 'package m' > node_modules/m/n_test.go && rm node_modules/m/m_test.go`, false},
+		{"build output beside the tests", `echo x > a/a.out && mkdir -p bin/x && echo y > bin/x/tool`, false},
+		{"a new test in a new directory", `mkdir -p d/e && cp a/a_test.go d/e/e_test.go`, true},
+		{"a test renamed to a non-test name", `mv b/b_test.go b/b.go`, true},
 	}
+	// The mark answers for what no look would find: a change outside the
+	// test files' directories' listings of test files.
+	answers := map[string]bool{"nothing": true, "build output beside the tests": true}
 	type project struct{ root, id string }
 	marked, looked := make([]project, len(changes)), make([]project, len(changes))
 	for i := range changes {
@@ -77,7 +83,7 @@ func TestMarkAnswersAsALook(t *testing.T) {
 	}
 	for i, c := range changes {
 		t.Run(c.name, func(t *testing.T) {
-			var answers [2]string
+			var got [2]string
 			var names [2]string
 			for k, p := range []project{marked[i], looked[i]} {
 				if c.sh != "" {
@@ -92,13 +98,13 @@ func TestMarkAnswersAsALook(t *testing.T) {
 				}
 				before := answeredByMark
 				out := postBash(t, p.root)
-				if k == 0 && c.name == "nothing" && answeredByMark == before {
-					t.Errorf("the mark did not answer when nothing changed")
+				if k == 0 && answers[c.name] && answeredByMark == before {
+					t.Errorf("the mark did not answer")
 				}
 				if k == 0 && c.seen && answeredByMark != before {
 					t.Errorf("the mark answered a change a look sees")
 				}
-				answers[k] = strings.NewReplacer(p.root, "ROOT", p.id, "ID").Replace(out)
+				got[k] = strings.NewReplacer(p.root, "ROOT", p.id, "ID").Replace(out)
 				idx, err := testindex.Read(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, "test-index.json"))
 				if err != nil {
 					t.Fatal(err)
@@ -107,15 +113,16 @@ func TestMarkAnswersAsALook(t *testing.T) {
 					names[k] += f + ": " + strings.Join(idx[f].Tests, ",") + "\n"
 				}
 			}
-			if answers[0] != answers[1] {
-				t.Errorf("with the mark:\n%s\nlooking:\n%s", answers[0], answers[1])
+			if got[0] != got[1] {
+				t.Errorf("with the mark:\n%s\nlooking:\n%s", got[0], got[1])
 			}
 			if names[0] != names[1] {
 				t.Errorf("index with the mark:\n%s\nlooking:\n%s", names[0], names[1])
 			}
 			if quiet := map[string]bool{"nothing": true, "directory renamed": true, "mode changed": true, "hard link": true,
-				"deleted and created again, mtime set back": true, "vendored test changed": true}; (answers[1] == "") != quiet[c.name] {
-				t.Errorf("the look's answer %q is not the case's: it does not test what it says", answers[1])
+				"deleted and created again, mtime set back": true, "vendored test changed": true, "build output beside the tests": true,
+				"a new test in a new directory": true}; (got[1] == "") != quiet[c.name] {
+				t.Errorf("the look's answer %q is not the case's: it does not test what it says", got[1])
 			}
 		})
 	}

@@ -1,9 +1,12 @@
 package treeview
 
 import (
+	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
 // A mark is a record of the tree as a view saw it: the stamp of every
@@ -65,10 +68,15 @@ func (v *View) Mark(key string) []byte {
 }
 
 // Unchanged reports whether mark (from [View.Mark]) is of the tree under
-// root with key, and every directory and file it records has the stamp
-// it recorded. Any doubt (a mark that is not one, a stamp not settled, a
-// path gone) is false: the caller then looks at the tree.
-func Unchanged(root, key string, mark []byte) bool {
+// root with key, and the files it records are the ones the view would
+// list now with counts (the caller's test of a file's path, as it chose
+// the files it stat'ed), each with the stamp it recorded. A directory
+// whose stamp is the mark's lists what it listed; one that changed (a
+// build wrote into it) is read again, with any directory new under it:
+// it must hold the same counted files and no other. Any doubt (a mark
+// that is not one, a stamp not settled, a counted file gone, new or
+// changed) is false: the caller then looks at the tree.
+func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool {
 	s := string(mark)
 	next := func() (string, bool) {
 		i := strings.IndexByte(s, 0)
@@ -84,7 +92,15 @@ func Unchanged(root, key string, mark []byte) bool {
 			return false
 		}
 	}
-	for k := range 2 { // the directories (the root first), then the files
+	abs := func(rel string) string {
+		if rel == "" {
+			return root
+		}
+		return root + "/" + rel
+	}
+	var dirs, changed []string // the mark's directories; those whose stamp changed
+	var files []string         // the mark's files
+	for k := range 2 {         // the directories (the root first), then the files
 		f, ok := next()
 		n, err := strconv.Atoi(f)
 		if !ok || err != nil || n < 0 || k == 0 && n == 0 {
@@ -100,15 +116,88 @@ func Unchanged(root, key string, mark []byte) bool {
 			if !ok || want.CTime == 0 {
 				return false
 			}
-			p := root
-			if rel != "" {
-				p = root + "/" + rel
-			}
-			got, ok := lstatStamp(p)
-			if !ok || !want.Same(got) {
+			got, ok := lstatStamp(abs(rel))
+			same := ok && want.Same(got)
+			if k == 0 {
+				dirs = append(dirs, rel)
+				if !same {
+					changed = append(changed, rel)
+				}
+			} else if !same {
 				return false
+			} else {
+				files = append(files, rel)
 			}
 		}
 	}
-	return s == ""
+	if s != "" {
+		return false
+	}
+	if len(changed) == 0 {
+		return true
+	}
+	// Directories changed: what each lists now must count the same files.
+	known := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		known[d] = true
+	}
+	marked := make(map[string]bool, len(files))
+	for _, f := range files {
+		marked[f] = true
+	}
+	seen := map[string]bool{} // the marked files listed again
+	var read func(rel string) bool
+	read = func(rel string) bool {
+		info, err := os.Lstat(abs(rel))
+		if err != nil || !info.IsDir() {
+			return true // gone: the marked files in it are gone too, and failed their lstat
+		}
+		des, err := os.ReadDir(abs(rel))
+		if err != nil {
+			return false
+		}
+		for _, de := range des {
+			p := join(rel, de.Name())
+			switch {
+			case de.Type().IsRegular():
+				if counts(p) {
+					if !marked[p] {
+						return false // a new counted file
+					}
+					seen[p] = true
+				}
+			case de.IsDir() && !project.NotSource(de.Name()):
+				if !known[p] && !read(p) {
+					return false // a new directory, read whole
+				}
+			}
+		}
+		return true
+	}
+	for _, d := range changed {
+		if !read(d) {
+			return false
+		}
+	}
+	// A marked file in a changed directory not listed there again is no
+	// longer a counted regular file (its lstat passed: a race).
+	changedSet := make(map[string]bool, len(changed))
+	for _, d := range changed {
+		changedSet[d] = true
+	}
+	for _, f := range files {
+		if changedSet[dirOf(f)] && !seen[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// dirOf returns the directory of a slash-separated relative path ("" the
+// root).
+func dirOf(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
 }

@@ -3,6 +3,8 @@ package treeview
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,6 +34,7 @@ func TestMark(t *testing.T) {
 		}
 		return v.Mark("k")
 	}
+	all := func(string) bool { return true }
 	root := build()
 	if m := mark(root, time.Now); m != nil {
 		t.Errorf("a mark of stamps taken just now: %q, want none", m)
@@ -40,10 +43,10 @@ func TestMark(t *testing.T) {
 	if m == nil {
 		t.Fatal("no mark of settled stamps")
 	}
-	if !Unchanged(root, "k", m) {
+	if !Unchanged(root, "k", m, all) {
 		t.Errorf("Unchanged of the tree as marked = false")
 	}
-	if Unchanged(root, "other", m) || Unchanged(filepath.Join(root, "a"), "k", m) || Unchanged(root, "k", m[:len(m)-3]) {
+	if Unchanged(root, "other", m, all) || Unchanged(filepath.Join(root, "a"), "k", m, all) || Unchanged(root, "k", m[:len(m)-3], all) {
 		t.Errorf("Unchanged under another key or root, or of a cut mark = true")
 	}
 	// A change in node_modules, which the view does not read, is not the
@@ -52,7 +55,7 @@ func TestMark(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "node_modules/m/n_test.go"), []byte("package y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !Unchanged(root, "k", m) {
+	if !Unchanged(root, "k", m, all) {
 		t.Errorf("a change in node_modules changed the mark")
 	}
 	for name, change := range map[string]func(root string) error{
@@ -87,9 +90,81 @@ func TestMark(t *testing.T) {
 			if err := change(root); err != nil {
 				t.Fatal(err)
 			}
-			if Unchanged(root, "k", m) {
+			if Unchanged(root, "k", m, all) {
 				t.Errorf("Unchanged after the change = true")
 			}
 		})
 	}
+}
+
+// TestMarkChangedDirectory: a directory whose stamp changed is read
+// again, it and the directories new under it: files the caller does not
+// count (a build's output) leave the mark unchanged; a counted file new,
+// gone or turned into something else does not.
+func TestMarkChangedDirectory(t *testing.T) {
+	counts := func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
+	for _, c := range []struct {
+		name      string
+		change    func(root string) error
+		unchanged bool
+	}{
+		{"a build output beside tests", func(r string) error { return os.WriteFile(filepath.Join(r, "a/out.bin"), nil, 0o644) }, true},
+		{"a new directory of outputs", func(r string) error { return writeAll(r, "a/build/x/y.o", "bin/z") }, true},
+		{"an output deleted", func(r string) error { return os.Remove(filepath.Join(r, "c/z.go")) }, true},
+		{"a vendored directory", func(r string) error { return writeAll(r, "a/node_modules/p/q_test.go") }, true},
+		{"a link named as a test", func(r string) error { return os.Symlink("x_test.go", filepath.Join(r, "a/l_test.go")) }, true},
+		{"a new test", func(r string) error { return writeAll(r, "c/w_test.go") }, false},
+		{"a new test deep in new directories", func(r string) error { return writeAll(r, "c/d/e/f_test.go") }, false},
+		{"a test renamed", func(r string) error {
+			return os.Rename(filepath.Join(r, "a/x_test.go"), filepath.Join(r, "a/x.go"))
+		}, false},
+		{"a test replaced by a directory", func(r string) error {
+			os.Remove(filepath.Join(r, "a/b/y_test.go"))
+			return os.Mkdir(filepath.Join(r, "a/b/y_test.go"), 0o755)
+		}, false},
+		{"a test directory renamed", func(r string) error { return os.Rename(filepath.Join(r, "a/b"), filepath.Join(r, "a/c")) }, false},
+		{"a directory with no tests renamed", func(r string) error { return os.Rename(filepath.Join(r, "c"), filepath.Join(r, "cc")) }, true},
+		{"a directory of tests moved in", func(r string) error { return writeAll(r, "c/n/m_test.go") }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := writeAll(root, "a/x_test.go", "a/b/y_test.go", "c/z.go", "node_modules/m/n_test.go"); err != nil {
+				t.Fatal(err)
+			}
+			v := open(root, "", later)
+			for _, f := range v.Files(nil, counts) {
+				v.Stat(f)
+			}
+			m := v.Mark("k")
+			if m == nil || !Unchanged(root, "k", m, counts) {
+				t.Fatal("no mark, or changed before any change")
+			}
+			tick(t, root)
+			if err := c.change(root); err != nil {
+				t.Fatal(err)
+			}
+			if got := Unchanged(root, "k", m, counts); got != c.unchanged {
+				t.Errorf("Unchanged = %v, want %v", got, c.unchanged)
+			}
+			// What a view would list now agrees.
+			w := open(root, "", later)
+			listed := w.Files(nil, counts)
+			if same := slices.Equal(listed, v.Files(nil, counts)); c.unchanged && !same {
+				t.Errorf("unchanged, but a view lists %v", listed)
+			}
+		})
+	}
+}
+
+func writeAll(root string, files ...string) error {
+	for _, f := range files {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
