@@ -13,8 +13,8 @@ func sysStamp(info fs.FileInfo) (ctime int64, ino uint64) {
 	if !ok {
 		return 0, 0
 	}
-	sec, nsec := st.Ctim.Unix()
-	return sec*1e9 + nsec, uint64(st.Ino)
+	_, ctime = statTimes(st)
+	return ctime, uint64(st.Ino)
 }
 
 // lstatStamp is StampOf(os.Lstat(path)) without the FileInfo: a mark's
@@ -30,9 +30,8 @@ func lstatStamp(path string) (Stamp, bool) {
 			return Stamp{}, false
 		}
 	}
-	msec, mnsec := st.Mtim.Unix()
-	csec, cnsec := st.Ctim.Unix()
-	return Stamp{Size: st.Size, MTime: msec*1e9 + mnsec, CTime: csec*1e9 + cnsec, Ino: uint64(st.Ino), Mode: typeOf(uint32(st.Mode))}, true
+	mtime, ctime := statTimes(&st)
+	return Stamp{Size: int64(st.Size), MTime: mtime, CTime: ctime, Ino: uint64(st.Ino), Mode: typeOf(uint32(st.Mode))}, true
 }
 
 // typeOf returns the type bits of a stat's mode as os.Lstat reports them.
