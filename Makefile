@@ -88,6 +88,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParseSummary -fuzztime=30s ./internal/metrics/
 	$(GO) test -run='^$$' -fuzz=FuzzParseError -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzReadCI -fuzztime=20s ./internal/posttool/
+	$(GO) test -run='^$$' -fuzz=FuzzCommandSettings -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzBypasses -fuzztime=20s ./internal/posttool/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/testindex/
 	$(GO) test -run='^$$' -fuzz=FuzzGlobs -fuzztime=20s ./internal/testindex/

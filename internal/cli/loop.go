@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
@@ -114,6 +115,11 @@ func start(e *env, args []string) error {
 	}
 	if err := project.ExcludeState(root); err != nil {
 		warnings = append(warnings, err.Error())
+	}
+	if sc, err := project.NewScope(root, st.LoopID); err == nil {
+		if err := posttool.Seed(sc, cfg); err != nil {
+			warnings = append(warnings, "taking the CI files and git's hooks as the loop starts: "+err.Error())
+		}
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "ralph: warning: %s\n", w)

@@ -41,6 +41,9 @@ type cache struct {
 	// CI is the CI configuration as last seen, by file, to compare after
 	// a Bash call; taken on the loop's first call that changes anything.
 	CI map[string]ciSeen `json:"ci"`
+	// Git is what git would run on its own as the last Bash call left it
+	// (githooks.go); nil until first taken.
+	Git map[string]string `json:"git"`
 }
 
 // stamp identifies one version of a file.
@@ -274,6 +277,9 @@ func (r *run) withCache(fn func(*cache) error) error {
 	}
 	if cc.CI == nil {
 		cc.CI = r.snapshotCI(nil)
+	}
+	if cc.Git == nil {
+		cc.Git = gitRuns(r.c.Scope.Root)
 	}
 	if err := fn(cc); err != nil {
 		return err

@@ -249,6 +249,14 @@ func (r *run) afterFileTool() error {
 	if p == "" {
 		p, _ = ev.Str("notebook_path")
 	}
+	if r.st != nil && gitFile(p) {
+		// The guard asked before this write to git's hooks or
+		// configuration, and the human let it through: it is what git
+		// runs from now on.
+		if err := r.withCache(func(cc *cache) error { cc.Git = gitRuns(r.c.Scope.Root); return nil }); err != nil {
+			return err
+		}
+	}
 	rel, ok := r.rel(p)
 	if !ok {
 		return nil
@@ -396,6 +404,7 @@ func (r *run) afterBash(failed bool) error {
 			return err
 		}
 		r.ciAfterBash(cc)
+		r.gitAfterBash(cc)
 		return nil
 	})
 }

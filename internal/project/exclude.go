@@ -18,36 +18,51 @@ const ExcludeLine = ".aiwg/"
 // root (the common directory's, for a linked worktree), or "" when root is
 // in no repository.
 func GitExclude(root string) string {
+	_, common := GitDirs(root)
+	if common == "" {
+		return ""
+	}
+	return filepath.Join(common, "info", "exclude")
+}
+
+// GitDirs returns the git directory of the repository holding root and
+// its common directory (where hooks, configuration and info/exclude live):
+// the same directory, but for a linked worktree, whose .git file names a
+// directory under the main repository's. Both are "" when root is in no
+// repository.
+func GitDirs(root string) (gitDir, common string) {
 	for d := filepath.Clean(root); ; d = filepath.Dir(d) {
 		dot := filepath.Join(d, ".git")
 		fi, err := os.Lstat(dot)
 		if err == nil && fi.IsDir() {
-			return filepath.Join(dot, "info", "exclude")
+			return dot, dot
 		}
 		if err == nil && fi.Mode().IsRegular() {
 			data, err := os.ReadFile(dot)
 			if err != nil {
-				return ""
+				return "", ""
 			}
 			gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
 			if !ok {
-				return ""
+				return "", ""
 			}
 			gitdir = strings.TrimSpace(gitdir)
 			if !filepath.IsAbs(gitdir) {
 				gitdir = filepath.Join(d, gitdir)
 			}
+			gitdir = filepath.Clean(gitdir)
+			common = gitdir
 			if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
-				common := strings.TrimSpace(string(c))
+				common = strings.TrimSpace(string(c))
 				if !filepath.IsAbs(common) {
 					common = filepath.Join(gitdir, common)
 				}
-				gitdir = common
+				common = filepath.Clean(common)
 			}
-			return filepath.Join(gitdir, "info", "exclude")
+			return gitdir, common
 		}
 		if filepath.Dir(d) == d {
-			return ""
+			return "", ""
 		}
 	}
 }

@@ -159,6 +159,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.indirectRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.gitExecRules(c) {
+		g.add(v, f)
+	}
 	for _, f := range g.packRules(c) {
 		g.add(v, f)
 	}
@@ -280,7 +283,9 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		}
 		if g.protectedDelete(p) {
 			g.add(v, g.tamper(text, p))
-			continue
+			if !g.gitExecOnly(p) {
+				continue
+			} // git's files: the deletion is judged below too (.git is history)
 		}
 		switch w {
 		case system, home, projectRoot:
@@ -413,7 +418,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		if o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject || g.protectedWrite(p) {
 			g.add(v, g.tamper(text, p))
-			continue
+			if !g.gitExecOnly(p) {
+				continue
+			}
 		}
 		if o.tree {
 			if q, ok := g.treeReaches(o, p); ok {

@@ -96,6 +96,9 @@ var Builtins = []Builtin{
 	{"ralph-self", High, answer.Deny,
 		"the agent running ralph gate, abort, pause, resume, install, uninstall, ui (the key to the gate's buttons) or init (but --dry-run) on its own loop",
 		"ralph gate ralph-fix-1234abcd approve"},
+	{"git-exec", High, answer.Ask,
+		"writing git's hooks or configuration as files (.git/hooks/**, .git/config, ~/.gitconfig, …) by any tool or route, or pointing core.hooksPath at a directory: git runs what they hold later, on its own, where the guard cannot read it first (git config of a key whose value git runs as a command — core.fsmonitor, filter.*.clean, diff.*.textconv, … — is judged as that command)",
+		"printf 'rm -rf src' > .git/hooks/pre-commit"},
 	{"dynamic-command", High, answer.Ask,
 		"a command whose name is computed at run time, with destructive-looking arguments",
 		`$CMD -rf /`},
@@ -128,7 +131,7 @@ func BuiltinNames() []string {
 // classes group the rules by the danger they guard against, for `ralph
 // explain`.
 var classes = map[string]string{
-	"tamper": "ralph's own files", "ralph-self": "ralph's own files",
+	"tamper": "ralph's own files", "ralph-self": "ralph's own files", "git-exec": "programs git runs on its own",
 	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
 	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",
 	"test-delete": "deleting or weakening tests", "redirect-clobber": "deleting or weakening tests",

@@ -3,6 +3,7 @@ package risk
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
@@ -115,7 +116,26 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 		} else if len(paths) > 0 {
 			out = append(out, g.target(c, opModify, paths[0], nil))
 		}
-	case "go":
+	case "go", "gcc", "cc", "clang", "g++", "c++", "clang++", "rustc", "tinygo":
+		// The program a compiler writes (go build -o FILE, cc -o FILE),
+		// judged only where it lands on something protected (a git hook,
+		// a hook binary): build outputs are not checkpointed.
+		for i, a := range args {
+			var w shell.Word
+			if s := a.Lit(); s == "-o" && i+1 < len(args) {
+				w = args[i+1]
+			} else if v, ok := strings.CutPrefix(s, "-o="); ok && c.Name == "go" {
+				w = shell.Word{Raw: v, Values: []string{v}}
+			} else {
+				continue
+			}
+			if o := g.target(c, opWrite, w, nil); slices.ContainsFunc(o.paths, g.protectedWrite) {
+				out = append(out, o)
+			}
+		}
+		if c.Name != "go" {
+			break
+		}
 		// go work init/use/edit/sync writes go.work, which decides what
 		// go test builds.
 		if len(args) > 1 && args[0].Lit() == "work" {
@@ -262,7 +282,9 @@ func awkInplace(args []shell.Word) ([]shell.Word, bool) {
 // second name for ralph's files is a way to write them unseen.
 func (g *Guard) judgeLink(v *Verdict, o *op, text string) {
 	for _, p := range o.paths {
-		if q, ok := g.linkSource(p); ok {
+		if q, ok := g.linkSource(p); ok && g.gitExecOnly(q) {
+			g.add(v, g.gitExecFinding(text, q))
+		} else if ok {
 			g.add(v, g.builtin("tamper", fmt.Sprintf("%s creates a link to %s, which is or holds a file of ralph-hooks (loop state, configuration, hook settings): a second name to change it by. The agent may not link to ralph's files; copy what you need to read instead.", text, g.rel(q)), text, nil))
 			return
 		}
@@ -280,22 +302,25 @@ func (g *Guard) judgeLink(v *Verdict, o *op, text string) {
 func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 	dest = g.real(dest, true)
 	wide := dest == g.Root || dest == g.Home || dest == "/"
+	git := ""
 	for _, q := range g.Protected {
 		if !withinFold(q, dest) || q == dest {
 			continue
 		}
-		if !wide {
-			return q, true
+		reach := !wide
+		if wide {
+			rel, err := filepath.Rel(dest, q)
+			reach = err == nil && o.src != "" && exists(filepath.Join(o.src, rel))
 		}
-		rel, err := filepath.Rel(dest, q)
-		if err != nil || o.src == "" {
-			continue
-		}
-		if exists(filepath.Join(o.src, rel)) {
+		switch {
+		case !reach:
+		case !g.gitExec[q]:
 			return q, true
+		case git == "":
+			git = q // git's files: keep looking for ralph's
 		}
 	}
-	return "", false
+	return git, git != ""
 }
 
 // findReaches reports whether a write or an edit driven by find (find
@@ -310,10 +335,19 @@ func (g *Guard) findReaches(o *op) (string, bool) {
 		if _, ok := g.inProject(root); !ok && !(g.Home != "" && within(root, g.Home)) {
 			continue
 		}
+		git := ""
 		for _, m := range s.matches(g, root) {
 			if q, ok := g.protectedAt(m.path, true, true); ok && m.path != g.Root {
-				return q, true
+				if !g.gitExecOnly(q) {
+					return q, true
+				}
+				if git == "" {
+					git = q // git's files: keep looking for ralph's
+				}
 			}
+		}
+		if git != "" {
+			return git, true
 		}
 		// By name, whether or not the file is there yet.
 		base := strings.Count(root, string(filepath.Separator))

@@ -429,7 +429,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			continue
 		}
 		var tests, changes []string
-		tamper := ""
+		tamper, git := "", ""
 		// The tree does not change while a command is judged: the
 		// matches of one directory resolve its links once.
 		g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
@@ -440,8 +440,13 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 				continue
 			}
 			if p != g.Root && g.deleteProtected(m) {
-				tamper = p
-				break
+				if !g.gitExecOnly(p) {
+					tamper = p
+					break
+				}
+				if git == "" {
+					git = p // git's hooks or configuration: asks, unless worse is found
+				}
 			}
 			if t := g.testsOf(m, rel); len(t) > 0 {
 				tests = append(tests, t...)
@@ -457,6 +462,9 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 					tests = append(tests, n.pattern)
 				}
 			}
+		}
+		if git != "" && tamper == "" {
+			g.add(v, g.tamper(text, git))
 		}
 		switch {
 		case tamper != "":

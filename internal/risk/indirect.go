@@ -149,7 +149,7 @@ func (g *Guard) matchNewTool(v *Verdict, tool, p string) {
 func (g *Guard) untrackedProtected() string {
 	var rels []string
 	for _, q := range g.Protected {
-		if rel, ok := g.inProject(q); ok && rel != "." && !strings.HasPrefix(rel, ".aiwg/") && exists(q) {
+		if rel, ok := g.inProject(q); ok && rel != "." && !strings.HasPrefix(rel, ".aiwg/") && !strings.HasPrefix(rel, ".git/") && exists(q) {
 			rels = append(rels, rel)
 		}
 	}

@@ -132,8 +132,9 @@ type Guard struct {
 	cfg      *config.Config
 	rules    []*rule
 	builtins map[string]*rule
-	packs    []*Pack // the opt-in packs switched on
-	noTmpdir bool    // TMPDIR is unset or empty: $TMPDIR/x is /x
+	packs    []*Pack         // the opt-in packs switched on
+	noTmpdir bool            // TMPDIR is unset or empty: $TMPDIR/x is /x
+	gitExec  map[string]bool // the entries of Protected that git runs (gitexec.go)
 	analyzer *shell.Analyzer
 	guardState
 }
@@ -154,6 +155,11 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.noTmpdir = getenv("TMPDIR") == ""
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
+	g.gitExec = map[string]bool{}
+	for _, p := range gitExecPaths(g.Root, g.Home, getenv) {
+		g.Protected = append(g.Protected, p)
+		g.gitExec[p] = true
+	}
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
 	}
@@ -188,7 +194,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig}
+	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig, ReadDir: os.ReadDir}
 	return g, nil
 }
 

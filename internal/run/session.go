@@ -16,6 +16,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
@@ -310,6 +311,11 @@ func (s *session) attach() (Outcome, bool) {
 	}
 	crashpoint.Here("run.loop.started")
 	s.id = st.LoopID
+	if sc, err := project.NewScope(s.root, s.id); err == nil {
+		if err := posttool.Seed(sc, s.cfg); err != nil {
+			s.r.disp.Note(s.t.ID + ": taking the CI files and git's hooks as the loop starts: " + err.Error())
+		}
+	}
 	s.pl.Checkpoint.StateData.Earlier = s.base
 	if _, err := loop.Adopt(s.root, s.id, s.r.o.PID, "ralph run", Session, 0, s.r.o.Clock.Now()); err != nil {
 		return s.outcome(ResError, err.Error()), false

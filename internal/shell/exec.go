@@ -237,6 +237,11 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "uv", "poetry", "pipenv", "pnpm", "yarn", "bundle", "pdm", "hatch", "rye", "direnv", "conda", "mise", "asdf":
 		if len(args) > 0 {
 			sub := args[0].Lit()
+			if name == "uv" && sub == "pip" {
+				cmd := leaf()
+				w.pipInstall(c, "uv pip", args[1:], sc)
+				return cmd
+			}
 			if sub == "run" || sub == "exec" || sub == "dlx" || sub == "x" {
 				rest := args[1:]
 				if name == "direnv" && len(rest) > 0 {
@@ -246,6 +251,24 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 					return inner(name+" "+sub, rest)
 				}
 			}
+		}
+	case "go":
+		if len(args) > 0 && args[0].Lit() == "generate" {
+			cmd := leaf()
+			w.goGenerate(c, args[1:], sc)
+			return cmd
+		}
+	case "pip", "pip3":
+		cmd := leaf()
+		w.pipInstall(c, name, args, sc)
+		return cmd
+	case "at", "batch", "crontab":
+		return w.later(c, name, words, sc, redirs, in)
+	case "systemd-run":
+		// systemd-run [OPTIONS] COMMAND: runs it in a transient unit, now
+		// or on a timer (--on-calendar), outside the session.
+		if rest, ok := skipOpts(args, "pEuHMG", "unit property setenv host machine description slice uid gid nice working-directory on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property path-property socket-property service-type"); ok {
+			return inner(name, rest)
 		}
 	case "xargs":
 		return w.xargs(c, args, sc, redirs, in)
@@ -1293,7 +1316,7 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	cfg, sub, rest := gitConfig(args, sc)
 	for k, v := range cfg {
 		switch {
-		case slices.Contains(gitCommandKeys, k):
+		case GitCommandKey(k):
 			w.gitCommand(c, "git -c "+k, value{vals: []string{strings.TrimPrefix(v, "!")}}, sc)
 		case k == "alias."+sub:
 			if strings.HasPrefix(v, "!") {

@@ -735,13 +735,13 @@ func (w *walker) gitConfigSet(c *ctx, args []Word, sc *scope) {
 		if c.depth < MaxDepth {
 			w.exec(ac, argv, sc, nil, nil)
 		}
-	case slices.Contains(gitCommandKeys, strings.ToLower(key)) || strings.EqualFold(key, "core.hookspath"):
+	case GitCommandKey(key) || strings.EqualFold(key, "core.hookspath"):
 		if val == "\x00" {
 			w.opaque("git config " + key + " set to a computed value")
 			return
 		}
 		if strings.EqualFold(key, "core.hookspath") {
-			return // a directory: its hooks are files, judged when written
+			return // a directory of hooks: rule git-exec (package risk) asks
 		}
 		w.gitCommand(c, "git config "+strings.ToLower(key), value{vals: []string{strings.TrimPrefix(val, "!")}}, sc)
 	}

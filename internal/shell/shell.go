@@ -22,6 +22,8 @@ package shell
 
 import (
 	"fmt"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -71,7 +73,11 @@ type Cmd struct {
 	// (echo, printf, cat of a heredoc); StdoutKnown tells whether it is set.
 	Stdout      string
 	StdoutKnown bool
-	Line        int // line in the outermost command line
+	// Compound marks the output of a compound command ({ …; }, ( … ),
+	// if, for …) piped into this one's: unknown text, and no command of
+	// the analysis itself (its commands are).
+	Compound bool
+	Line     int // line in the outermost command line
 	// File is the script file the command was read from (bash x.sh,
 	// source x.sh), or "" for the command line itself.
 	File string
@@ -200,6 +206,9 @@ type Analyzer struct {
 	// run in dir sees it (alias.NAME), for an alias the command line does
 	// not define; nil leaves such aliases unread.
 	GitConfig func(dir, key string) (string, bool)
+	// ReadDir lists a directory, for the files a build tool reads its
+	// commands from (go generate ./...); nil leaves them unread.
+	ReadDir func(dir string) ([]fs.DirEntry, error)
 }
 
 // Analyze returns what src runs when started in directory cwd.
@@ -489,10 +498,24 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		return w.stmt(c, x.Stmt, sc, in)
 	case *syntax.CoprocClause:
 		w.stmt(c, x.Stmt, sc.clone(), nil)
+		return nil
 	default: // ArithmCmd, LetClause, TestClause, TestDecl: look inside for $(…)
 		w.subst(c, x, sc)
+		return nil
 	}
-	return nil
+	// A compound command ({ …; }, ( … ), if, while, for, case) prints what
+	// its commands print: unknown text to a command it pipes into (bash,
+	// crontab, xargs), never nothing.
+	return &Cmd{NameWord: Word{Raw: c.text(s)}, Cwd: sc.cwd, Compound: true}
+}
+
+// text returns the source of s, shortened, for messages.
+func (c *ctx) text(s *syntax.Stmt) string {
+	i, j := int(s.Pos().Offset()), int(s.End().Offset())
+	if i < 0 || j > len(c.src) || i >= j {
+		return "a compound command"
+	}
+	return clip.String(c.src[i:j], 80)
 }
 
 // emitRedirs records redirections of a compound command ({ …; } > f) or a

@@ -1,0 +1,199 @@
+package posttool
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// Git runs programs on its own: its hooks, and the commands its
+// configuration names (core.fsmonitor, a filter's clean, …). The guard asks
+// before a call that writes them by a route it can read (rule git-exec); a
+// route it cannot read — a script that computes the path, a program that
+// writes it — shows only after the call. So post-tool-call keeps, in its
+// cache, what git would run as the last Bash call left it, and a change that
+// the guard did not put to the human is a validation bypass of the loop.
+
+// gitRuns returns what git would run in the repository holding root: each
+// hook (but the samples git ships, which it never runs) by name with a
+// digest of its mode and content, and each configuration setting whose
+// value git runs (core.hooksPath too) from the repository's own
+// configuration files. It is empty outside a repository.
+func gitRuns(root string) map[string]string {
+	gitDir, common := project.GitDirs(root)
+	if gitDir == "" {
+		return map[string]string{}
+	}
+	out := map[string]string{}
+	hooks := filepath.Join(common, "hooks")
+	ents, _ := os.ReadDir(hooks)
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasSuffix(name, ".sample") {
+			continue
+		}
+		p := filepath.Join(hooks, name)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		h := sha256.New()
+		h.Write([]byte(fi.Mode().String()))
+		if fi.Mode()&os.ModeSymlink != 0 {
+			t, _ := os.Readlink(p)
+			h.Write([]byte(t))
+		} else if b, err := readSmall(p, 1<<20); err == nil {
+			h.Write(b)
+		}
+		out["hook "+name] = hex.EncodeToString(h.Sum(nil)[:12])
+	}
+	for _, f := range []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config"), filepath.Join(gitDir, "config.worktree")} {
+		b, err := readSmall(f, 1<<20)
+		if err != nil {
+			continue
+		}
+		for k, v := range commandSettings(b) {
+			out["config "+k] = v
+		}
+	}
+	return out
+}
+
+// commandSettings reads the settings of a git configuration file whose
+// value git runs as a command line (and core.hooksPath), keyed
+// section.subsection.name as git config --list prints them (section and
+// name lower-cased). It reads git's syntax as far as these keys need:
+// [section], [section "sub"], [section.sub], name = value, a bare name
+// (true), quotes and backslash escapes, and comments after ; or #.
+func commandSettings(b []byte) map[string]string {
+	out := map[string]string{}
+	sect := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			h := line[1:end]
+			name, sub, quoted := strings.Cut(h, " ")
+			name = strings.ToLower(strings.TrimSpace(name))
+			if quoted {
+				sub = strings.Trim(strings.TrimSpace(sub), `"`)
+				sect = name + "." + sub
+			} else {
+				sect = name
+			}
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		name, val, ok := strings.Cut(line, "=")
+		if !ok {
+			val = "true"
+		}
+		key := sect + "." + strings.ToLower(strings.TrimSpace(name))
+		if !shell.GitCommandKey(key) && key != "core.hookspath" {
+			continue
+		}
+		out[key] = configValue(val)
+	}
+	return out
+}
+
+// configValue unquotes a value of git's configuration: quotes removed,
+// \" \\ \n \t understood, a comment after an unquoted ; or # dropped.
+func configValue(v string) string {
+	var b strings.Builder
+	q := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '"':
+			q = !q
+		case c == '\\' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(v[i])
+			}
+		case (c == ';' || c == '#') && !q:
+			return strings.TrimSpace(b.String())
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// gitFile reports whether a file tool's path p is one of git's own files
+// (in a .git directory, or a user's git configuration).
+func gitFile(p string) bool {
+	p = filepath.ToSlash(p)
+	return strings.Contains(p, "/.git/") || strings.HasPrefix(p, ".git/") || strings.HasSuffix(p, "/.gitconfig") || strings.HasSuffix(p, "/git/config")
+}
+
+// gitAfterBash compares what git would run with what the cache holds, and
+// reports the changes the guard did not put to the human before the call.
+func (r *run) gitAfterBash(cc *cache) {
+	now := gitRuns(r.c.Scope.Root)
+	was := cc.Git
+	cc.Git = now
+	if was == nil {
+		return // the first look: nothing to compare with
+	}
+	var changed []string
+	for k := range now {
+		if was[k] != now[k] {
+			changed = append(changed, k)
+		}
+	}
+	for k := range was {
+		if _, ok := now[k]; !ok {
+			changed = append(changed, k)
+		}
+	}
+	if len(changed) == 0 || r.guardAsked() {
+		return
+	}
+	slices.Sort(changed)
+	cmd, _ := r.c.Event.Str("command")
+	r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed what git runs on its own ("+strings.Join(changed, ", ")+
+		") by a route the guard could not read before the call: git would run it on commit, checkout, merge or push")
+}
+
+// guardAsked reports whether pre-tool-call put this call to the human as
+// one that changes git's hooks or configuration (rule git-exec): the
+// change was seen, and let through by the human.
+func (r *run) guardAsked() bool {
+	id := r.c.Event.ToolUseID
+	asked := false
+	audit.ReadBack(r.c.Scope.Log(), 200, 256<<10, func(e audit.Entry, _ int) bool {
+		if e.Hook != "pre-tool-call" || e.Tool != "Bash" || id != "" && e.ToolUseID != id {
+			return true
+		}
+		asked = e.Rule == "git-exec" && e.Decision == "ask"
+		return false // the newest pre-tool-call of this call
+	})
+	return asked
+}
