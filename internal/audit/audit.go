@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Entry is one hook call.
@@ -104,21 +106,21 @@ func (e Entry) Line() []byte {
 // needed.
 func Append(path string, e Entry) error {
 	line := e.Line()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	err := rawfile.Append(path, line, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("creating audit log directory: %w", err)
 		}
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		err = rawfile.Append(path, line, 0o644)
 	}
-	if err != nil {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "open" {
 		return fmt.Errorf("opening audit log: %w", err)
 	}
-	if _, err := f.Write(line); err != nil {
-		f.Close()
+	if err != nil {
 		return fmt.Errorf("writing audit log %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
 
 // Read calls fn for each entry of the log at path, oldest first. A missing

@@ -132,6 +132,7 @@ type explained struct {
 	Changes  []string       `json:"checkpointed,omitempty"`
 	Note     string         `json:"note,omitempty"`
 	ParseErr string         `json:"parse_error,omitempty"`
+	Refused  string         `json:"refused,omitempty"` // the open quote of a line bash refuses to run
 }
 
 type explainedCmd struct {
@@ -159,6 +160,9 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 		if v.Analysis.ParseErr != nil {
 			x.ParseErr = v.Analysis.ParseErr.Error()
 		}
+		if v.Analysis.Refused != nil {
+			x.Refused = v.Analysis.Refused.Error()
+		}
 		for _, c := range v.Analysis.Cmds {
 			x.Runs = append(x.Runs, explainedCmd{Line: c.Line, Program: c.Name, Command: c.Text(), Via: c.Via, Cwd: c.Cwd, Remote: c.Remote, File: c.File})
 		}
@@ -183,6 +187,9 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 	if v.Analysis != nil {
 		if x.ParseErr != "" {
 			fmt.Fprintf(w, "parse:    failed: %s\n", x.ParseErr)
+		}
+		if x.Refused != "" {
+			fmt.Fprintf(w, "parse:    bash refuses the line with the open quote, and runs nothing of it: %s\n", x.Refused)
 		}
 		fmt.Fprintln(w, "runs:")
 		if len(x.Runs) == 0 {

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -26,6 +25,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Defaults is the embedded default configuration, as YAML: the reference
@@ -377,7 +378,7 @@ func Load(path string) (*Config, error) {
 		return nil, err
 	}
 	spec := filepath.Join(filepath.Dir(path), SpecFile)
-	data, err := os.ReadFile(spec)
+	data, err := rawfile.ReadFile(spec)
 	switch {
 	case err == nil:
 		if base, err = decode(spec, data, base, "persistence_loop"); err != nil {
@@ -387,7 +388,7 @@ func Load(path string) (*Config, error) {
 	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	data, err = os.ReadFile(path)
+	data, err = rawfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return base, nil
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
@@ -339,7 +340,7 @@ func Lookup(root, session string, getenv func(string) string) (Found, error) {
 // whole schema would cost each hook process a good part of a millisecond.
 func active(root string) ([]Entry, error) {
 	path := project.Layout{Root: root}.Registry()
-	data, err := os.ReadFile(path)
+	data, err := rawfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -57,6 +57,12 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {
 		g.unparsed(v, cmdline, a.ParseErr)
+	} else if a.Refused != nil {
+		// Bash runs nothing of the rest (shell/refused.go): the commands
+		// before it are judged as usual.
+		f := g.builtin("unparsed", fmt.Sprintf("the command line ends with a quote left open (%v): bash refuses the line that holds it and runs nothing of it; the lines before it were checked.", a.Refused), cmdline, nil)
+		f.Action, f.Level = answer.Allow, Low
+		g.add(v, f)
 	}
 	for _, o := range a.Opaque {
 		g.add(v, g.builtin("opaque", "it runs "+o+", which ralph cannot check. Write the command out literally instead.", cmdline, nil))
@@ -427,6 +433,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 				g.add(v, g.tamper(text, q))
 				continue
 			}
+		}
+		if q, ok := g.shadows(p); ok && o.kind != opDiscard {
+			g.add(v, g.builtin("system-write", fmt.Sprintf("%s puts %s on PATH ahead of %s: every later command that runs %s would run it instead, ralph's own checks included. Run the program by its path instead.", text, g.rel(p), q, filepath.Base(p)), text, nil))
+			continue
 		}
 		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {
 			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))

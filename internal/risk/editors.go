@@ -119,7 +119,8 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 	case "go", "gcc", "cc", "clang", "g++", "c++", "clang++", "rustc", "tinygo":
 		// The program a compiler writes (go build -o FILE, cc -o FILE),
 		// judged only where it lands on something protected (a git hook,
-		// a hook binary): build outputs are not checkpointed.
+		// a hook binary) or shadows a program on PATH: build outputs are
+		// not checkpointed.
 		for i, a := range args {
 			var w shell.Word
 			if s := a.Lit(); s == "-o" && i+1 < len(args) {
@@ -129,7 +130,7 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 			} else {
 				continue
 			}
-			if o := g.target(c, opWrite, w, nil); slices.ContainsFunc(o.paths, g.protectedWrite) {
+			if o := g.target(c, opWrite, w, nil); slices.ContainsFunc(o.paths, g.protectedWrite) || slices.ContainsFunc(o.paths, g.shadowing) {
 				out = append(out, o)
 			}
 		}

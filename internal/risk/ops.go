@@ -29,11 +29,9 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		fl, paths := splitFlags(args, "")
 		rec := fl.has("r", "R", "recursive") || c.Name == "rimraf"
 		force := fl.has("f", "force") || c.Name == "rimraf"
-		if len(paths) == 0 && c.Name == "rm" && rec {
-			// rm -rf with nothing to delete: an operand went missing
-			// ($EMPTY), and what the command was meant to take is unknown.
-			out = append(out, op{kind: opDelete, cmd: c, word: shell.Word{Raw: "(no operand)", Dynamic: true, Many: true}, unknown: true, recursive: true, force: force})
-		}
+		// rm -rf with no operand deletes nothing (rm -rf 123>/dev/null;
+		// checked with GNU rm: exit 0). An unquoted $TMPDIR that the hook
+		// sees unset is still a word here: the agent's shell may set it.
 		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = rec, force })...)
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")

@@ -135,6 +135,7 @@ type Guard struct {
 	packs    []*Pack         // the opt-in packs switched on
 	noTmpdir bool            // TMPDIR is unset or empty: $TMPDIR/x is /x
 	gitExec  map[string]bool // the entries of Protected that git runs (gitexec.go)
+	path     []string        // PATH's directories (shadow.go)
 	analyzer *shell.Analyzer
 	guardState
 }
@@ -153,6 +154,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	}
 	g.Temp = tempDirs(getenv)
 	g.noTmpdir = getenv("TMPDIR") == ""
+	g.path = pathDirs(getenv("PATH"))
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
 	g.gitExec = map[string]bool{}

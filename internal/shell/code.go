@@ -272,17 +272,27 @@ var ops = map[string][]op{
 	},
 }
 
-// compiled holds the regexps of ops, compiled on first use: most hook calls
-// never see interpreter code.
-var compiled = sync.OnceValue(func() map[string][]*regexp.Regexp {
-	m := map[string][]*regexp.Regexp{}
-	for lang, list := range ops {
-		for _, o := range list {
-			m[lang] = append(m[lang], regexp.MustCompile(o.re))
+// compiled returns the regexps of ops[lang], compiled on first use and one
+// language at a time: most hook calls never see interpreter code, and one
+// that does sees one language (compiling all of them cost a python
+// one-liner's call half a millisecond).
+func compiled(lang string) []*regexp.Regexp {
+	compiledMu.Lock()
+	defer compiledMu.Unlock()
+	res, ok := compiledRe[lang]
+	if !ok {
+		for _, o := range ops[lang] {
+			res = append(res, regexp.MustCompile(o.re))
 		}
+		compiledRe[lang] = res
 	}
-	return m
-})
+	return res
+}
+
+var (
+	compiledMu sync.Mutex
+	compiledRe = map[string][]*regexp.Regexp{}
+)
 
 // quick lists substrings without which code cannot match any op, so most
 // one-liners (print, json, imports) are judged without a regexp.
@@ -317,7 +327,7 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 		return
 	}
 	vars := assignments(code)
-	for i, re := range compiled()[lang] {
+	for i, re := range compiled(lang) {
 		o := ops[lang][i]
 		for _, m := range re.FindAllStringIndex(code, -1) {
 			rest := code[m[1]:]

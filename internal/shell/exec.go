@@ -927,10 +927,20 @@ var xargsOpts = [2]string{"adEILnPsJRS", "arg-file delimiter max-lines max-args 
 func (w *walker) xargs(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *Cmd {
 	var rest []Word
 	replace, null := "", false
+	// plain: no option that changes how the input is split into items or
+	// commands (-n, -L, -d, -E, …): one command with every item appended.
+	plain := true
 	longs := strings.Fields(xargsOpts[1])
 loop:
 	for i := 0; i < len(args); i++ {
 		s := args[i].Lit()
+		switch s {
+		case "-r", "-t", "-rt", "-tr", "--no-run-if-empty", "--verbose":
+			continue
+		}
+		if !args[i].Dynamic && s != "--" && strings.HasPrefix(s, "-") {
+			plain = false
+		}
 		switch {
 		case args[i].Dynamic:
 			rest = args[i:]
@@ -998,9 +1008,13 @@ loop:
 		}
 		if inputAsCode(rest, replace) {
 			// The input becomes code: judge it whole too, as it would run
-			// with -0 or -d '\n', and ask, as other input runs anything.
+			// with -0 or -d '\n'. Ask, unless the items above are exactly
+			// what xargs makes of it: no quote or backslash (xargs reads
+			// them as quoting) and no option that splits it otherwise.
 			w.scriptAt(in.Stdout, sc.child(), cc.via, cc.depth+1, cc.line)
-			w.opaque("xargs running its input as code: " + strings.TrimSpace(in.Text()))
+			if !plain || strings.ContainsAny(in.Stdout, "'\"\\") {
+				w.opaque("xargs running its input as code: " + strings.TrimSpace(in.Text()))
+			}
 		}
 		return nil
 	}

@@ -615,7 +615,8 @@ func gjsonKey(s string) string {
 
 // gitBuiltins are git's own commands, which no alias can replace: for the
 // rest, the alias is looked up in git's configuration.
-var gitBuiltins = strings.Fields(`add am annotate apply archive bisect blame branch bundle cat-file check-attr
+var gitBuiltins = sync.OnceValue(func() []string {
+	return strings.Fields(`add am annotate apply archive bisect blame branch bundle cat-file check-attr
 check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick citool clean clone
 column commit commit-graph commit-tree config count-objects credential describe diff diff-files diff-index
 diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref
@@ -627,6 +628,7 @@ request-pull rerere reset restore rev-list rev-parse revert rm send-email send-p
 show-branch show-index show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref
 tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-pack var
 verify-commit verify-pack verify-tag version whatchanged worktree write-tree lfs flow`)
+})
 
 // gitIndirect judges what git will run from its configuration: the alias
 // a subcommand names (git zap, after git config alias.zap '!rm -rf .aiwg'),
@@ -641,7 +643,7 @@ func (w *walker) gitIndirect(c *ctx, args []Word, sc *scope) {
 		w.gitConfigSet(c, rest, sc)
 		return
 	}
-	if _, ok := cfg["alias."+sub]; ok || slices.Contains(gitBuiltins, sub) || w.a.GitConfig == nil || c.depth >= MaxDepth {
+	if _, ok := cfg["alias."+sub]; ok || slices.Contains(gitBuiltins(), sub) || w.a.GitConfig == nil || c.depth >= MaxDepth {
 		return
 	}
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG"} {

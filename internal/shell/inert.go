@@ -26,7 +26,7 @@ func (w *walker) inertDo(why string, fn func()) {
 	w.inert = why
 	fn()
 	w.inert = ""
-	w.out.ParseErr, w.out.Opaque, w.out.OpaqueCode, w.out.ForkBomb, w.out.Recursive = out.ParseErr, out.Opaque, out.OpaqueCode, out.ForkBomb, out.Recursive
+	w.out.ParseErr, w.out.Refused, w.out.Opaque, w.out.OpaqueCode, w.out.ForkBomb, w.out.Recursive = out.ParseErr, out.Refused, out.Opaque, out.OpaqueCode, out.ForkBomb, out.Recursive
 	w.out.Cmds = out.Cmds
 	w.written = written
 }

@@ -38,8 +38,14 @@ type Analysis struct {
 	Source string
 	Cmds   []*Cmd
 	// ParseErr is set when the command line (or a nested script) could not
-	// be parsed; Cmds then holds what could be understood.
+	// be parsed; Cmds then holds what could be understood (the statements
+	// before the error).
 	ParseErr error
+	// Refused is set, instead of ParseErr, when the command line (or a
+	// nested script) stops at its end with a quote or bracket still open,
+	// which Bash refuses to run (see refused.go): Cmds holds what runs
+	// before it, and nothing of the rest runs.
+	Refused error
 	// Opaque lists what ran but could not be seen into: eval of a computed
 	// string, a script file that could not be read, nesting beyond MaxDepth.
 	Opaque []string
@@ -230,7 +236,7 @@ func (a *Analyzer) Analyze(src, cwd string) *Analysis {
 		// Unset (or empty), $TMPDIR/x is /x, whatever the writer meant:
 		// judging it as /tmp/x would let rm -rf "$TMPDIR/etc" through.
 		// ${TMPDIR:-/tmp}/x is still /tmp/x.
-		sc.vars["TMPDIR"] = value{vals: []string{""}}
+		sc.vars["TMPDIR"] = value{vals: []string{""}, unset: true}
 	}
 	w.scriptAt(src, sc, nil, 0, 0)
 	return out
@@ -280,6 +286,10 @@ type value struct {
 	dynamic bool
 	glob    bool // a pattern (for f in tests/*): each value a match of it
 	many    bool // a loop variable over computed items (for f in $(…))
+	// unset marks a variable of the environment the hook sees unset
+	// (TMPDIR), which the agent's shell may set: its value is "", but
+	// an unquoted $TMPDIR that vanishes may stand for a word there.
+	unset bool
 }
 
 // scope is the shell state that flows from one command to the next.
@@ -346,18 +356,32 @@ func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) 
 		w.opaque(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
 		return
 	}
+	c := &ctx{src: src, via: via, depth: depth, line: line}
 	f, err := parse(src)
-	if err != nil {
-		if w.out.ParseErr == nil {
-			if len(via) > 0 {
-				err = fmt.Errorf("%s: %w", strings.Join(via, " → "), err)
-			}
-			w.out.ParseErr = err
-		}
+	if err == nil {
+		w.stmts(c, f.Stmts, sc)
 		return
 	}
-	c := &ctx{src: src, via: via, depth: depth, line: line}
-	w.stmts(c, f.Stmts, sc)
+	// Bash runs the complete lines before the error (refused.go).
+	done, serr := completeStmts(src)
+	ran := earlierLines(src, done)
+	n := len(w.out.Cmds)
+	w.stmts(c, ran, sc)
+	refused := serr != nil && refusedRest(src, serr, w.out.Cmds[n:]) && refusedRest(src, err, w.out.Cmds[n:])
+	if !refused {
+		// What the parser cannot read, bash may run in part: judge the
+		// statements on the broken line too.
+		w.stmts(c, done[len(ran):], sc)
+	}
+	if len(via) > 0 {
+		err = fmt.Errorf("%s: %w", strings.Join(via, " → "), err)
+	}
+	switch {
+	case refused && w.out.Refused == nil:
+		w.out.Refused = err
+	case !refused && w.out.ParseErr == nil:
+		w.out.ParseErr = err
+	}
 }
 
 // opaque records something that runs unseen. Inside a script file it is

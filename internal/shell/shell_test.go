@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -609,30 +610,162 @@ func TestAnalyzeOpaque(t *testing.T) {
 
 func TestAnalyzeParseErr(t *testing.T) {
 	tests := []struct {
-		src   string
-		want  string   // substring of ParseErr
-		names []string // what could still be understood
+		src     string
+		want    string   // substring of ParseErr, or of Refused
+		refused bool     // Bash refuses the rest (Refused), or it cannot be told (ParseErr)
+		names   []string // what could still be understood
 	}{
-		{"rm 'x", "closing quote", nil},
-		{"echo $((1+", "must be followed", nil},
-		{"if then", "if", nil},
-		{"rm -rf $(( tests", "", nil},
-		{"bash -c 'rm (' && rm y", "bash -c: ", []string{"bash", "rm"}},
-		{"eval 'rm ('", "eval: ", nil},
-		{"echo 'x' | sh -c 'if'", "sh -c: ", []string{"echo", "sh"}},
+		{"rm 'x", "closing quote", true, nil},
+		{"echo $((1+", "", false, nil},
+		{"echo $((1+))", "must be followed", false, nil},
+		{"rm -rf src; echo $((1+))", "must be followed", false, []string{"rm"}},
+		{"if then", "if", false, nil},
+		{"if true; then rm -rf src", "`if` statement must end", false, nil},
+		{"rm -rf $(( tests", "", false, nil},
+		{"bash -c 'rm (' && rm y", "bash -c: ", false, []string{"bash", "rm"}},
+		{"bash -c \"rm 'x\" && rm y", "bash -c: ", true, []string{"bash", "rm"}},
+		{"eval 'rm ('", "eval: ", false, nil},
+		{"eval \"rm 'x\"", "eval: ", true, nil},
+		{"eval 'alias x=y'\nx 'oops", "closing quote", false, []string{"alias"}}, // an alias may close the quote
+		{"echo 'x' | sh -c 'if'", "sh -c: ", false, []string{"echo", "sh"}},
+		{"echo 'x' | sh -c \"echo 'x\"", "sh -c: ", true, []string{"echo", "sh"}},
+		{"rm -rf src\necho 'oops", "closing quote", true, []string{"rm"}},
+		{"echo ok\nrm -rf src 'x", "closing quote", true, []string{"echo"}},
+		// Statements on the broken line are read with it, and do not run.
+		{"rm -rf src; echo 'oops", "closing quote", true, nil},
+		{"echo a\nrm -rf src & echo b; echo 'oops", "closing quote", true, []string{"echo"}},
+		{"rm -rf src; \\\necho 'oops", "closing quote", true, nil},
+		{"rm -rf src &\necho 'oops", "closing quote", true, []string{"rm"}},
+		{"rm -rf src # it's\necho 'oops", "closing quote", true, []string{"rm"}},
+		// Not Refused: bash may read these otherwise than the parser (a
+		// here-document, a backquote, an alias).
+		{"rm -rf src <<EOF\n'oops", "here-document", false, nil},
+		{"cat <<EOF\n$(\nEOF\nrm -rf src\necho 'oops", "closing quote", false, nil},
+		{"echo `echo '`; rm -rf src", "closing quote", false, nil},
+		{"alias x='echo'\nx 'oops", "closing quote", false, []string{"alias"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
-			a := testAnalyzer().Analyze(tt.src, "/proj")
-			if a.ParseErr == nil || !strings.Contains(a.ParseErr.Error(), tt.want) {
-				t.Fatalf("Analyze(%q).ParseErr = %v, want one containing %q", tt.src, a.ParseErr, tt.want)
+			src := strings.ReplaceAll(tt.src, `\n`, "\n")
+			a := testAnalyzer().Analyze(src, "/proj")
+			err, other := a.ParseErr, a.Refused
+			if tt.refused {
+				err, other = a.Refused, a.ParseErr
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) || other != nil {
+				t.Fatalf("Analyze(%q): ParseErr = %v, Refused = %v; want refused %v, with %q", src, a.ParseErr, a.Refused, tt.refused, tt.want)
 			}
 			var names []string
 			for _, c := range a.Cmds {
 				names = append(names, c.Name)
 			}
 			if !reflect.DeepEqual(names, tt.names) {
-				t.Errorf("Analyze(%q) runs %q, want %q", tt.src, names, tt.names)
+				t.Errorf("Analyze(%q) runs %q, want %q", src, names, tt.names)
+			}
+		})
+	}
+}
+
+// TestRefusedAgreesWithBash runs command lines that do not parse through
+// the real bash (and dash and zsh, where installed), in a directory holding
+// src/, and checks the analysis against what the shell did: where it says
+// the shell refuses the rest (Refused), the shell must have failed, and if
+// the shell deleted src, the analysis must have seen rm -rf src run (or
+// report ParseErr, which risk asks about).
+func TestRefusedAgreesWithBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash is needed to check the analysis against it: %v", err)
+	}
+	shells := []string{bash}
+	for _, name := range []string{"dash", "zsh"} {
+		if p, err := exec.LookPath(name); err == nil {
+			shells = append(shells, p)
+		}
+	}
+	tests := []struct {
+		src     string
+		refused bool
+	}{
+		{"rm -rf src 'oops", true},
+		{"rm -rf src\necho 'oops", true},
+		{"rm -rf src; echo 'oops", true},
+		{"rm -rf src & echo 'oops", true},
+		{"rm -rf src; \\\necho 'oops", true},
+		{"rm -rf src;  # c\necho 'oops", true},
+		{"rm -rf src && echo 'oops", true},
+		{"echo \"oops\nrm -rf src", true},
+		{"echo ${x\nrm -rf src", false}, // the parser stops at the newline, not at the end
+		{"echo $'oops\nrm -rf src", true},
+		{"rm -rf src \\\n'oops", true},
+		{"rm -rf src # it's\necho 'oops", true},
+		{"echo 'a\nb'; rm -rf src\necho 'oops", true},
+		{"case x in\n*) rm -rf src ;;\nesac\necho 'oops", true},
+		{"f() {\n rm -rf src\n}\nf\necho 'oops", true},
+		{"f() {\n rm -rf src\n}; f; echo 'oops", true},
+		{"rm -rf src &\necho 'oops", true},
+		{"bash -c \"echo ok\nrm -rf src 'x\"", true},
+		{"bash -c \"rm -rf src\necho 'x\"", true},
+		// Bash refuses these too, but only an open quote is Refused:
+		// the rest is left to the caller (risk asks).
+		{"echo $(rm -rf src", false},
+		{"(rm -rf src", false},
+		{"{ rm -rf src", false},
+		{"if true; then rm -rf src", false},
+		{"for x in a; do rm -rf src", false},
+		{"rm -rf src &&", false},
+		{"rm -rf src |", false},
+		{"x=$(rm -rf src)\necho $(", false},
+		{"rm -rf src\n(", false},
+		// Bash reads these otherwise than the parser, or runs part of
+		// them: not Refused.
+		{"rm -rf src <<EOF\n'oops", false},
+		{"cat <<EOF\n$(\nEOF\nrm -rf src\necho 'oops", false},
+		{"cat <<EOF\n$(\nEOF\nrm -rf src\n)\necho 'oops", false},
+		{"echo `echo '`; rm -rf src\necho 'oops", false},
+		{"rm -rf src; echo $((1+))", false},
+		{"case x in *) rm -rf src ;;\necho 'oops", false},
+		// A quote inside ${…}, [[ ]], $((…)) or a case pattern: bash
+		// refuses these, but other shells read some otherwise (in dash
+		// and bash --posix, "${x:-'}" holds a literal quote, and rm runs).
+		{"echo \"${x:-'}\"; rm -rf src", false},
+		{"sh -c \"echo \\\"\\${x:-'}\\\"; rm -rf src\"", false},
+		{"echo ${x/'/}; rm -rf src", false},
+		{"[[ $x == ' ]]; rm -rf src", false},
+		{"echo $(( x['a] )); rm -rf src", false},
+		{"case a in ') ;; esac; rm -rf src", false},
+		{"a[x']=1; rm -rf src", false},
+		// A quote that begins or ends a word, in any command, assignment
+		// or redirection.
+		{"x='a; rm -rf src", true},
+		{"echo a'b; rm -rf src", true},
+		{"echo ok > 'out; rm -rf src", true},
+		{"echo ok\nrm -rf src && echo \"x", true},
+	}
+	for _, tt := range tests {
+		src := strings.ReplaceAll(tt.src, `\n`, "\n")
+		t.Run(src, func(t *testing.T) {
+			a := testAnalyzer().Analyze(src, "/proj")
+			if got := a.Refused != nil && a.ParseErr == nil; got != tt.refused {
+				t.Errorf("Analyze(%q): Refused = %v, ParseErr = %v; want refused %v", src, a.Refused, a.ParseErr, tt.refused)
+			}
+			runsRm := slices.ContainsFunc(a.Cmds, func(c *Cmd) bool {
+				return c.Name == "rm" && len(c.Args) == 2 && c.Args[1].Lit() == "src"
+			})
+			for _, sh := range shells {
+				dir := t.TempDir()
+				if err := os.Mkdir(filepath.Join(dir, "src"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				run := exec.Command(sh, "-c", src)
+				run.Dir = dir
+				err := run.Run()
+				if tt.refused && err == nil {
+					t.Errorf("%s -c %q ran, but the analysis says the shell refuses it", sh, src)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "src")); err != nil && a.ParseErr == nil && !runsRm {
+					t.Errorf("%s -c %q deleted src, but the analysis does not run rm -rf src: %q", sh, src, renderAll(a))
+				}
 			}
 		})
 	}

@@ -85,6 +85,11 @@ func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
 		return []Word{wd}
 	}
 	parts := strings.FieldsFunc(wd.Values[0], func(r rune) bool { return strings.ContainsRune(ifs, r) })
+	if len(parts) == 0 && unsetRef(x.Parts, sc) {
+		// rm -rf $TMPDIR: no word here, but the agent's shell may have
+		// TMPDIR set, and then there is one.
+		return []Word{{Raw: wd.Raw, Dynamic: true}}
+	}
 	out := make([]Word, 0, len(parts))
 	for _, p := range parts {
 		raw := p
@@ -98,6 +103,17 @@ func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
 		out = append(out, Word{Raw: raw, Values: []string{p}, Glob: wd.Glob && globChars(p)})
 	}
 	return out
+}
+
+// unsetRef reports whether parts expand, unquoted, a variable the hook
+// sees unset but the agent's shell may set (value.unset).
+func unsetRef(parts []syntax.WordPart, sc *scope) bool {
+	for _, p := range parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && sc.vars[pe.Param.Value].unset {
+			return true
+		}
+	}
+	return false
 }
 
 // unquotedExpansion reports whether parts hold a parameter expansion or

@@ -14,10 +14,7 @@ import (
 
 // testifyNames are the assertion functions and methods of testify's assert
 // and require and of gotest.tools' assert, without their f variants.
-var testifyNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`Equal EqualValues EqualError EqualExportedValues Exactly
+var testifyNames = words(`Equal EqualValues EqualError EqualExportedValues Exactly
 		NotEqual NotEqualValues True False Nil NotNil NoError Error ErrorIs NotErrorIs ErrorAs
 		NotErrorAs ErrorContains Contains NotContains Len Empty NotEmpty Zero NotZero Greater
 		GreaterOrEqual Less LessOrEqual Positive Negative Panics NotPanics PanicsWithValue
@@ -27,10 +24,7 @@ func init() {
 		Eventually EventuallyWithT Never Condition Fail FailNow WithinDuration WithinRange
 		IsIncreasing IsDecreasing IsNonIncreasing IsNonDecreasing HTTPSuccess HTTPError
 		HTTPRedirect HTTPStatusCode HTTPBodyContains HTTPBodyNotContains Assert Check DeepEqual
-		NilError ErrorType`) {
-		testifyNames[n] = true
-	}
-}
+		NilError ErrorType`)
 
 // scanGo reads a Go test file with go/parser.
 func scanGo(src []byte) (*File, error) {
@@ -424,7 +418,7 @@ func (g *goScan) walk(root ast.Node, name string, inTest bool) {
 			}
 		case recv == "t" && isFailure(m):
 			g.c.assert(g.off(call.Pos()), neverRuns(stack, g))
-		case len(call.Args) > 0 && (recv == "all" && testifyNames[strings.TrimSuffix(m, "f")] ||
+		case len(call.Args) > 0 && (recv == "all" && testifyNames()[strings.TrimSuffix(m, "f")] ||
 			recv == "qt" && (m == "Assert" || m == "Check")):
 			g.c.assert(g.off(call.Pos()), g.trivialTestify(sel, call))
 		}

@@ -301,17 +301,11 @@ var jsNotTest = map[string]bool{"beforeEach": true, "afterEach": true, "beforeAl
 
 // jsAsserts are the assertion methods of ava's, tape's and node:test's
 // test context (t.is, t.deepEqual, …).
-var jsAsserts = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields(`is not deepEqual notDeepEqual true false truthy falsy ok notOk equal
+var jsAsserts = words(`is not deepEqual notDeepEqual true false truthy falsy ok notOk equal
 		equals notEqual strictEqual notStrictEqual deepStrictEqual notDeepStrictEqual same notSame strictSame
 		strictNotSame throws throwsAsync notThrows notThrowsAsync doesNotThrow rejects doesNotReject regex
 		notRegex match notMatch like unlike fail error ifError snapshot matchSnapshot plan has hasStrict
-		type isA`) {
-		jsAsserts[m] = true
-	}
-}
+		type isA`)
 
 func (j *jsScan) run() {
 	for k := 0; k < len(j.t); k++ {
@@ -628,7 +622,7 @@ func (j *jsScan) assertion(k int, name string, prevDot bool) {
 		switch {
 		case m == "skip" || m == "todo":
 			j.imperativeSkip(k, true)
-		case jsAsserts[m]:
+		case jsAsserts()[m]:
 			j.c.assert(pos, j.trivialMethod(m, j.args(k+3, j.close(k+3))))
 		}
 		return

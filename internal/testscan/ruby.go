@@ -12,21 +12,12 @@ var rubyOps = []string{"**=", "<=>", "===", "...", "<<=", ">>=", "&&=", "||=", "
 
 // rubyContinues are the tokens after which a newline does not end a
 // statement.
-var rubyContinues = map[string]bool{}
+var rubyContinues = words(`, . &. \ = + - * / % && || and or not == != === < > <= >= ? : =>
+		:: ** << >> =~ !~ += -= *= /= ||= &&= %= |= &= ^= ( [ !`)
 
 // rubyExprWords are the keywords after which an operand is expected.
-var rubyExprWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`, . &. \ = + - * / % && || and or not == != === < > <= >= ? : =>
-		:: ** << >> =~ !~ += -= *= /= ||= &&= %= |= &= ^= ( [ !`) {
-		rubyContinues[w] = true
-	}
-	for _, w := range strings.Fields(`if unless while until and or not return when case then else elsif
-		do begin yield puts p raise in`) {
-		rubyExprWords[w] = true
-	}
-}
+var rubyExprWords = words(`if unless while until and or not return when case then else elsif
+		do begin yield puts p raise in`)
 
 type rbHeredoc struct {
 	id     string
@@ -198,7 +189,7 @@ func rbContinued(s string, t *tok) bool {
 		return false
 	}
 	w := s[t.pos:t.end]
-	return (t.kind == kPunct || t.kind == kIdent) && rubyContinues[w]
+	return (t.kind == kPunct || t.kind == kIdent) && rubyContinues()[w]
 }
 
 // rbOperandExpected reports whether an operand may start here: after an
@@ -213,7 +204,7 @@ func rbOperandExpected(s string, prev *tok, space bool, next byte) bool {
 	case kPunct:
 		return w != ")" && w != "]" && w != "}"
 	case kIdent:
-		if rubyExprWords[w] {
+		if rubyExprWords()[w] {
 			return true
 		}
 		c := w[0]

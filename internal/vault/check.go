@@ -13,11 +13,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Restored is a sealed file Check put back.
@@ -103,9 +105,20 @@ func same(path string, rec Record) bool {
 	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
 		return false
 	}
-	data, err := os.ReadFile(path)
-	return err == nil && digest(data) == rec.SHA256
+	bp := readBuf.Get().(*[]byte)
+	defer readBuf.Put(bp)
+	data, err := rawfile.ReadInto(*bp, path)
+	if err != nil {
+		return false
+	}
+	*bp = data
+	return digest(data) == rec.SHA256
 }
+
+// readBuf holds the buffers the check reads the index and the sealed files
+// into: it keeps none of their bytes, and one buffer for all of them spares
+// a hook call fresh memory (page faults) per file.
+var readBuf = sync.Pool{New: func() any { b := make([]byte, 0, 8192); return &b }}
 
 func digest(data []byte) string {
 	sum := sha256.Sum256(data)

@@ -32,6 +32,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Env overrides the state directory (tests use it).
@@ -315,7 +316,9 @@ func (v *Vault) Forget(paths ...string) error {
 // Read returns the vault's index; an empty one when there is none.
 func (v *Vault) Read() (*Index, error) {
 	ix := &Index{Root: v.Root, Files: map[string]Record{}}
-	data, err := os.ReadFile(v.index())
+	bp := readBuf.Get().(*[]byte)
+	defer readBuf.Put(bp)
+	data, err := rawfile.ReadInto(*bp, v.index())
 	if errors.Is(err, fs.ErrNotExist) {
 		return ix, nil
 	}
@@ -327,7 +330,8 @@ func (v *Vault) Read() (*Index, error) {
 	if !gjson.ValidBytes(data) {
 		return nil, fmt.Errorf("the vault's index %s is corrupt (not valid JSON)", v.index())
 	}
-	doc := gjson.ParseBytes(data)
+	*bp = data
+	doc := gjson.ParseBytes(data) // a copy: the buffer goes back to readBuf
 	ix.Root = doc.Get("root").Str
 	for _, id := range doc.Get("active_loops").Array() {
 		ix.Active = append(ix.Active, id.Str)
