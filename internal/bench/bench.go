@@ -124,6 +124,12 @@ func Run(o Options) ([]Result, error) {
 			return nil, err
 		}
 		log = scope.Log()
+		if o.Files > 0 {
+			// The loop's index of the tree, written at its start, is
+			// trusted by post-tool-call's mark once older than the margin,
+			// as it is seconds into any loop: measure that, not the start.
+			time.Sleep(treeview.Margin)
+		}
 	}
 	if o.History > 0 {
 		if err := fill(log, o.History); err != nil {

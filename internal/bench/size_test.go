@@ -53,6 +53,7 @@ func BenchmarkRepoSize(b *testing.B) {
 			if _, err := startLoop(dir, 10, loopCommand); err != nil {
 				b.Fatal(err)
 			}
+			time.Sleep(treeview.Margin) // see Run
 			cases := []struct {
 				name string
 				ev   []byte

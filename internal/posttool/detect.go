@@ -13,7 +13,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -403,6 +402,9 @@ func (r *run) testsAfterEdit(cc *cache, rel string) error {
 // changed (walking the tree, with the index), judges the changes and
 // writes the new index.
 func (r *run) testsAfterBash(cc *cache) error {
+	if r.unchanged(cc) {
+		return nil
+	}
 	data, fresh := r.indexData(cc)
 	prune := !fresh && len(cc.Reported) > 0
 	onDisk, err := testindex.Decode(data)
@@ -412,7 +414,7 @@ func (r *run) testsAfterBash(cc *cache) error {
 	prev := overlay(maps.Clone(onDisk), cc)
 	// prev is the index as written, and the files rescanned since as the
 	// cache was written: what it may trust settled before the later.
-	since := time.Unix(0, max(stampOf(testindex.LatestPath(r.sc)).ModTime, stampOf(testindex.BaselinePath(r.sc)).ModTime, stampOf(r.cachePath()).ModTime))
+	since := r.since()
 	view := loop.TreeView(r.sc)
 	now := testindex.ScanView(view, r.cfg.TestFiles, prev, since)
 	if !r.c.DryRun {
@@ -444,6 +446,8 @@ func (r *run) testsAfterBash(cc *cache) error {
 			return err
 		}
 		cc.Index = stampOf(testindex.LatestPath(r.sc))
+	} else if same && len(changes) == 0 && !prune && fresh && len(cc.Files) == 0 {
+		r.mark(view, since)
 	}
 	clear(cc.Files)
 	return nil

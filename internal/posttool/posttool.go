@@ -7,8 +7,11 @@
 //
 // After a Write, Edit, MultiEdit or NotebookEdit of a test file, only that
 // file is scanned again (package testscan, through testindex.ScanFile); after a
-// Bash command, the test files whose size or modification time changed,
-// found by walking the tree with the loop's index (test-index.json). The
+// Bash command, the test files whose stamp (size, times, inode) changed,
+// listed by the loop's view of the tree (package treeview) and compared
+// with the loop's index (test-index.json); when the last look found
+// nothing changed, its mark of the tree (posttool-tree.mark: every
+// directory's and test file's stamp) answers while it holds. The
 // totals are compared with the loop's baseline: tests deleted (named),
 // skips added, assertions removed. A Bash command that skipped the
 // project's hooks (git commit --no-verify, HUSKY=0 git commit, …) and an

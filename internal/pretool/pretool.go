@@ -211,7 +211,9 @@ func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 	if err != nil {
 		return nil, &rulesError{err}
 	}
+	save := useTreeView(g, c)
 	v, err := g.Event(c.Event)
+	save()
 	if err != nil || v.Decision == answer.Deny {
 		return v, err
 	}

@@ -337,8 +337,8 @@ func (g *Guard) findReaches(o *op) (string, bool) {
 			continue
 		}
 		git := ""
-		for _, p := range s.matches(g, root) {
-			if q, ok := g.protectedAt(p, true, true); ok && p != g.Root {
+		for _, m := range s.matches(g, root) {
+			if q, ok := g.protectedAt(m.path, true, true); ok && m.path != g.Root {
 				if !g.gitExecOnly(q) {
 					return q, true
 				}

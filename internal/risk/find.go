@@ -68,6 +68,18 @@ func (g *Guard) testsIn(p, rel string) []string {
 	return out
 }
 
+// testsOf is testsIn of a path a find selected, without looking up again
+// the kind of a file the walk saw.
+func (g *Guard) testsOf(m found, rel string) []string {
+	if m.known && !m.isDir {
+		if g.IsTestPath(rel) {
+			return []string{rel}
+		}
+		return nil
+	}
+	return g.testsIn(m.path, rel)
+}
+
 // findSpec is what a find command selects.
 type findSpec struct {
 	roots    []string // absolute
@@ -196,42 +208,65 @@ func isFindOption(s string) bool {
 	return s == "-H" || s == "-L" || s == "-P" || s == "-D" || strings.HasPrefix(s, "-O")
 }
 
+// found is one path a find selects, and whether it is a directory
+// (known: false when it is the root, whose kind was not looked up).
+type found struct {
+	path         string
+	isDir, known bool
+}
+
 // matches walks root and returns what the spec selects there (bounded; a
-// superset when the spec has tests ralph does not evaluate).
-func (s *findSpec) matches(g *Guard, root string) []string {
-	var out []string
+// superset when the spec has tests ralph does not evaluate). The loop's
+// view of the tree lists root's directories when the guard has one
+// (walkView); else they are walked.
+func (s *findSpec) matches(g *Guard, root string) []found {
+	var out []found
 	if s.matchOne(root, 0) {
-		out = append(out, root)
+		out = append(out, found{path: root})
 	}
 	n := 0
+	byName := s.byName()
+	visit := func(dir, name string, depth int, isDir bool) error {
+		if n++; n > maxWalk {
+			return filepath.SkipAll
+		}
+		if s.maxDepth >= 0 && depth > s.maxDepth || isDir && name == ".git" {
+			if isDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if isDir && name == ".aiwg" {
+			// ralph's own state holds a file per iteration and checkpoint:
+			// rather than walk them all, try the spec on the kinds of
+			// files ralph keeps there.
+			if q, ok := s.matchesState(joinPath(dir, name), depth); ok {
+				out = append(out, found{path: q, isDir: true, known: true})
+			}
+			return filepath.SkipDir
+		}
+		if !s.typeOK(isDir) {
+			return nil
+		}
+		// Most entries of a large tree fail a -name test: their paths are
+		// made only when the test needs one.
+		if byName && !s.matchIn(name, "", depth) {
+			return nil
+		}
+		if p := joinPath(dir, name); byName || s.matchOne(p, depth) {
+			out = append(out, found{path: p, isDir: isDir, known: true})
+		}
+		return nil
+	}
+	if g.walkView(root, visit) {
+		return out
+	}
 	base := strings.Count(root, string(filepath.Separator))
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
 			return nil
 		}
-		if n++; n > maxWalk {
-			return filepath.SkipAll
-		}
-		depth := strings.Count(p, string(filepath.Separator)) - base
-		if s.maxDepth >= 0 && depth > s.maxDepth || d.IsDir() && d.Name() == ".git" {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() && d.Name() == ".aiwg" {
-			// ralph's own state holds a file per iteration and checkpoint:
-			// rather than walk them all, try the spec on the kinds of
-			// files ralph keeps there.
-			if q, ok := s.matchesState(p, depth); ok {
-				out = append(out, q)
-			}
-			return filepath.SkipDir
-		}
-		if s.typeOK(d.IsDir()) && s.matchOne(p, depth) {
-			out = append(out, p)
-		}
-		return nil
+		return visit(filepath.Dir(p), d.Name(), strings.Count(p, string(filepath.Separator))-base, d.IsDir())
 	})
 	return out
 }
@@ -316,7 +351,24 @@ func (s *findSpec) typeOK(isDir bool) bool {
 	return true
 }
 
-func (s *findSpec) matchOne(p string, depth int) bool {
+func (s *findSpec) matchOne(p string, depth int) bool { return s.matchIn(filepath.Base(p), p, depth) }
+
+// byName reports whether matchOne looks at a path's last element only
+// (no -path test, no -empty): then matchIn(name, "", depth) is matchOne.
+func (s *findSpec) byName() bool {
+	if s.empty {
+		return false
+	}
+	for _, n := range s.names {
+		if n.path {
+			return false
+		}
+	}
+	return true
+}
+
+// matchIn is matchOne of the path p whose last element is name.
+func (s *findSpec) matchIn(name, p string, depth int) bool {
 	if depth < s.minDepth {
 		return false
 	}
@@ -327,14 +379,14 @@ func (s *findSpec) matchOne(p string, depth int) bool {
 		return depth > 0 || !s.filtered
 	}
 	for _, n := range s.names {
-		subject, pat := filepath.Base(p), n.pattern
+		subject, pat := name, n.pattern
 		if n.path {
 			subject = p
 		}
 		if n.fold {
 			subject, pat = strings.ToLower(subject), strings.ToLower(pat)
 		}
-		if globMatch(pat, subject) || n.path && globMatch("*"+strings.TrimPrefix(pat, "."), subject) {
+		if suffixGlob(pat, subject) || n.path && globMatch("*"+strings.TrimPrefix(pat, "."), subject) {
 			return true
 		}
 	}
@@ -378,12 +430,16 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		}
 		var tests, changes []string
 		tamper, git := "", ""
-		for _, p := range s.matches(g, root) {
+		// The tree does not change while a command is judged: the
+		// matches of one directory resolve its links once.
+		g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
+		for _, m := range s.matches(g, root) {
+			p := m.path
 			rel, ok := g.inProject(p)
 			if !ok {
 				continue
 			}
-			if p != g.Root && g.protectedDelete(p) {
+			if p != g.Root && g.deleteProtected(m) {
 				if !g.gitExecOnly(p) {
 					tamper = p
 					break
@@ -392,12 +448,13 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 					git = p // git's hooks or configuration: asks, unless worse is found
 				}
 			}
-			if t := g.testsIn(p, rel); len(t) > 0 {
+			if t := g.testsOf(m, rel); len(t) > 0 {
 				tests = append(tests, t...)
 				continue
 			}
 			changes = append(changes, p)
 		}
+		g.evals, g.plain = nil, nil
 		if len(tests) == 0 {
 			// By name, whether or not such files exist here yet.
 			for _, n := range s.names {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // A path names ralph's files by more routes than its own spelling: through
@@ -76,7 +78,7 @@ func (g *Guard) real(p string, follow bool) string {
 	}
 	d := filepath.Clean(dir)
 	for {
-		if r, err := filepath.EvalSymlinks(d); err == nil {
+		if r, err := g.evalSymlinks(d); err == nil {
 			for i := len(tail) - 1; i >= 0; i-- {
 				r = filepath.Join(r, tail[i])
 			}
@@ -214,6 +216,10 @@ type guardState struct {
 	roots     realRoots
 	idsOnce   sync.Once
 	ids       map[fileID]string
+	viewOnce  sync.Once
+	view      *treeview.View       // see findview.go
+	evals     map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
+	plain     map[string]bool      // see deleteProtected
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

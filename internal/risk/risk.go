@@ -29,6 +29,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Levels, from least to most severe.
@@ -122,6 +123,11 @@ type Guard struct {
 	Caches []string
 	// Protected are the files and directories the agent may not change.
 	Protected []string
+	// TreeView, when set, returns the loop's view of the tree, refreshed
+	// (package treeview), or nil: a find's matches are listed from it
+	// rather than by walking (see findview.go). Called once, when a
+	// judgement first needs it.
+	TreeView func() *treeview.View
 
 	cfg      *config.Config
 	rules    []*rule

@@ -23,7 +23,7 @@ func encode(root string, dirs map[string]*dir) []byte {
 		rels = append(rels, rel)
 		n += len(rel) + 64
 		for _, e := range d.entries {
-			n += len(e.name) + 2
+			n += len(e.Name) + 2
 		}
 	}
 	sort.Strings(rels)
@@ -34,25 +34,28 @@ func encode(root string, dirs map[string]*dir) []byte {
 	for _, rel := range rels {
 		d := dirs[rel]
 		field(rel)
-		s := d.stamp
-		b = strconv.AppendInt(b, s.Size, 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, s.MTime, 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, s.CTime, 10)
-		b = append(b, ' ')
-		b = strconv.AppendUint(b, s.Ino, 10)
-		b = append(b, ' ')
-		b = strconv.AppendUint(b, uint64(s.Mode), 10)
-		b = append(b, 0)
+		b = append(appendStamp(b, d.stamp), 0)
 		b = strconv.AppendInt(b, int64(len(d.entries)), 10)
 		b = append(b, 0)
 		for _, e := range d.entries {
-			b = append(b, e.kind)
-			field(e.name)
+			b = append(b, e.Kind)
+			field(e.Name)
 		}
 	}
 	return b
+}
+
+// appendStamp appends s as five decimal numbers separated by spaces.
+func appendStamp(b []byte, s Stamp) []byte {
+	b = strconv.AppendInt(b, s.Size, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, s.MTime, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, s.CTime, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, s.Ino, 10)
+	b = append(b, ' ')
+	return strconv.AppendUint(b, uint64(s.Mode), 10)
 }
 
 // decode reads a view's file; ok is false when it is not one, or is the
@@ -87,7 +90,7 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 		if !ok || err != nil || n < 0 || n > len(s) {
 			return nil, false
 		}
-		d := &dir{stamp: stamp, entries: make([]entry, n)}
+		d := &dir{stamp: stamp, entries: make([]Entry, n)}
 		for i := range n {
 			f, ok := next()
 			if !ok || len(f) < 2 || strings.IndexByte(f[1:], '/') >= 0 {
@@ -98,7 +101,7 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 			default:
 				return nil, false
 			}
-			d.entries[i] = entry{name: f[1:], kind: f[0]}
+			d.entries[i] = Entry{Name: f[1:], Kind: f[0]}
 		}
 		if _, dup := dirs[rel]; dup {
 			return nil, false
@@ -109,18 +112,23 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 }
 
 func decodeStamp(f string) (Stamp, bool) {
-	parts := strings.Split(f, " ")
-	if len(parts) != 5 {
-		return Stamp{}, false
+	var p [5]string
+	for i := range 4 {
+		j := strings.IndexByte(f, ' ')
+		if j < 0 {
+			return Stamp{}, false
+		}
+		p[i], f = f[:j], f[j+1:]
 	}
+	p[4] = f
 	var s Stamp
 	var err [5]error
-	s.Size, err[0] = strconv.ParseInt(parts[0], 10, 64)
-	s.MTime, err[1] = strconv.ParseInt(parts[1], 10, 64)
-	s.CTime, err[2] = strconv.ParseInt(parts[2], 10, 64)
-	s.Ino, err[3] = strconv.ParseUint(parts[3], 10, 64)
+	s.Size, err[0] = strconv.ParseInt(p[0], 10, 64)
+	s.MTime, err[1] = strconv.ParseInt(p[1], 10, 64)
+	s.CTime, err[2] = strconv.ParseInt(p[2], 10, 64)
+	s.Ino, err[3] = strconv.ParseUint(p[3], 10, 64)
 	var mode uint64
-	mode, err[4] = strconv.ParseUint(parts[4], 10, 32)
+	mode, err[4] = strconv.ParseUint(p[4], 10, 32)
 	s.Mode = fs.FileMode(mode)
 	for _, e := range err {
 		if e != nil {

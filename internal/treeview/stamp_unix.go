@@ -13,6 +13,42 @@ func sysStamp(info fs.FileInfo) (ctime int64, ino uint64) {
 	if !ok {
 		return 0, 0
 	}
-	sec, nsec := st.Ctim.Unix()
-	return sec*1e9 + nsec, uint64(st.Ino)
+	_, ctime = statTimes(st)
+	return ctime, uint64(st.Ino)
+}
+
+// lstatStamp is StampOf(os.Lstat(path)) without the FileInfo: a mark's
+// check stats thousands of files.
+func lstatStamp(path string) (Stamp, bool) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &st)
+		if err == nil {
+			break
+		}
+		if err != syscall.EINTR {
+			return Stamp{}, false
+		}
+	}
+	mtime, ctime := statTimes(&st)
+	return Stamp{Size: int64(st.Size), MTime: mtime, CTime: ctime, Ino: uint64(st.Ino), Mode: typeOf(uint32(st.Mode))}, true
+}
+
+// typeOf returns the type bits of a stat's mode as os.Lstat reports them.
+func typeOf(mode uint32) fs.FileMode {
+	switch mode & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	}
+	return 0
 }

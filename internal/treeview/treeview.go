@@ -86,16 +86,16 @@ const (
 	Other = 'o' // a symbolic link, socket, device…
 )
 
-// entry is one name in a directory's listing.
-type entry struct {
-	name string
-	kind byte
+// Entry is one name in a directory's listing.
+type Entry struct {
+	Name string
+	Kind byte // File, Dir or Other
 }
 
 // dir is one directory as last read.
 type dir struct {
 	stamp   Stamp
-	entries []entry // sorted by name, as os.ReadDir returns them
+	entries []Entry // sorted by name, as os.ReadDir returns them
 	seen    bool    // reached by the current refresh
 }
 
@@ -124,16 +124,40 @@ type stat struct {
 func Open(root, path string) *View { return open(root, path, time.Now) }
 
 func open(root, path string, now func() time.Time) *View {
+	v, _ := load(root, path, now, true)
+	return v
+}
+
+// Load is Open of a view saved before: it returns nil, having read
+// nothing of the tree, when there is no view file at path (or it is not
+// one, or is of another root). A caller that would rather walk a bounded
+// part of the tree than read all of it (a first view reads every
+// directory) then walks.
+func Load(root, path string) *View {
+	if v, ok := load(root, path, time.Now, false); ok {
+		return v
+	}
+	return nil
+}
+
+// load returns the view at path, refreshed, and whether the file was a
+// view of root; when it was not, the view is read whole, or (whole false)
+// not at all, and load returns nil.
+func load(root, path string, now func() time.Time, whole bool) (*View, bool) {
 	v := &View{root: filepath.Clean(root), path: path, dirs: map[string]*dir{}, stats: map[string]stat{}, now: now}
+	saved := false
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil {
 			if dirs, ok := decode(data, v.root); ok {
-				v.dirs = dirs
+				v.dirs, saved = dirs, true
 			}
 		}
 	}
+	if !saved && !whole {
+		return nil, false
+	}
 	v.Refresh()
-	return v
+	return v, saved
 }
 
 // Root returns the root the view is of.
@@ -173,7 +197,7 @@ func (v *View) refresh(rel string, now time.Time) {
 		if err != nil && len(des) == 0 {
 			return // unreadable: not listed, as a walk would skip it
 		}
-		d = &dir{stamp: st, entries: make([]entry, 0, len(des))}
+		d = &dir{stamp: st, entries: make([]Entry, 0, len(des))}
 		for _, de := range des {
 			k := byte(Other)
 			switch {
@@ -182,7 +206,7 @@ func (v *View) refresh(rel string, now time.Time) {
 			case de.IsDir():
 				k = Dir
 			}
-			d.entries = append(d.entries, entry{de.Name(), k})
+			d.entries = append(d.entries, Entry{de.Name(), k})
 		}
 		if old := v.dirs[rel]; old == nil || !sameEntries(old.entries, d.entries) || old.stamp != d.stamp {
 			v.dirty = true
@@ -192,13 +216,13 @@ func (v *View) refresh(rel string, now time.Time) {
 	}
 	d.seen = true
 	for _, e := range d.entries {
-		if e.kind == Dir && !project.NotSource(e.name) {
-			v.refresh(join(rel, e.name), now)
+		if e.Kind == Dir && !project.NotSource(e.Name) {
+			v.refresh(join(rel, e.Name), now)
 		}
 	}
 }
 
-func sameEntries(a, b []entry) bool {
+func sameEntries(a, b []Entry) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -244,14 +268,28 @@ func (v *View) files(rel string, name, keep func(string) bool, out *[]string) {
 	}
 	for _, e := range d.entries {
 		switch {
-		case e.kind == File && (name == nil || name(e.name)):
-			if p := join(rel, e.name); keep == nil || keep(p) {
+		case e.Kind == File && (name == nil || name(e.Name)):
+			if p := join(rel, e.Name); keep == nil || keep(p) {
 				*out = append(*out, p)
 			}
-		case e.kind == Dir && !project.NotSource(e.name):
-			v.files(join(rel, e.name), name, keep, out)
+		case e.Kind == Dir && !project.NotSource(e.Name):
+			v.files(join(rel, e.Name), name, keep, out)
 		}
 	}
+}
+
+// List returns the listing of the directory rel (slash-separated,
+// relative to the root; "" the root) as the view holds it, sorted by
+// name. ok is false when the view does not hold it: not a directory
+// reached from the root through directories, one that holds no project
+// source ([project.NotSource], listed in its parent but not read), or
+// unreadable. The slice is the view's own: the caller must not change it.
+func (v *View) List(rel string) (entries []Entry, ok bool) {
+	d := v.dirs[rel]
+	if d == nil {
+		return nil, false
+	}
+	return d.entries, true
 }
 
 // Stat returns the stamp of the file rel as it is now (lstat, once per

@@ -1,0 +1,91 @@
+package posttool
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+)
+
+// markName is the mark of the tree (package treeview) post-tool-call's
+// last look after a Bash call found nothing changed with: every
+// directory's stamp and every test file's, under a key of what else the
+// answer depended on (the test_files globs, test-index.json's stamp and
+// the moment the index's entries are trusted from). While none of them
+// changed, a Bash call changed no test file, and the answer is what that
+// look's was — nothing to report, no index to write — without decoding
+// the index or the view: one lstat per directory and per test file.
+const markName = "posttool-tree.mark"
+
+// answeredByMark counts the calls unchanged answered (tests look).
+var answeredByMark int
+
+func (r *run) markPath() string { return filepath.Join(r.sc.Dir(), markName) }
+
+// markKey is the key of a mark: what testsAfterBash's answer depends on
+// besides the tree. ok is false when the index is missing, or written too
+// recently to tell a later rewrite from it by its stamp.
+func (r *run) markKey(since time.Time) (string, bool) {
+	info, err := os.Lstat(testindex.LatestPath(r.sc))
+	if err != nil {
+		return "", false
+	}
+	st := treeview.StampOf(info)
+	if st.Settled(time.Now()).CTime == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%q %d %d %d %d %d", strings.Join(r.cfg.TestFiles, "\n"), st.Size, st.MTime, st.CTime, st.Ino, since.UnixNano()), true
+}
+
+// since is when the loop's index and the files rescanned since were
+// taken: what testsAfterBash trusts an entry settled before.
+func (r *run) since() time.Time {
+	return time.Unix(0, max(stampOf(testindex.LatestPath(r.sc)).ModTime, stampOf(testindex.BaselinePath(r.sc)).ModTime, stampOf(r.cachePath()).ModTime))
+}
+
+// unchanged reports whether the tree is as the mark says and cc holds
+// nothing over the index: then testsAfterBash would find no change.
+func (r *run) unchanged(cc *cache) bool {
+	if len(cc.Files) > 0 || stampOf(testindex.LatestPath(r.sc)) != cc.Index {
+		return false
+	}
+	key, ok := r.markKey(r.since())
+	if !ok {
+		return false
+	}
+	data, err := os.ReadFile(r.markPath())
+	if err != nil || !treeview.Unchanged(r.sc.Root, key, data, testindex.Counted(r.cfg.TestFiles)) {
+		return false
+	}
+	answeredByMark++
+	return true
+}
+
+// mark records the tree as view saw it when testsAfterBash found nothing
+// changed and wrote nothing (the index on disk is the tree's, all of it
+// settled): the next call that finds the same answers at once.
+func (r *run) mark(view *treeview.View, since time.Time) {
+	if r.c.DryRun {
+		return
+	}
+	key, ok := r.markKey(since)
+	if !ok {
+		return
+	}
+	data := view.Mark(key)
+	if data == nil {
+		return
+	}
+	if old, err := os.ReadFile(r.markPath()); err == nil && bytes.Equal(old, data) {
+		return
+	}
+	if err := state.WriteFile(r.markPath(), data, 0o644); err != nil {
+		fmt.Fprintf(r.c.Stderr, "ralph: warning: %v\n", err)
+	}
+}

@@ -1,0 +1,35 @@
+package pretool
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/risk"
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+)
+
+// useTreeView gives the guard the loop's view of the tree (package
+// treeview), when the call belongs to a loop that has one saved, to list
+// a find's matches from instead of walking (a call outside a loop, or
+// before the loop's first view, walks). The returned func saves the view
+// when the guard refreshed it and it changed (not in a dry run), so that
+// the next call reads no directory again.
+func useTreeView(g *risk.Guard, c *hook.Call) (save func()) {
+	if c.Scope.Loop == "" {
+		return func() {}
+	}
+	var view *treeview.View
+	g.TreeView = func() *treeview.View {
+		view = treeview.Load(c.Scope.Root, filepath.Join(c.Scope.Dir(), treeview.Name))
+		return view
+	}
+	return func() {
+		if view == nil || c.DryRun {
+			return
+		}
+		if err := view.Save(); err != nil {
+			fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
+		}
+	}
+}
