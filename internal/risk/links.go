@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -165,11 +164,11 @@ func (g *Guard) sameFile(p string) (string, bool) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || st.Nlink < 2 {
+	id, nlink, ok := idOf(fi)
+	if !ok || nlink < 2 {
 		return "", false
 	}
-	q, ok := g.protectedIDs()[fileID{uint64(st.Dev), uint64(st.Ino)}]
+	q, ok := g.protectedIDs()[id]
 	return q, ok
 }
 
@@ -180,8 +179,8 @@ func (g *Guard) protectedIDs() map[fileID]string {
 		g.ids = map[fileID]string{}
 		n := 0
 		add := func(p string, fi fs.FileInfo) {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok && fi.Mode().IsRegular() {
-				g.ids[fileID{uint64(st.Dev), uint64(st.Ino)}] = p
+			if id, _, ok := idOf(fi); ok && fi.Mode().IsRegular() {
+				g.ids[id] = p
 			}
 		}
 		for _, q := range g.Protected {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
@@ -54,6 +55,12 @@ func (v *Vault) Check() ([]Restored, error) {
 	}
 	var out []Restored
 	var errs []error
+	type settle struct {
+		sum string
+		st  filestamp.Stamp
+	}
+	settled := map[string]settle{}
+	now := clock()
 	for _, rel := range sorted(ix.Files) {
 		rec := ix.Files[rel]
 		if rel == project.ConfigFile && len(ix.Active) == 0 {
@@ -62,7 +69,10 @@ func (v *Vault) Check() ([]Restored, error) {
 		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
 			continue // written, not yet registered, or ended
 		}
-		if same(v.path(rel), rec) {
+		if ok, st := same(v.path(rel), rec, now); ok {
+			if st != nil {
+				settled[rel] = settle{rec.SHA256, *st}
+			}
 			continue
 		}
 		r, err := v.restore(rel)
@@ -80,6 +90,20 @@ func (v *Vault) Check() ([]Restored, error) {
 		}
 		out = append(out, *r)
 	}
+	if len(settled) > 0 {
+		// Recorded for the next checks; a failure only costs them a read.
+		_ = v.update(func(ix *Index) error {
+			for rel, s := range settled {
+				// Only onto the version whose digest matched: one sealed
+				// since has no stamp yet.
+				if r, ok := ix.Files[rel]; ok && !r.Absent && r.SHA256 == s.sum {
+					r.Stamp = &s.st
+					ix.Files[rel] = r
+				}
+			}
+			return nil
+		})
+	}
 	more, err := v.checkScopes(ix)
 	return append(out, more...), errors.Join(append(errs, err)...)
 }
@@ -94,26 +118,50 @@ func sorted(m map[string]Record) []string {
 }
 
 // same reports whether path is as sealed: a regular file of the sealed
-// size and digest. The digest is always read (the files are small): size
-// and mtime alone would let a same-size change with its mtime set back
-// (touch -r) through.
-func same(path string, rec Record) bool {
+// size and digest. The digest is read unless the file still has the stamp
+// recorded when it last matched (rec.Stamp): size and mtime alone would let
+// a same-size change with its mtime set back (touch -r) through; a stamp's
+// settled ctime and inode do not (package filestamp). When it read a
+// matching digest of a file of at least stampSize bytes whose stamp is
+// settled, it returns that stamp, to be recorded.
+func same(path string, rec Record, now time.Time) (bool, *filestamp.Stamp) {
 	st, err := os.Lstat(path)
 	if rec.Absent {
-		return errors.Is(err, fs.ErrNotExist)
+		return errors.Is(err, fs.ErrNotExist), nil
 	}
 	if err != nil || !st.Mode().IsRegular() || st.Size() != rec.Size {
-		return false
+		return false, nil
+	}
+	cur := filestamp.Of(st)
+	if rec.Stamp != nil && rec.Stamp.Same(cur) {
+		return true, nil
 	}
 	bp := readBuf.Get().(*[]byte)
 	defer readBuf.Put(bp)
-	data, err := rawfile.ReadInto(*bp, path)
+	data, err := readInto(*bp, path)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	*bp = data
-	return digest(data) == rec.SHA256
+	if digest(data) != rec.SHA256 {
+		return false, nil
+	}
+	if s := cur.Settled(now); s.CTime != 0 && rec.Size >= stampSize && (rec.Stamp == nil || *rec.Stamp != s) {
+		return true, &s
+	}
+	return true, nil
 }
+
+// clock and readInto are time.Now and rawfile.ReadInto (tests move the
+// clock on, and count the reads).
+var (
+	clock    = time.Now
+	readInto = rawfile.ReadInto
+)
+
+// stampSize is the smallest sealed file whose stamp is recorded: reading a
+// smaller one costs less than writing the index again.
+const stampSize = 64 << 10
 
 // readBuf holds the buffers the check reads the index and the sealed files
 // into: it keeps none of their bytes, and one buffer for all of them spares
@@ -140,7 +188,10 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 		return nil, err
 	}
 	rec, ok := ix.Files[rel]
-	if !ok || same(path, rec) {
+	if !ok {
+		return nil, nil
+	}
+	if same, _ := same(path, rec, clock()); same {
 		return nil, nil
 	}
 	if rec.Settings {

@@ -31,6 +31,7 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/tidwall/gjson"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
@@ -103,6 +104,11 @@ type Record struct {
 	// in it (its "hooks", no "disableAllHooks") is held to the seal; the
 	// rest is the human's and the agent's own (permissions, …).
 	Settings bool `json:"settings,omitempty"`
+	// Stamp is the file's stamp when its digest last matched, recorded
+	// once settled (package filestamp) for a file big enough that reading
+	// it on every check costs: while the file keeps it, the check does
+	// not read it. Sealing a new version drops it.
+	Stamp *filestamp.Stamp `json:"stamp,omitempty"`
 }
 
 // Index is the vault's index.json.
@@ -338,6 +344,10 @@ func (v *Vault) Read() (*Index, error) {
 	}
 	doc.Get("files").ForEach(func(k, r gjson.Result) bool {
 		rec := Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool()}
+		if st := r.Get("stamp"); st.IsObject() {
+			rec.Stamp = &filestamp.Stamp{Size: st.Get("size").Int(), MTime: st.Get("mtime_ns").Int(), CTime: st.Get("ctime_ns").Int(),
+				Ino: st.Get("ino").Uint(), Dev: st.Get("dev").Uint()}
+		}
 		// Only what the vault writes: no path out of the project but an
 		// agent's settings, and only aiwg.yml sealed as absent.
 		switch {

@@ -1,0 +1,17 @@
+//go:build unix && !(darwin || ios || freebsd || netbsd)
+
+package filestamp
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+func sys(info fs.FileInfo) (ctime int64, ino, dev uint64) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, 0
+	}
+	sec, nsec := st.Ctim.Unix()
+	return sec*1e9 + nsec, uint64(st.Ino), uint64(st.Dev)
+}
