@@ -408,6 +408,10 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.add(v, g.tamper(text, q))
 			return
 		}
+		if t, ok := g.findTests(o); ok {
+			g.judgeWrite(v, t, text)
+			return
+		}
 		if o.kind != opMeta && o.kind != opDiscard {
 			g.codeUnknown(v, o, text)
 		}

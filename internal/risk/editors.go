@@ -78,6 +78,50 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 			}
 			out = append(out, g.treeInto(c, dir))
 		}
+	case "curl", "wget":
+		// Flags of curl and wget that take no value, which may stand
+		// clustered before the output's letter.
+		const quietFlags = "sSLfkiIvqgN46#JRZnc"
+		// The file a download is written to: text ralph cannot see.
+		short, long := "o", "output"
+		if c.Name == "wget" {
+			short, long = "O", "output-document"
+		}
+		for i, a := range args {
+			var w shell.Word
+			s := a.Lit()
+			switch {
+			case (s == "-"+short || s == "--"+long) && i+1 < len(args):
+				w = args[i+1]
+			case strings.HasPrefix(s, "--"+long+"="):
+				v := s[len(long)+3:]
+				w = shell.Word{Raw: v, Values: []string{v}}
+			case len(s) > 1 && s[0] == '-' && s[1] != '-':
+				// A cluster of flags that take no value, then the
+				// output's letter: -sSLo FILE, -qO FILE, -oFILE.
+				j := 1
+				for j < len(s) && s[j:j+1] != short && strings.IndexByte(quietFlags, s[j]) >= 0 {
+					j++
+				}
+				switch {
+				case j >= len(s) || s[j:j+1] != short:
+					continue
+				case j == len(s)-1 && i+1 < len(args):
+					w = args[i+1]
+				case j < len(s)-1:
+					v := s[j+1:]
+					w = shell.Word{Raw: v, Values: []string{v}}
+				default:
+					continue
+				}
+			default:
+				continue
+			}
+			if v, ok := w.Value(); ok && v == "-" {
+				continue // standard output
+			}
+			out = append(out, g.target(c, opWrite, w, func(o *op) { o.clobber = true }))
+		}
 	case "sort":
 		fl, _ := splitFlags(args, "okStT")
 		if o := fl.value("o", "output"); !empty(o) {

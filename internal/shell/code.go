@@ -76,6 +76,10 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			w.interpFile(c, lang, name, Word{Raw: v, Values: []string{v}}, sc)
 		case optValue(lang, s) && i+1 < len(args):
 			i++ // python -W ignore x.py: the value is not the script
+		case len(s) > 2 && s[0] == '-' && s[1] != '-' && optValue(lang, s[:2]):
+			// A value glued to its option (perl -MFile::Path=rmtree, ruby
+			// -rtime): its letters are not flags, and the e in rmtree is
+			// no -e.
 		case len(s) > 1 && s[0] == '-' && !strings.HasPrefix(s, "--") && !a.Dynamic:
 			if strings.HasSuffix(s, flag) && i+1 < len(args) {
 				codes = append(codes, args[i+1])

@@ -44,7 +44,8 @@ var runsRest = map[string]struct {
 
 // escapeNames are the programs escape knows besides runsRest.
 var escapeNames = strings.Fields(`tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
-vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect`)
+vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect
+sed gsed`)
 
 // escapes reports whether program name runs command lines it is given
 // (escape walks them).
@@ -107,8 +108,17 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 				i += n - 1
 			}
 		}
+	case "sed", "gsed":
+		w.sed(c, args, sc)
 	case "rsync":
 		for i := 0; i < len(args); i++ {
+			// -e at the end of a cluster of flags: rsync -avze CMD.
+			if s := args[i].Lit(); len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'e' &&
+				!strings.ContainsAny(s[1:len(s)-1], "BfTM") && i+1 < len(args) {
+				run("rsync -e", args[i+1])
+				i++
+				continue
+			}
 			for _, o := range [][2]string{{"--rsh", "-e"}, {"--rsync-path", ""}} {
 				if v, n, ok := value(i, o[0], o[1]); ok {
 					run("rsync "+o[0], v)
