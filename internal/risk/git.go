@@ -329,6 +329,16 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 		if opt("", "hard", "merge") {
 			return one("git-reset-hard", "throws away uncommitted changes, with no way back. Commit or stash them first, or use `git reset --soft` / `git restore --staged`.")
 		}
+	case "read-tree":
+		// -u writes the tree into the working tree; with --reset (or -m
+		// over a dirty one, which git refuses) it overwrites what is there.
+		if opt("u", "") && opt("", "reset") {
+			return one("git-reset-hard", "writes the tree over the working tree, throwing away uncommitted changes like git reset --hard. Commit or stash them first.")
+		}
+	case "checkout-index":
+		if opt("f", "force") {
+			return one("git-checkout-discard", "overwrites files with the index's version, throwing away their uncommitted changes. Commit or stash them first.")
+		}
 	case "merge", "rebase", "cherry-pick", "revert", "am":
 		if opt("", "abort") {
 			return one("git-reset-hard", "throws away the "+gc.sub+" in progress and the conflict resolutions made so far, like git reset --merge. Finish it, or ask the human.")
