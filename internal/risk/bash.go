@@ -361,7 +361,15 @@ func (g *Guard) judgeUnknown(v *Verdict, o *op, text, verb, fix string) {
 		return
 	}
 	if !o.recursive && !o.word.Many && !o.word.FromInput {
-		return // an rm of one computed file cannot take a tree with it (-f only silences it)
+		// An rm of one computed file cannot take a tree with it (-f
+		// only silences it), but one under a test directory is a test
+		// (ls tests | while read f; do rm tests/$f; done).
+		if o.under != "" && o.under != g.Root {
+			if rel, ok := g.inProject(o.under); ok && (g.isTestDir(rel) || g.IsTestPath(rel)) {
+				g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s a file under %s, a test directory, whose name is computed at run time, so ralph cannot check it. Name the files literally.", text, verb, rel), text, nil))
+			}
+		}
+		return
 	}
 	if o.under != "" {
 		if g.isTemp(o.under) {

@@ -85,7 +85,7 @@ var Builtins = []Builtin{
 		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …), replacing existing files outside the project (~/.bashrc), or putting a program on PATH ahead of one of the same name (~/go/bin/git before /usr/bin/git)",
 		"echo '127.0.0.1 example.com' > /etc/hosts"},
 	{"system-power", High, answer.Deny,
-		"shutdown, reboot, halt, poweroff, init 0/6, kill -9 -1, crontab -r",
+		"shutdown, reboot, halt, poweroff, init 0/6, kill -9 -1, crontab -r, mount and umount (a bind mount hides what is below it)",
 		"sudo shutdown -h now"},
 	{"fork-bomb", Critical, answer.Deny,
 		"a function that pipes into itself in the background",

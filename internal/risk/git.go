@@ -479,6 +479,12 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		if hasOpt(c, "-r") {
 			return one("system-power", "deletes every cron job of the user.")
 		}
+	case name == "mount" || name == "umount" || name == "bindfs":
+		// mount --bind DIR tests hides the tests from the runner and
+		// the census; mount with no operand only lists.
+		if _, ops := splitFlags(c.Args, "tLoOUNTX"); len(ops) > 0 || name == "umount" && len(c.Args) > 0 {
+			return one("system-power", "changes what the file system shows (a mount hides what is below it). Ask the human.")
+		}
 	}
 	if why := dataResets(c); why != "" {
 		return one("data-reset", why)

@@ -45,7 +45,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 				return w.callFunc(c, name, f, words[1:], sc, redirs, in)
 			}
 			switch name {
-			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap", "unset":
+			case "cd", "pushd", "popd", "source", ".", "alias", "export", "trap", "unset", "read", "mapfile", "readarray":
 				// Builtins that change this shell: VAR=x applies to them
 				// for the call only, the change stays.
 				return w.exec(c, words, sc, redirs, in)
@@ -288,6 +288,11 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return leaf()
 	case "unset":
 		w.unset(args, sc)
+		return leaf()
+	case "read", "mapfile", "readarray":
+		// The variables read sets come from input: each is any text,
+		// and in a loop (while read f) one of many.
+		w.readVars(name, args, sc)
 		return leaf()
 	case "cd", "pushd", "popd":
 		w.cd(name, args, sc)

@@ -161,3 +161,32 @@ func cronCommand(line string) (string, bool) {
 	}
 	return rest, rest != ""
 }
+
+// readVars marks the variables read, mapfile or readarray (name) sets as
+// input: computed, and many (the lines of a file, in a loop).
+func (w *walker) readVars(name string, args []Word, sc *scope) {
+	var names []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case name == "read" && (s == "-a") && i+1 < len(args):
+			names = append(names, args[i+1].Lit())
+			i++
+		case name == "read" && (s == "-d" || s == "-n" || s == "-N" || s == "-p" || s == "-t" || s == "-u" || s == "-i"):
+			i++
+		case name != "read" && (s == "-d" || s == "-n" || s == "-O" || s == "-s" || s == "-u" || s == "-C" || s == "-c"):
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			names = append(names, s)
+		}
+	}
+	if len(names) == 0 {
+		names = []string{map[bool]string{true: "REPLY", false: "MAPFILE"}[name == "read"]}
+	}
+	for _, n := range names {
+		if n != "" {
+			sc.vars[n] = value{dynamic: true, many: true}
+		}
+	}
+}
