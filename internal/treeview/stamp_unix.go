@@ -5,6 +5,8 @@ package treeview
 import (
 	"io/fs"
 	"syscall"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 )
 
 // sysStamp returns info's status change time (ns) and inode number.
@@ -13,7 +15,7 @@ func sysStamp(info fs.FileInfo) (ctime int64, ino uint64) {
 	if !ok {
 		return 0, 0
 	}
-	_, ctime = statTimes(st)
+	_, ctime = filestamp.Times(st)
 	return ctime, uint64(st.Ino)
 }
 
@@ -30,7 +32,7 @@ func lstatStamp(path string) (Stamp, bool) {
 			return Stamp{}, false
 		}
 	}
-	mtime, ctime := statTimes(&st)
+	mtime, ctime := filestamp.Times(&st)
 	return Stamp{Size: int64(st.Size), MTime: mtime, CTime: ctime, Ino: uint64(st.Ino), Mode: typeOf(uint32(st.Mode))}, true
 }
 

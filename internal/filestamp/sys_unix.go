@@ -1,4 +1,4 @@
-//go:build darwin || ios || freebsd || netbsd
+//go:build unix
 
 package filestamp
 
@@ -12,6 +12,6 @@ func sys(info fs.FileInfo) (ctime int64, ino, dev uint64) {
 	if !ok {
 		return 0, 0, 0
 	}
-	sec, nsec := st.Ctimespec.Unix()
-	return sec*1e9 + nsec, uint64(st.Ino), uint64(st.Dev)
+	_, ctime = Times(st)
+	return ctime, uint64(st.Ino), uint64(st.Dev)
 }
