@@ -42,10 +42,10 @@ lint:
 ## About 10 minutes on a quiet 2-core machine; the load is printed before and
 ## after (numbers measured under load are noise).
 bench: build
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/rss
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./internal/bench/noop ./internal/bench/linked ./internal/bench/rss
 	uptime
 	RALPH_BIN=$(CURDIR)/$(BIN)/ralph RALPH_FLOOR=$(CURDIR)/$(BIN)/noop $(GO) test -run='^$$' -bench=. -benchmem ./internal/...
-	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 500
+	$(BIN)/ralph bench --floor $(BIN)/noop --linked $(BIN)/linked --rss $(BIN)/rss --runs 500
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 300 --history 100000
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 200 --files 100 --delete 10000 --delete-runs 3
 	$(BIN)/ralph bench --floor $(BIN)/noop --rss $(BIN)/rss --runs 100 --files 5000

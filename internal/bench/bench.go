@@ -79,6 +79,7 @@ type Options struct {
 	Post    string // post-tool-call executable; "" to skip its cases
 	Files   int    // source files added to the project first (post-tool-call cases)
 	Floor   string // no-op executable; "" to skip the floor
+	Linked  string // the no-op with pre-tool-call's packages linked (internal/bench/linked); "" to skip it
 	RSS     string // the rss launcher (internal/bench/rss); "" to skip memory
 	Runs    int    // runs per case
 	History int    // audit lines written to the log before measuring
@@ -147,6 +148,11 @@ func Run(o Options) ([]Result, error) {
 	var pre, stop []*job
 	if o.Floor != "" {
 		pre = append(pre, &job{bin: o.Floor, ev: event(o.Dir, Cases[0]), res: Result{Name: "floor: no-op Go binary reading stdin", Budget: "-", Floor: true}})
+	}
+	if o.Linked != "" {
+		// Not a floor: its ratio to the floor is what start-up of the
+		// libraries costs, before any of ralph's code runs.
+		pre = append(pre, &job{bin: o.Linked, ev: event(o.Dir, Cases[0]), res: Result{Name: "no-op with pre-tool-call's libraries linked", Budget: "-"}})
 	}
 	for _, c := range Cases {
 		pre = append(pre, &job{bin: o.Bin, ev: event(o.Dir, c), res: Result{Name: c.Name, Budget: c.Budget}})

@@ -38,8 +38,9 @@ func demoCmd(e *env, args []string) error {
 	return demo.Run(e.stdout, *keep)
 }
 
-const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--rss PATH] [--runs N] [--history N]
-                   [--iterations N] [--files N] [--delete N [--delete-runs N]] [--json]
+const benchUsage = `Usage: ralph bench [--bin DIR] [--floor PATH] [--linked PATH] [--rss PATH] [--runs N]
+                   [--history N] [--iterations N] [--files N] [--delete N [--delete-runs N]]
+                   [--json]
        ralph bench --with-persistence|--without-persistence [--runs N] [--json]
 
 bench measures the hooks as an agent runs them, one process per call, on a
@@ -74,6 +75,9 @@ PATH (the sample's tests are Go).
 Flags:
   --bin DIR         directory holding pre-tool-call (default: ralph's own)
   --floor PATH      the no-op binary to measure as the floor
+  --linked PATH     the no-op with pre-tool-call's libraries linked (make bench
+                    builds it as bin/linked): what start-up of the libraries
+                    alone costs, as a multiple of the floor
   --rss PATH        the rss launcher, to measure peak memory
   --runs N          runs per event, or iterations per side (default 300; 20
                     with --with-persistence or --without-persistence)
@@ -92,6 +96,7 @@ func benchCmd(e *env, args []string) error {
 	fs := flags("bench")
 	bin := fs.String("bin", "", "")
 	floor := fs.String("floor", "", "")
+	linked := fs.String("linked", "", "")
 	rss := fs.String("rss", "", "")
 	runs := fs.Int("runs", 300, "")
 	history := fs.Int("history", 0, "")
@@ -121,7 +126,7 @@ func benchCmd(e *env, args []string) error {
 		}
 		*bin = filepath.Dir(exe)
 	}
-	for _, p := range []*string{bin, floor, rss} {
+	for _, p := range []*string{bin, floor, linked, rss} {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
 			if err != nil {
@@ -161,7 +166,7 @@ func benchCmd(e *env, args []string) error {
 			return err
 		}
 	}
-	rs, err := bench.Run(bench.Options{Bin: hook, Stop: stop, Post: post, Files: *files, Floor: *floor, RSS: *rss, Runs: *runs, History: *history, Iters: *iters, Dir: dir,
+	rs, err := bench.Run(bench.Options{Bin: hook, Stop: stop, Post: post, Files: *files, Floor: *floor, Linked: *linked, RSS: *rss, Runs: *runs, History: *history, Iters: *iters, Dir: dir,
 		Delete: *del, DeleteRuns: *delRuns, Ralph: ralph})
 	if err != nil {
 		return err
@@ -195,7 +200,7 @@ func benchPersistence(e *env, fs *flag.FlagSet, o bench.PersistenceOptions, asJS
 		switch f.Name {
 		case "runs":
 			runsSet = true
-		case "floor", "rss", "history", "files", "delete", "delete-runs":
+		case "floor", "linked", "rss", "history", "files", "delete", "delete-runs":
 			other = f.Name
 		}
 	})
