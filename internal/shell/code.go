@@ -269,6 +269,15 @@ var ops = map[string][]op{
 		{re: `\bos\.rename\s*\(`, argv: []string{"mv"}, paths: 2},
 		{re: `\bio\.open\s*\(`, argv: []string{"tee"}, paths: pathOpen},
 	},
+	"go": {
+		{re: `\bos\.RemoveAll\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
+		{re: `\b(?:os\.Remove|(?:syscall|unix)\.Unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
+		{re: `\b(?:syscall|unix)\.Rmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
+		{re: `\bos\.(?:WriteFile|Truncate|Create)\s*\(`, argv: []string{"tee"}, paths: 1},
+		{re: `\bos\.Rename\s*\(`, argv: []string{"mv"}, paths: 2},
+		{re: `\bos\.(?:Symlink|Link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
+		{re: `\bexec\.Command\s*\(|\bexec\.CommandContext\s*\(\s*[\w.]+(?:\(\))?\s*,|\b(?:syscall|unix)\.Exec\s*\(`, shell: true},
+	},
 	"php": {
 		{re: `\bunlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
 		{re: `\brmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
@@ -302,7 +311,8 @@ var (
 // one-liners (print, json, imports) are judged without a regexp.
 var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-	"copy", "link", "`", "qx", "%x", "$", "getline"}
+	"copy", "link", "`", "qx", "%x", "$", "getline",
+	"Remove", "Unlink", "Rmdir", "Write", "Truncate", "Create", "Rename", "Link", "Command", "Exec"}
 
 // shells are the programs that run the text piped into them as commands.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}

@@ -256,11 +256,12 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			}
 		}
 	case "go":
+		cmd := leaf()
 		if len(args) > 0 && args[0].Lit() == "generate" {
-			cmd := leaf()
 			w.goGenerate(c, args[1:], sc)
-			return cmd
 		}
+		w.goCommand(c, args, sc)
+		return cmd
 	case "pip", "pip3":
 		cmd := leaf()
 		w.pipInstall(c, name, args, sc)
