@@ -262,6 +262,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 		w.goCommand(c, args, sc)
 		return cmd
+	case "cargo":
+		cmd := leaf()
+		w.cargoCommand(c, args, sc)
+		return cmd
 	case "pip", "pip3":
 		cmd := leaf()
 		w.pipInstall(c, name, args, sc)
