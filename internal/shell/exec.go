@@ -234,6 +234,13 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 		return leaf()
 	case "npx", "bunx", "pnpx":
+		for i, a := range args {
+			if (a.Lit() == "-c" || a.Lit() == "--call") && i+1 < len(args) {
+				w.joinedOne(c.with(name+" -c"), args[i+1], sc) // npx -c 'CMD'
+			} else if v, ok := strings.CutPrefix(a.Lit(), "--call="); ok {
+				w.joinedOne(c.with(name+" -c"), Word{Raw: v, Values: []string{v}}, sc)
+			}
+		}
 		if rest, ok := skipOpts(args, "pc", "package call"); ok {
 			return inner(name, rest)
 		}
@@ -262,6 +269,23 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 		w.goCommand(c, args, sc)
 		return cmd
+	case "nix-shell":
+		// nix-shell --run 'CMD' / --command 'CMD': CMD runs in the shell
+		// it makes.
+		cmd := leaf()
+		for i, a := range args {
+			if (a.Lit() == "--run" || a.Lit() == "--command") && i+1 < len(args) {
+				w.joinedOne(c.with(name), args[i+1], sc)
+			}
+		}
+		return cmd
+	case "nix":
+		// nix develop -c CMD ARGS / nix shell PKG -c CMD ARGS.
+		for i, a := range args {
+			if (a.Lit() == "-c" || a.Lit() == "--command") && i+1 < len(args) {
+				return inner(name, args[i+1:])
+			}
+		}
 	case "cargo":
 		cmd := leaf()
 		w.cargoCommand(c, args, sc)

@@ -89,7 +89,7 @@ const maxTargets = 32
 // or -f FILE.
 func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	dir, file := "", ""
-	var targets []string
+	var targets, evals []string
 	vars := map[string]string{}
 	all := false // a target computed at run time: it may be any of them
 	for i := 0; i < len(args); i++ {
@@ -111,6 +111,20 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 			i++
 		case strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--makefile="):
 			file = s[strings.Index(s, "=")+1:]
+		case (s == "-E" || s == "--eval") && i+1 < len(args):
+			// Makefile text, read before the makefiles: its first rule
+			// is the default goal.
+			v, ok := args[i+1].Value()
+			if !ok {
+				w.opaque(name + " --eval of text computed at run time")
+				return
+			}
+			evals = append(evals, v)
+			i++
+		case strings.HasPrefix(s, "--eval="):
+			evals = append(evals, strings.TrimPrefix(s, "--eval="))
+		case strings.HasPrefix(s, "-E") && len(s) > 2:
+			evals = append(evals, s[2:])
 		case s == "-n" || s == "--dry-run" || s == "--just-print" || s == "--recon" || s == "-q" || s == "--question":
 			return // prints or checks, runs nothing
 		case (s == "-j" || s == "-l" || s == "-o" || s == "-W" || s == "-I") && i+1 < len(args) && !strings.HasPrefix(args[i+1].Lit(), "-"):
@@ -130,6 +144,10 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	var p string
 	var text string
 	found := false
+	if file == "-" || file == "/dev/stdin" {
+		w.opaque(name + " reading its makefile from standard input")
+		return
+	}
 	if file != "" {
 		p = file
 		if !filepath.IsAbs(p) {
@@ -144,7 +162,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 			}
 		}
 	}
-	if !found {
+	if !found && len(evals) == 0 {
 		return
 	}
 	mf := parseMakefile(text)
@@ -155,6 +173,14 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		}
 		if t, ok := w.readText(inc); ok {
 			mf.merge(parseMakefile(t))
+		}
+	}
+	if len(evals) > 0 {
+		ev := parseMakefile(strings.Join(evals, "\n"))
+		ev.merge(mf)
+		mf = ev
+		if !found {
+			p = name + " --eval"
 		}
 	}
 	for k, v := range vars {
@@ -539,6 +565,16 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 			i++
 		case strings.HasPrefix(s, "--prefix=") || strings.HasPrefix(s, "--cwd=") || strings.HasPrefix(s, "--dir="):
 			dir = s[strings.Index(s, "=")+1:]
+		case s == "--script-shell" && i+1 < len(args):
+			// The program every script runs through, as SHELL -c SCRIPT.
+			w.exec(c.with(name+" --script-shell"), []Word{args[i+1]}, sc, nil, nil)
+			i++
+		case strings.HasPrefix(s, "--script-shell="):
+			v := strings.TrimPrefix(s, "--script-shell=")
+			w.exec(c.with(name+" --script-shell"), []Word{{Raw: v, Values: []string{v}}}, sc, nil, nil)
+		case name == "npm" && (s == "-c" || s == "--call") && i+1 < len(args):
+			w.joinedOne(c.with(name+" exec -c"), args[i+1], sc) // npm exec -c 'CMD'
+			i++
 		case s == "--":
 			i = len(args)
 		case strings.HasPrefix(s, "-"):
