@@ -347,8 +347,37 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.ssh(c, args, sc, redirs, in)
 	case "docker", "podman", "nerdctl":
 		cmd := leaf()
-		w.container(c, name, args, sc)
+		if len(args) > 0 && args[0].Lit() == "compose" {
+			w.compose(c, name+" compose", args[1:])
+		} else {
+			w.container(c, name, args, sc)
+		}
 		return cmd
+	case "docker-compose", "podman-compose":
+		cmd := leaf()
+		w.compose(c, name, args)
+		return cmd
+	case "vagrant", "multipass", "lxc", "incus":
+		cmd := leaf()
+		w.machine(c, name, args)
+		return cmd
+	case "distrobox", "toolbox", "devcontainer":
+		// Containers that share the user's home (distrobox enter BOX --
+		// CMD, toolbox run CMD) or mount the workspace (devcontainer exec
+		// CMD): the command acts on these very files.
+		if len(args) > 0 && (args[0].Lit() == "enter" || args[0].Lit() == "run" || args[0].Lit() == "exec") {
+			if rest, ok := skipOpts(args[1:], "cn", "container name workspace-folder container-id config remote-env id-label docker-path docker-compose-path log-level log-format terminal-columns terminal-rows default-user-env-probe override-config user-data-folder release distro additional-flags"); ok && len(rest) > 0 {
+				if name == "distrobox" {
+					// distrobox enter BOX -- CMD: only after "--".
+					k := slices.IndexFunc(rest, func(a Word) bool { return a.Lit() == "--" })
+					if k < 0 || k+1 >= len(rest) {
+						return leaf()
+					}
+					rest = rest[k+1:]
+				}
+				return inner(name+" "+args[0].Lit(), rest)
+			}
+		}
 	case "kubectl", "oc":
 		cmd := leaf()
 		w.kubeExec(c, name, args)
