@@ -56,7 +56,7 @@ func TestInterpreterCode(t *testing.T) {
 }
 
 // codeLangs are the languages of interpreter code.
-var codeLangs = []string{"python", "node", "perl", "ruby", "php", "lua", "awk"}
+var codeLangs = []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "go"}
 
 // FuzzCode checks that no interpreter code makes the analysis panic or
 // run away, and that what it finds keeps the invariants.
@@ -66,6 +66,7 @@ func FuzzCode(f *testing.F) {
 		`"cmd" | getline x`, `print | "sh"`, `os.execute("rm -rf /")`, `FileUtils.rm_rf %w[a b]`, `unlink glob("/etc/*")`,
 		`x = os.path.join('a', os.path.expanduser('~'), 'b'); shutil.rmtree(x)`, `require('fs').rmSync(p = 'x')`,
 		strings.Repeat("Path(", 100), `a = b = c = 'x'; os.remove(a)`,
+		`exec.CommandContext(ctx, "rm", "-rf", dir).Run(); os.RemoveAll("tests")`,
 	} {
 		for i := range codeLangs {
 			f.Add(uint8(i), s)
