@@ -156,6 +156,8 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	switch {
 	case c.Name == "" && c.NameWord.FromInput:
 		g.add(v, g.builtin("dynamic-command", "in "+text+" the program to run comes from the input; ralph cannot tell what runs. Name the program literally.", text, nil))
+	case c.Name == "" && c.NameWord.Line:
+		g.add(v, g.builtin("dynamic-command", "in "+text+" the whole command line `"+c.NameWord.Raw+"` is computed at run time (an array, or the output of a command); ralph cannot tell what runs. Name the program and its arguments literally.", text, nil))
 	case c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c):
 		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` in "+text+" is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
 	}

@@ -117,6 +117,11 @@ type Word struct {
 	// Many is set when a dynamic word may stand for any number of
 	// arguments: an unquoted $(…), or a loop variable over one.
 	Many bool
+	// Line is set when a dynamic word may stand for a whole command line
+	// where it names the program: an array expanded with [@] or [*]
+	// ("${cmd[@]}" with cmd=(rm -rf tests)), or the unquoted output of a
+	// command that does not print a path ($(<file), $(base64 -d …)).
+	Line bool
 }
 
 // Value returns the single value of w, or false if w is dynamic, a glob or
@@ -286,6 +291,8 @@ type value struct {
 	dynamic bool
 	glob    bool // a pattern (for f in tests/*): each value a match of it
 	many    bool // a loop variable over computed items (for f in $(…))
+	array   bool // an array (a=(…), declare -a): "${a[@]}" is many words
+	words   bool // the output of a command (x=$(<file)): $x unquoted may be a command line
 	// unset marks a variable of the environment the hook sees unset
 	// (TMPDIR), which the agent's shell may set: its value is "", but
 	// an unquoted $TMPDIR that vanishes may stand for a word there.
@@ -486,12 +493,20 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		}
 		sc.funcs[x.Name.Value] = function{body: x.Body, src: c.src}
 	case *syntax.DeclClause:
-		funcs := false
+		funcs, ref, arr := false, false, false
 		for _, as := range x.Args {
 			if as.Naked && as.Name == nil && as.Value != nil {
-				if f := as.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "f") {
-					funcs = true
+				if f := as.Value.Lit(); strings.HasPrefix(f, "-") {
+					funcs = funcs || strings.Contains(f, "f")
+					ref = ref || strings.Contains(f, "n") // a name for another variable
+					arr = arr || strings.ContainsAny(f, "aA")
 				}
+				continue
+			}
+			if (ref || arr) && as.Name != nil {
+				w.assign(c, as, sc)
+				// declare -n r=x: $r is whatever x holds when it is read.
+				sc.vars[as.Name.Value] = value{dynamic: true, array: arr}
 				continue
 			}
 			if funcs && as.Naked && as.Name != nil && x.Variant.Value == "export" {
@@ -643,8 +658,10 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 	}
 	name := as.Name.Value
 	switch {
-	case as.Array != nil || as.Index != nil || as.Append:
-		sc.vars[name] = value{dynamic: true}
+	case as.Array != nil || as.Index != nil:
+		sc.vars[name] = value{dynamic: true, array: true}
+	case as.Append:
+		sc.vars[name] = value{dynamic: true, array: sc.vars[name].array}
 	case as.Value == nil:
 		sc.vars[name] = value{vals: []string{""}}
 	case isMktemp(as.Value):
@@ -653,7 +670,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 	default:
 		wd := w.word(c, as.Value, sc)
 		if wd.Dynamic || wd.Glob {
-			sc.vars[name] = value{dynamic: true}
+			sc.vars[name] = value{dynamic: true, words: line(unquote(as.Value.Parts), sc, false)}
 		} else {
 			sc.vars[name] = value{vals: wd.Values}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -27,6 +28,7 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 		wd.Dynamic = true
 		wd.Prefix = tildePrefix(prefix(x.Parts), x, sc)
 		wd.Many = many(x.Parts, sc)
+		wd.Line = line(x.Parts, sc, false)
 		return wd
 	}
 	cfg := &expand.Config{CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
@@ -478,4 +480,84 @@ func many(parts []syntax.WordPart, sc *scope) bool {
 		}
 	}
 	return false
+}
+
+// line reports whether parts may expand to several words that make a
+// command line: an array expanded whole, or an unquoted command
+// substitution but one of a program that prints a path (see
+// pathPrinters).
+func line(parts []syntax.WordPart, sc *scope, quoted bool) bool {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.CmdSubst:
+			if !quoted && !printsPath(x) {
+				return true
+			}
+		case *syntax.ParamExp:
+			if x.Param == nil {
+				continue
+			}
+			v := sc.vars[x.Param.Value]
+			if whole(x.Index) && (v.array || v.dynamic) {
+				return true
+			}
+			if !quoted && (v.array || v.words || v.many) {
+				return true
+			}
+		case *syntax.DblQuoted:
+			if line(x.Parts, sc, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathPrinters print a path (or a word) for a command line to run:
+// $(which go) test, $(go env GOPATH)/bin/tool. A program that does other
+// things too prints a path only with the subcommands or options listed.
+var pathPrinters = map[string][]string{"which": nil, "pwd": nil, "dirname": nil, "basename": nil, "realpath": nil,
+	"readlink": nil, "mktemp": nil, "uname": nil, "nproc": nil, "getconf": nil,
+	"command": {"-v", "-V"}, "type": {"-p", "-P"}, "go": {"env"}, "npm": {"bin", "prefix", "root"},
+	"yarn": {"bin"}, "pnpm": {"bin", "root"}, "git": {"rev-parse", "--exec-path"}, "brew": {"--prefix"},
+	"xcrun": {"--find", "-f", "--show-sdk-path"}, "rustc": {"--print"}, "rustup": {"which"},
+	"pyenv": {"which", "prefix", "root"}, "rbenv": {"which", "prefix", "root"}, "nodenv": {"which", "prefix", "root"},
+	"asdf": {"which", "where"}, "mise": {"which", "where"}}
+
+// printsPath reports whether a command substitution runs a single
+// command of pathPrinters.
+func printsPath(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(cs.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	subs, ok := pathPrinters[filepath.Base(ce.Args[0].Lit())]
+	if !ok {
+		return false
+	}
+	return subs == nil || len(ce.Args) > 1 && slices.Contains(subs, ce.Args[1].Lit())
+}
+
+// whole reports whether an index is [@] or [*]: every element.
+func whole(ix syntax.ArithmExpr) bool {
+	w, ok := ix.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
+}
+
+// unquote returns parts with double quotes lifted: an assignment does not
+// split what it stores (x="$(cat f)" holds what x=$(cat f) holds), so what
+// matters is how the variable is read.
+func unquote(parts []syntax.WordPart) []syntax.WordPart {
+	var out []syntax.WordPart
+	for _, p := range parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok {
+			out = append(out, dq.Parts...)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
