@@ -359,7 +359,7 @@ func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 		}
 		switch {
 		case !reach:
-		case !g.gitExec[q]:
+		case g.gitExec[q] == "":
 			return q, true
 		case git == "":
 			git = q // git's files: keep looking for ralph's

@@ -59,7 +59,7 @@ func (g *Guard) gitExecOnly(p string) bool {
 		if !withinFold(p, q) && !withinFold(q, p) {
 			continue
 		}
-		if !g.gitExec[q] {
+		if g.gitExec[q] == "" {
 			return false
 		}
 		git = true
@@ -70,6 +70,11 @@ func (g *Guard) gitExecOnly(p string) bool {
 // gitExecFinding is the finding for a write (what) that reaches git's
 // hooks or configuration at p.
 func (g *Guard) gitExecFinding(what, p string) Finding {
+	for _, q := range g.Protected {
+		if g.gitExec[q] == "startup-config" && (withinFold(p, q) || withinFold(q, p)) {
+			return g.startupFinding(what, p)
+		}
+	}
 	return g.builtin("git-exec", fmt.Sprintf("%s would change %s, which git runs on its own (a hook, or a command its configuration names) where ralph cannot read it first. Ask the human to set up git hooks or git configuration; use git config for ordinary settings.", what, g.rel(p)), what, nil)
 }
 

@@ -132,10 +132,10 @@ type Guard struct {
 	cfg      *config.Config
 	rules    []*rule
 	builtins map[string]*rule
-	packs    []*Pack         // the opt-in packs switched on
-	noTmpdir bool            // TMPDIR is unset or empty: $TMPDIR/x is /x
-	gitExec  map[string]bool // the entries of Protected that git runs (gitexec.go)
-	path     []string        // PATH's directories (shadow.go)
+	packs    []*Pack           // the opt-in packs switched on
+	noTmpdir bool              // TMPDIR is unset or empty: $TMPDIR/x is /x
+	gitExec  map[string]string // the entries of Protected that git or a later shell runs, with the rule that asks (gitexec.go, startup.go)
+	path     []string          // PATH's directories (shadow.go)
 	analyzer *shell.Analyzer
 	guardState
 }
@@ -157,10 +157,16 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.path = pathDirs(getenv("PATH"))
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
-	g.gitExec = map[string]bool{}
+	g.gitExec = map[string]string{}
 	for _, p := range gitExecPaths(g.Root, g.Home, getenv) {
 		g.Protected = append(g.Protected, p)
-		g.gitExec[p] = true
+		g.gitExec[p] = "git-exec"
+	}
+	for _, p := range startupPaths(g.Home, getenv) {
+		if g.gitExec[p] == "" {
+			g.Protected = append(g.Protected, p)
+			g.gitExec[p] = "startup-config"
+		}
 	}
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}

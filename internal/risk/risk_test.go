@@ -445,13 +445,16 @@ func FuzzCommand(f *testing.F) {
 }
 
 // TestOutsideClobber: replacing a file of the user's outside the project
-// is refused; appending to it, or writing a new one, is not.
+// is refused; appending to it, or writing a new one, is not — but for the
+// files later shells and tools run (startup-config), which ask.
 func TestOutsideClobber(t *testing.T) {
 	outsideTemp(t)
 	root := sample(t)
 	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("export A=1\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, n := range []string{".bashrc", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(home, n), []byte("export A=1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg, _ := config.Default()
 	g, err := New(cfg, root, func(k string) string {
@@ -466,8 +469,10 @@ func TestOutsideClobber(t *testing.T) {
 	for cmd, want := range map[string]answer.Decision{
 		"echo 'alias x=y' > ~/.bashrc":  answer.Deny,
 		"cp /tmp/rc ~/.bashrc":          answer.Deny,
-		"echo 'alias x=y' >> ~/.bashrc": answer.Allow,
+		"echo 'alias x=y' >> ~/.bashrc": answer.Ask,
+		"echo 'x' >> ~/notes.txt":       answer.Allow,
 		"echo x > ~/new-notes.txt":      answer.Allow,
+		"echo x > ~/.zshenv":            answer.Ask,
 	} {
 		if got := g.Command(cmd, root).Decision; got != want {
 			t.Errorf("Command(%q) = %s, want %s", cmd, got, want)
