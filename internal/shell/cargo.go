@@ -61,10 +61,7 @@ func (w *walker) cargoCommand(c *ctx, args []Word, sc *scope) {
 			i++
 			kv = args[i]
 		case strings.HasPrefix(s, "--config="):
-			kv = Word{Raw: s[len("--config="):], Values: []string{s[len("--config="):]}}
-			if _, ok := args[i].Value(); !ok {
-				kv = Word{Raw: args[i].Raw, Dynamic: true}
-			}
+			kv = gluedWord(args[i], s[len("--config="):])
 		default:
 			continue
 		}

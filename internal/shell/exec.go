@@ -348,14 +348,14 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "docker", "podman", "nerdctl":
 		cmd := leaf()
 		if len(args) > 0 && args[0].Lit() == "compose" {
-			w.compose(c, name+" compose", args[1:])
+			w.compose(c, name+" compose", args[1:], sc)
 		} else {
 			w.container(c, name, args, sc)
 		}
 		return cmd
 	case "docker-compose", "podman-compose":
 		cmd := leaf()
-		w.compose(c, name, args)
+		w.compose(c, name, args, sc)
 		return cmd
 	case "vagrant", "multipass", "lxc", "incus":
 		cmd := leaf()
@@ -1513,6 +1513,7 @@ var containerArgOpts = map[string]bool{
 	"--add-host": true, "--device": true, "--cap-add": true, "--cap-drop": true, "--pull": true,
 	"--restart": true, "--shm-size": true, "--ulimit": true, "--volumes-from": true, "--tmpfs": true,
 	"--security-opt": true, "--dns": true, "--gpus": true, "--ipc": true, "--pid": true, "--log-driver": true,
+	"--index": true, // docker compose exec --index N
 }
 
 // container follows the command that docker/podman run or exec runs inside
@@ -1541,16 +1542,9 @@ func (w *walker) container(c *ctx, name string, args []Word, sc *scope) {
 		}
 		i++
 	}
-	i++ // the image, or the container for exec
-	if i >= len(args) {
-		return
-	}
-	host := name + " " + sub
-	remote := &scope{vars: map[string]value{}}
-	n := len(w.out.Cmds)
-	w.exec(c.with(host), args[i:], remote, nil, nil)
-	for _, rc := range w.out.Cmds[n:] {
-		rc.Remote = host
+	i++ // the image, the container for exec, or compose's service
+	if i < len(args) {
+		w.remote(c, name+" "+sub, args[i:], nil)
 	}
 }
 
@@ -1594,10 +1588,5 @@ func (w *walker) kubeExec(c *ctx, name string, args []Word) {
 	if len(cmdArgs) == 0 {
 		return
 	}
-	host := name + " exec"
-	n := len(w.out.Cmds)
-	w.exec(c.with(host), cmdArgs, &scope{vars: map[string]value{}}, nil, nil)
-	for _, rc := range w.out.Cmds[n:] {
-		rc.Remote = host
-	}
+	w.remote(c, name+" exec", cmdArgs, nil)
 }

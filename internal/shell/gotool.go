@@ -62,10 +62,7 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 		}
 		v := args[i]
 		if glued {
-			v = Word{Raw: val, Values: []string{val}}
-			if _, lit := args[i].Value(); !lit {
-				v = Word{Raw: args[i].Raw, Dynamic: true}
-			}
+			v = gluedWord(args[i], val)
 		} else if i+1 < len(args) {
 			i++
 			v = args[i]
@@ -244,4 +241,13 @@ func (w *walker) goRun(c *ctx, pos []Word, dir string, sc *scope) {
 		w.code(c.with(filepath.Base(p)), "go", text, nsc)
 		w.file = prev
 	}
+}
+
+// gluedWord returns val, the value glued to an option in a (--flag=val), as a
+// word of its own: dynamic when a is.
+func gluedWord(a Word, val string) Word {
+	if _, ok := a.Value(); !ok {
+		return Word{Raw: a.Raw, Dynamic: true}
+	}
+	return Word{Raw: val, Values: []string{val}}
 }

@@ -14,8 +14,8 @@ var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "
 	"--project-directory": true, "--profile": true, "--env-file": true, "--ansi": true, "--parallel": true, "--progress": true}
 
 // compose follows docker compose (docker-compose, podman compose) run and
-// exec: [global options] run|exec [options] SERVICE CMD…
-func (w *walker) compose(c *ctx, name string, args []Word) {
+// exec: [global options] run|exec [options] SERVICE CMD…, as docker's own.
+func (w *walker) compose(c *ctx, name string, args []Word, sc *scope) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].Lit(), "-") {
 		if composeValueOpts[args[i].Lit()] {
@@ -23,31 +23,8 @@ func (w *walker) compose(c *ctx, name string, args []Word) {
 		}
 		i++
 	}
-	if i >= len(args) {
-		return
-	}
-	sub := args[i].Lit()
-	if sub != "run" && sub != "exec" {
-		return
-	}
-	i++
-	for i < len(args) {
-		s := args[i].Lit()
-		if s == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(s, "-") || args[i].Dynamic {
-			break
-		}
-		if containerArgOpts[s] || s == "--index" {
-			i++
-		}
-		i++
-	}
-	i++ // the service
 	if i < len(args) {
-		w.remote(c, name+" "+sub, args[i:], nil)
+		w.container(c, name, args[i:], sc)
 	}
 }
 
