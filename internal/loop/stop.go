@@ -329,17 +329,6 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
-	// The snapshot of the tree the agent left is taken while the command
-	// runs: it only reads the tree, and a command of more than a few
-	// milliseconds hides its cost. Files the command itself writes, and the
-	// project does not ignore, may or may not be in it.
-	var tree string
-	var snapErr error
-	snapped := make(chan struct{})
-	go func() {
-		defer close(snapped)
-		tree, snapErr = Snapshots(sc).Take(ctx)
-	}()
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
 	tampered := afterCommand(sc.Root, st.Iteration+1) // vaultcheck.go
 	it := &Iteration{
@@ -360,9 +349,26 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
 		it.Failing = sum.Failing
 	}
-	// One view of the tree, taken after the command ran, for the test
-	// inventory, the surface and the completion's inputs.
+	// One view of the tree, taken after the command ran, for the snapshot,
+	// the test inventory, the surface and the completion's inputs.
 	view := TreeView(sc)
+	// The snapshot of the tree is taken while the rest is measured: it
+	// only reads the tree. The tree's mark (every stamp in it, stat'ed once
+	// for all the consumers) spares git when nothing changed since the
+	// last snapshot. Files the command itself writes, and the project does
+	// not ignore, are in it.
+	var tree string
+	var snapErr error
+	snapped := make(chan struct{})
+	store := Snapshots(sc)
+	mark, ok := view.Digest(time.Now(), store.Inputs()...)
+	if !ok {
+		mark = ""
+	}
+	go func() {
+		defer close(snapped)
+		tree, snapErr = store.TakeMarked(ctx, mark)
+	}()
 	prev, _ := testindex.Read(testindex.LatestPath(sc))
 	idx := testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
 	it.Metrics = Metrics{Counts: idx.Totals()}
