@@ -79,7 +79,7 @@ func writeLatest(sc project.Scope, l surface.Latest) error {
 // returns the regression, if any, and writes the surface read as the next
 // scan's cache. A loop without a surface baseline (started before ralph
 // read surfaces) has nothing to compare.
-func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
+func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
 	info, err := os.Lstat(surface.BaselinePath(sc))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -88,8 +88,11 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 		return nil, err
 	}
 	last, since := readLatest(sc)
-	now, unchanged := scanSame(tree, cfg, last.Index, since)
-	unchanged = unchanged || now.Same(last.Index)
+	now, unchanged := last.Index, true // the tree is the last scan's (treemark.go)
+	if !same {
+		now, unchanged = scanSame(tree, cfg, last.Index, since)
+		unchanged = unchanged || now.Same(last.Index)
+	}
 	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
 	stamp := treeview.StampOf(info)
 	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)

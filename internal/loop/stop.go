@@ -68,6 +68,7 @@ type Stop struct {
 	Session string
 	Message string // the agent's last message, which should end with a <reflection> block
 	Now     func() time.Time
+	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
 }
 
 // Result is what the stop hook answers, and whether the loop's directory
@@ -122,7 +123,12 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if stale {
 		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
 	}
-	warnings = append(warnings, save(sc, it, idx, after)...)
+	saved := save(sc, it, idx, after)
+	if len(saved) > 0 {
+		s.treeKey = "" // the latest test index may be of another tree
+	}
+	writeTreeMark(sc, s.treeKey)
+	warnings = append(warnings, saved...)
 	res := s.decide(sc, after, it, refl)
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -361,16 +367,22 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	var snapErr error
 	snapped := make(chan struct{})
 	store := Snapshots(sc)
-	mark, ok := view.Digest(time.Now(), store.Inputs()...)
+	mark, ok := view.Digest(treeClock(), store.Inputs()...)
 	if !ok {
 		mark = ""
 	}
+	// The same tree as the last Stop's: its scans stand (treemark.go).
+	s.treeKey = treeKey(mark, cfg)
+	same := sameTree(sc, s.treeKey)
 	go func() {
 		defer close(snapped)
 		tree, snapErr = store.TakeMarked(ctx, mark)
 	}()
 	prev, _ := testindex.Read(testindex.LatestPath(sc))
-	idx := testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
+	idx := prev
+	if !same {
+		idx = testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
+	}
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
@@ -378,7 +390,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	var surfErr error
 	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
 		var r *Regression
-		if r, surfErr = featureRemoval(sc, view, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+		if r, surfErr = featureRemoval(sc, view, cfg, same, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
 			regs = append(regs, *r)
 		}
 	}
@@ -401,6 +413,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	}
 	if surfErr != nil {
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
+		s.treeKey = "" // the latest surface may be of another tree
 	}
 	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
 		warnings = append(warnings, err.Error())
