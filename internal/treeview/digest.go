@@ -27,6 +27,9 @@ import (
 func (v *View) Digest(now time.Time, extra ...string) (sum string, ok bool) {
 	var rels []string
 	v.walkFiles("", &rels)
+	if len(v.stats) == 0 {
+		v.stats = make(map[string]stat, len(rels)) // sized once, not grown 16 times
+	}
 	v.StatAll(rels)
 	d := digester{v: v, h: sha256.New(), limit: now.Add(-Margin).UnixNano(), ok: true}
 	d.dir("")
