@@ -83,7 +83,7 @@ func (d *digester) dir(rel string) {
 		p := join(rel, e.Name)
 		switch {
 		case e.Kind == Dir && rel == "" && (e.Name == ".git" || e.Name == ".aiwg"):
-			// git's own (or a nested project's) and ralph's state: no
+			// the project's git directory and ralph's state: no
 			// snapshot holds them.
 		case e.Kind == Dir:
 			d.dir(p) // one the view does not read (node_modules…) fails
