@@ -42,6 +42,7 @@ func BenchmarkStop(b *testing.B) {
 		if _, err := startLoop(dir, 10, loopCommand); err != nil {
 			b.Fatal(err)
 		}
+		time.Sleep(treeview.Margin) // the loop's baselines settle, as seconds into any loop
 	}
 	ev := demo.StopEvent(dir, "bench")
 	b.Setenv("CLAUDE_PROJECT_DIR", "")

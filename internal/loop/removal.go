@@ -79,7 +79,7 @@ func writeLatest(sc project.Scope, l surface.Latest) error {
 // returns the regression, if any, and writes the surface read as the next
 // scan's cache. A loop without a surface baseline (started before ralph
 // read surfaces) has nothing to compare.
-func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
+func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
 	info, err := os.Lstat(surface.BaselinePath(sc))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -87,32 +87,27 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 	if err != nil {
 		return nil, err
 	}
-	last, since := readLatest(sc)
-	now, unchanged := scanSame(tree, cfg, last.Index, since)
-	unchanged = unchanged || now.Same(last.Index)
-	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
 	stamp := treeview.StampOf(info)
-	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)
-	if !ok {
-		gone, ok = last.GoneNow(now, stamp)
-	}
-	if !ok {
-		// The baseline decides: read it, and remember what it said.
-		baseSurf, stamp, err := surface.ReadStamped(surface.BaselinePath(sc))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		syms := baseSurf.Symbols()
-		gone = surface.Removed(syms, now.Symbols())
-		next.Base, next.BaseSymbols = stamp.Settled(time.Now()), len(syms)
-	}
-	next.Gone = gone
+	var gone []surface.Symbol
+	var baseSymbols int
+	var current func() int // the number of symbols now
 	var werr error
-	if !ok || !unchanged || !last.Index.Settled(since) {
-		werr = writeLatest(sc, next)
+	if same {
+		// The tree and the baseline are the last Stop's (treemark.go):
+		// so is what is gone, and the surface need not be loaded.
+		if head, err := surface.ReadLatestHead(surface.LatestBinPath(sc)); err == nil && head.Base.Same(stamp) {
+			gone, baseSymbols = head.Gone, head.BaseSymbols
+			current = func() int {
+				last, _ := readLatest(sc)
+				return len(last.Index.Symbols())
+			}
+		}
+	}
+	if current == nil {
+		gone, baseSymbols, current, werr = scanRemoved(sc, tree, cfg, same, stamp)
+		if gone == nil && current == nil {
+			return nil, werr // no baseline after all
+		}
 	}
 	var missing []string
 	if idx != nil && baseIdx != nil {
@@ -141,7 +136,7 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 	}
 	r := &Regression{
 		EventID: fmt.Sprintf("reg-%03d-public_surface", n), Iteration: n, Type: "feature_removal", Severity: "high",
-		Metric: "public_surface", Baseline: float64(next.BaseSymbols), Current: float64(len(now.Symbols())),
+		Metric: "public_surface", Baseline: float64(baseSymbols), Current: float64(current()),
 		Removed: clip.List(report, 50),
 		Detail:  fmt.Sprintf("%d public functions, methods, flags or routes of the start are gone: %s", len(report), strings.Join(clip.List(report, 10), ", ")),
 	}
@@ -153,6 +148,42 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, t
 		r.Detail += "; the task does not ask to remove anything"
 	}
 	return r, werr
+}
+
+// scanRemoved is featureRemoval's scan: the surface now (the last Stop's
+// when same), what is gone from the baseline with stamp, and the number
+// of the baseline's symbols; the surface read is written as the next
+// scan's cache. current is nil when the baseline is gone.
+func scanRemoved(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, stamp treeview.Stamp) (gone []surface.Symbol, baseSymbols int, current func() int, werr error) {
+	last, since := readLatest(sc)
+	now, unchanged := last.Index, true // the tree is the last scan's (treemark.go)
+	if !same {
+		now, unchanged = scanSame(tree, cfg, last.Index, since)
+		unchanged = unchanged || now.Same(last.Index)
+	}
+	next := surface.Latest{Index: now, Base: last.Base, BaseSymbols: last.BaseSymbols}
+	gone, ok := last.Gone, unchanged && last.Base.Same(stamp)
+	if !ok {
+		gone, ok = last.GoneNow(now, stamp)
+	}
+	if !ok {
+		// The baseline decides: read it, and remember what it said.
+		baseSurf, stamp, err := surface.ReadStamped(surface.BaselinePath(sc))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0, nil, nil
+		}
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		syms := baseSurf.Symbols()
+		gone = surface.Removed(syms, now.Symbols())
+		next.Base, next.BaseSymbols = stamp.Settled(treeClock()), len(syms)
+	}
+	next.Gone = gone
+	if !ok || !unchanged || !last.Index.Settled(since) {
+		werr = writeLatest(sc, next)
+	}
+	return gone, next.BaseSymbols, func() int { return len(now.Symbols()) }, werr
 }
 
 // asksRemoval reports whether the task asks to remove something.

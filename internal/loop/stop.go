@@ -68,6 +68,7 @@ type Stop struct {
 	Session string
 	Message string // the agent's last message, which should end with a <reflection> block
 	Now     func() time.Time
+	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
 }
 
 // Result is what the stop hook answers, and whether the loop's directory
@@ -122,7 +123,12 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if stale {
 		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
 	}
-	warnings = append(warnings, save(sc, it, idx, after)...)
+	saved := save(sc, it, idx, after)
+	if len(saved) > 0 {
+		s.treeKey = "" // the latest test index may be of another tree
+	}
+	writeTreeMark(sc, s.treeKey)
+	warnings = append(warnings, saved...)
 	res := s.decide(sc, after, it, refl)
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -329,17 +335,6 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
-	// The snapshot of the tree the agent left is taken while the command
-	// runs: it only reads the tree, and a command of more than a few
-	// milliseconds hides its cost. Files the command itself writes, and the
-	// project does not ignore, may or may not be in it.
-	var tree string
-	var snapErr error
-	snapped := make(chan struct{})
-	go func() {
-		defer close(snapped)
-		tree, snapErr = Snapshots(sc).Take(ctx)
-	}()
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
 	tampered := afterCommand(sc.Root, st.Iteration+1) // vaultcheck.go
 	it := &Iteration{
@@ -360,11 +355,34 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		it.Tests = &Counts{Runner: sum.Runner, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped}
 		it.Failing = sum.Failing
 	}
-	// One view of the tree, taken after the command ran, for the test
-	// inventory, the surface and the completion's inputs.
+	// One view of the tree, taken after the command ran, for the snapshot,
+	// the test inventory, the surface and the completion's inputs.
 	view := TreeView(sc)
+	// The snapshot of the tree is taken while the rest is measured: it
+	// only reads the tree. The tree's mark (every stamp in it, stat'ed once
+	// for all the consumers) spares git when nothing changed since the
+	// last snapshot. Files the command itself writes, and the project does
+	// not ignore, are in it.
+	var tree string
+	var snapErr error
+	snapped := make(chan struct{})
+	store := Snapshots(sc)
+	mark, ok := view.Digest(treeClock(), store.Inputs()...)
+	if !ok {
+		mark = ""
+	}
+	// The same tree as the last Stop's: its scans stand (treemark.go).
+	s.treeKey = treeKey(mark, cfg)
+	same := sameTree(sc, s.treeKey)
+	go func() {
+		defer close(snapped)
+		tree, snapErr = store.TakeMarked(ctx, mark)
+	}()
 	prev, _ := testindex.Read(testindex.LatestPath(sc))
-	idx := testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
+	idx := prev
+	if !same {
+		idx = testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
+	}
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
 	base, _ := testindex.Read(testindex.BaselinePath(sc))
@@ -372,7 +390,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	var surfErr error
 	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
 		var r *Regression
-		if r, surfErr = featureRemoval(sc, view, cfg, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+		if r, surfErr = featureRemoval(sc, view, cfg, same, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
 			regs = append(regs, *r)
 		}
 	}
@@ -395,6 +413,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	}
 	if surfErr != nil {
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
+		s.treeKey = "" // the latest surface may be of another tree
 	}
 	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
 		warnings = append(warnings, err.Error())

@@ -14,8 +14,12 @@ import (
 // inventory, surface and completion inputs share, and that post-tool-call
 // refreshes after a Bash call. The caller saves it.
 func TreeView(sc project.Scope) *treeview.View {
-	return treeview.Open(sc.Root, filepath.Join(sc.Dir(), treeview.Name))
+	return treeview.OpenAt(sc.Root, filepath.Join(sc.Dir(), treeview.Name), treeClock)
 }
+
+// treeClock is the clock the view's and the tree mark's stamps settle by:
+// tests of what trusts a settled stamp move it forward.
+var treeClock = time.Now
 
 // written returns when the file at path was last written (its mtime), or
 // now when it cannot say: what a cache read from it may trust is what

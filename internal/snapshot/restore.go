@@ -75,6 +75,7 @@ func (s *Store) Restore(ctx context.Context, tree string, dryRun bool) (changes 
 		return nil, "", fmt.Errorf("snapshot: restore: %w", err)
 	}
 	defer unlock()
+	os.Remove(r.index + ".mark") // the tree is about to change under it
 	if err := r.checkTrees(ctx, tree); err != nil {
 		return nil, "", err
 	}

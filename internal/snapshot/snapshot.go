@@ -28,6 +28,12 @@
 // working-tree-encoding), whatever the project's .gitattributes say. Paths
 // under .aiwg/ are never part of a snapshot.
 //
+// A caller that can vouch for the whole tree (a loop's Stop, through its
+// view of the tree) passes its mark to TakeMarked: a digest of every stamp
+// in the tree and of Inputs. The mark is recorded with the tree and the
+// index's checksum in "<index>.mark", and while both hold, the next
+// TakeMarked returns that tree without running git at all.
+//
 // Each caller keeps its own index file (a loop uses
 // <loopdir>/snapshot.index), locked through "<index>.flock" for the length
 // of a Take or Restore. Callers with different indexes share the object
@@ -114,7 +120,84 @@ func (s *Store) Take(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("snapshot: take: %w", err)
 	}
+	os.Remove(r.index + ".mark") // no mark stands for this tree
 	return id, nil
+}
+
+// TakeMarked is Take for a caller that knows the tree's mark: a digest
+// of every stamp in it (treeview.View.Digest), settled, taken before this
+// call. When the mark is the one the last TakeMarked on the same index
+// recorded, and the index is as that Take left it, the tree is the one it
+// took, and no git process runs. Otherwise it is Take, and the mark is
+// recorded with the tree; mark "" records none (the caller cannot vouch
+// for the tree).
+func (s *Store) TakeMarked(ctx context.Context, mark string) (string, error) {
+	if err := s.check(); err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
+	r, unlock, err := s.open(ctx, true)
+	if err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
+	defer unlock()
+	if id, ok := markedTree(r.index, mark); ok {
+		return id, nil
+	}
+	os.Remove(r.index + ".mark") // git changes the index: the old mark is void
+	id, err := r.take(ctx)
+	if err != nil {
+		return "", fmt.Errorf("snapshot: take: %w", err)
+	}
+	if mark != "" {
+		if sum := indexSum(r.index); sum != "" {
+			writeMark(r.index, mark+" "+sum+" "+id+"\n") // a cache: failing to write it costs only time
+		}
+	}
+	return id, nil
+}
+
+// Inputs returns the files outside the tree, absolute, whose content
+// decides what Take holds besides the tree's own: the project's
+// .git/info/exclude and the user's global excludes file (git's defaults:
+// no global config is read). A caller's mark covers their stamps.
+func (s *Store) Inputs() []string {
+	in := []string{filepath.Join(s.Root, ".git", "info", "exclude")}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		in = append(in, filepath.Join(x, "git", "ignore"))
+	}
+	if h := os.Getenv("HOME"); h != "" {
+		in = append(in, filepath.Join(h, ".config", "git", "ignore"))
+	}
+	return in
+}
+
+// markedTree returns the tree recorded in <index>.mark with mark, when the
+// index still has the checksum recorded with it.
+func markedTree(index, mark string) (string, bool) {
+	if mark == "" {
+		return "", false
+	}
+	data, err := os.ReadFile(index + ".mark")
+	if err != nil {
+		return "", false
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 3 || f[0] != mark || !ValidTree(f[2]) || f[1] != indexSum(index) {
+		return "", false
+	}
+	return f[2], true
+}
+
+// writeMark replaces <index>.mark with data through a rename, so that a
+// reader finds the whole of one mark or none.
+func writeMark(index, data string) {
+	tmp := index + ".mark.tmp"
+	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, index+".mark"); err != nil {
+		os.Remove(tmp)
+	}
 }
 
 // config is appended to the store's config when it is created. The

@@ -119,7 +119,24 @@ func encodeLatest(l Latest) []byte {
 
 var errShort = errors.New("truncated")
 
-func decodeLatest(data []byte) (Latest, error) {
+// ReadLatestHead is ReadLatest of all but the index (nil): the baseline's
+// stamp and symbols, and what is gone.
+func ReadLatestHead(path string) (Latest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Latest{}, err
+	}
+	l, err := decodeLatestFile(data, true)
+	if err != nil {
+		return Latest{}, fmt.Errorf("%s is corrupt (%v)", path, err)
+	}
+	return l, nil
+}
+
+func decodeLatest(data []byte) (Latest, error) { return decodeLatestFile(data, false) }
+
+// decodeLatestFile decodes a latest surface's file; head stops before the index.
+func decodeLatestFile(data []byte, head bool) (Latest, error) {
 	s := string(data) // the strings are sliced out of it
 	if len(s) < len(latestHeader) || s[:len(latestHeader)] != latestHeader {
 		return Latest{}, errors.New("not a surface file")
@@ -184,6 +201,9 @@ func decodeLatest(data []byte) (Latest, error) {
 	l.Base.Mode = fs.FileMode(uv())
 	l.BaseSymbols = int(uv())
 	l.Gone = syms()
+	if head {
+		return l, err
+	}
 	n := count(6)
 	if err != nil {
 		return Latest{}, err

@@ -1,0 +1,124 @@
+package treeview
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"time"
+)
+
+// Digest returns a digest of the tree as the view sees it now: every
+// directory's stamp and listing, the stamp of every entry in them that is
+// not a directory (regular files, symbolic links, others: each stat'ed
+// now, through the view, so the consumers that follow share the stats),
+// and the stamps of extra, absolute paths of files outside the view that
+// decide what the tree holds (a git exclude file). Two equal digests mean
+// no entry of the tree was created, removed, renamed, written, truncated,
+// re-linked or had its mode or times changed in between, provided the
+// earlier one was settled: ok says it is, and that the view vouches for
+// the whole tree.
+//
+// ok is false when the view reads less than the whole tree (a directory
+// that holds no project source, other than the root's .git and .aiwg; an
+// unreadable directory), or when a stamp is not settled at now (taken
+// before any stat): a change in the same clock tick as a stat could leave
+// its stamp as it was, so such a digest must not stand for the tree later.
+func (v *View) Digest(now time.Time, extra ...string) (sum string, ok bool) {
+	var rels []string
+	v.walkFiles("", &rels)
+	if len(v.stats) == 0 {
+		v.stats = make(map[string]stat, len(rels)) // sized once, not grown 16 times
+	}
+	v.StatAll(rels)
+	d := digester{v: v, h: sha256.New(), limit: now.Add(-Margin).UnixNano(), ok: true}
+	d.dir("")
+	for _, p := range extra {
+		d.str(p)
+		s, found := lstatStamp(p)
+		d.stamp(s, found)
+	}
+	return hex.EncodeToString(d.h.Sum(nil)), d.ok
+}
+
+// walkFiles appends the paths of the entries of rel and below that are
+// not directories, in the view's order.
+func (v *View) walkFiles(rel string, out *[]string) {
+	d := v.dirs[rel]
+	if d == nil {
+		return
+	}
+	for _, e := range d.entries {
+		if e.Kind == Dir {
+			v.walkFiles(join(rel, e.Name), out)
+		} else {
+			*out = append(*out, join(rel, e.Name))
+		}
+	}
+}
+
+type digester struct {
+	v     *View
+	h     hash.Hash
+	buf   [8]byte
+	limit int64 // a ctime at or after it is not settled
+	ok    bool
+}
+
+func (d *digester) dir(rel string) {
+	dr := d.v.dirs[rel]
+	if dr == nil {
+		d.ok = false // unreadable, or not read
+		return
+	}
+	d.str(rel)
+	if dr.stamp.CTime == 0 {
+		d.ok = false // changed while the view read it
+	}
+	d.stamp(dr.stamp, true)
+	d.num(int64(len(dr.entries)))
+	for _, e := range dr.entries {
+		d.str(e.Name)
+		d.h.Write([]byte{e.Kind})
+		p := join(rel, e.Name)
+		switch {
+		case e.Kind == Dir && rel == "" && (e.Name == ".git" || e.Name == ".aiwg"):
+			// the project's git directory and ralph's state: no
+			// snapshot holds them.
+		case e.Kind == Dir:
+			d.dir(p) // one the view does not read (node_modules…) fails
+		default:
+			s, found := d.v.Stat(p)
+			d.stamp(s, found)
+		}
+	}
+}
+
+func (d *digester) stamp(s Stamp, found bool) {
+	if !found {
+		d.num(-1)
+		return
+	}
+	if s.CTime >= d.limit {
+		d.ok = false
+	}
+	d.num(s.Size)
+	d.num(s.MTime)
+	d.num(s.CTime)
+	d.num(int64(s.Ino))
+	d.num(int64(s.Mode))
+}
+
+func (d *digester) num(n int64) {
+	binary.LittleEndian.PutUint64(d.buf[:], uint64(n))
+	d.h.Write(d.buf[:])
+}
+
+func (d *digester) str(s string) {
+	d.num(int64(len(s)))
+	d.h.Write([]byte(s))
+}
+
+// OpenAt is Open with the clock the view settles its stamps by: tests of
+// what trusts a settled stamp (a snapshot's mark) move it forward.
+func OpenAt(root, path string, now func() time.Time) *View { return open(root, path, now) }
