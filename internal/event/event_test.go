@@ -71,7 +71,7 @@ func TestDecodeCaptured(t *testing.T) {
 			file: "pre_bash.json",
 			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21",
 				TranscriptPath: "/root/.claude/projects/-work-proj/0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21.jsonl",
-				Cwd:            "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_01"},
+				Cwd:            "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_01"},
 			input: `{"command":"rm -rf tests","description":"Remove the tests directory"}`,
 		},
 		{
@@ -95,7 +95,7 @@ func TestDecodeCaptured(t *testing.T) {
 		{
 			file: "post_bash.json",
 			want: Event{Agent: "claude", Name: PostToolUse, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
-				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_05", DurationMS: 812},
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_05", DurationMS: 812},
 			input:    `{"command":"go test ./...","description":"Run the tests"}`,
 			response: `{"stdout":"ok  \texample.com/calc\t0.004s","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`,
 		},
@@ -109,7 +109,7 @@ func TestDecodeCaptured(t *testing.T) {
 		{
 			file: "post_failure.json",
 			want: Event{Agent: "claude", Name: PostToolUseFailure, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
-				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_07",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_07",
 				Error: "Exit code 1\nFAIL: TestAdd", DurationMS: 1204},
 			input: `{"command":"go test ./..."}`,
 		},
