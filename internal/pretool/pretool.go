@@ -66,8 +66,27 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return h.Main(args, stdin, stdout, stderr)
 }
 
-// Handle judges one PreToolUse call.
+// Handle judges one PreToolUse call. In a shell that outlives the call,
+// it judges the call where the shell is, and follows where it goes
+// (session.go).
 func Handle(c *hook.Call) (hook.Result, error) {
+	if !follows(c.Event) {
+		return handle(c)
+	}
+	before := placeDirs(c)
+	res, err := handle(c)
+	decision := res.Answer.Decision
+	if err != nil {
+		decision = answer.Ask // it may run unguarded
+	}
+	if e := moveDirs(c, before, decision); e != nil {
+		fmt.Fprintf(c.Stderr, "ralph: warning: following the shell's directory: %v\n", e)
+	}
+	return res, err
+}
+
+// handle judges one PreToolUse call.
+func handle(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
 	if risk.ReadOnly(ev.Tool) {

@@ -36,6 +36,13 @@ func (g *Guard) bashCall(ev *event.Event, cmd, cwd string) *Verdict {
 		return g.typed(ev, cmd)
 	}
 	v := g.Command(cmd, cwd)
+	if ev.DirUnknown {
+		for i := range v.Findings {
+			if v.Findings[i].Rule == "rm-unknown" {
+				v.Findings[i].Reason += " (" + where(ev) + ", and a cd of an earlier call took it where ralph could not follow: it does not know the directory relative paths are in.)"
+			}
+		}
+	}
 	if ev.Outlives() || ev.Unseen {
 		g.lasting(v, ev, cmd)
 	}
@@ -57,7 +64,11 @@ func where(ev *event.Event) string {
 	case ev.Shell == event.ShellPersistent:
 		return agent + "'s " + ev.NativeTool + " runs in a shell session that outlives the call"
 	}
-	return agent + "'s " + ev.NativeTool + " leaves what it starts running, and " + agent + " types into it later (write_stdin) without any hook seeing the text"
+	tool := ev.NativeTool
+	if ev.Agent == "codex" {
+		tool = "exec_command"
+	}
+	return agent + "'s " + tool + " leaves what it starts running, and " + agent + " types into it later (write_stdin) without any hook seeing the text"
 }
 
 // lasting adds the findings of what cmd leaves behind for later calls.
@@ -114,6 +125,11 @@ var readers = []string{"python3 -c", "node -e", "ruby -e", "perl -e"}
 // does not parse as shell asks: ralph cannot tell what reads it.
 func (g *Guard) typed(ev *event.Event, text string) *Verdict {
 	v := g.Command(text, "")
+	for i := range v.Findings {
+		if v.Findings[i].Rule == "rm-unknown" {
+			v.Findings[i].Reason += " (" + where(ev) + ": it does not know the directory relative paths are in.)"
+		}
+	}
 	g.lasting(v, ev, text)
 	for _, r := range readers {
 		rv := g.Command(r+" "+quote(text), "")

@@ -46,10 +46,14 @@ func outlasting(src string, l *Lasting, depth int) {
 					piped[x.Y] = true
 				}
 			case *syntax.FuncDecl:
-				l.Defs = append(l.Defs, "the function "+x.Name.Value)
+				name := "(unnamed)"
+				if x.Name != nil {
+					name = x.Name.Value
+				}
+				l.Defs = append(l.Defs, "the function "+name)
 			case *syntax.DeclClause:
 				for _, a := range x.Args {
-					if a.Name != nil && shellVars[a.Name.Value] {
+					if a.Name != nil && shellVars[a.Name.Value] && x.Variant != nil {
 						l.Defs = append(l.Defs, x.Variant.Value+" "+a.Name.Value)
 					}
 				}
@@ -227,6 +231,9 @@ func reader(call *syntax.CallExpr) string {
 		case "sudo", "env", "nice", "nohup", "command", "builtin", "exec", "time", "stdbuf", "doas":
 			words = words[1:]
 			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.Contains(words[0], "=")) {
+				if len(words) > 1 && len(words[0]) == 2 && strings.Contains("ugCDhprtUn", words[0][1:]) {
+					words = words[1:] // sudo -u USER, nice -n N: the option's value
+				}
 				words = words[1:]
 			}
 			continue
@@ -239,7 +246,22 @@ func reader(call *syntax.CallExpr) string {
 	name := filepath.Base(words[0])
 	args := words[1:]
 	interactive, operands := false, 0
-	for i, a := range args {
+	if name == "ssh" {
+		for i, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if prev := args[max(i-1, 0)]; i > 0 && len(prev) == 2 && strings.ContainsRune("bcDEeFIiJLlmOoPpQRSWw", rune(prev[1])) {
+				continue // the value of an option
+			}
+			operands++
+		}
+		if operands == 1 {
+			return name // ssh HOST: a shell on the other side
+		}
+		return ""
+	}
+	for _, a := range args {
 		switch {
 		case a == "-i" || a == "--interactive" || a == "-s" || a == "-" || a == "repl":
 			interactive = true
@@ -251,12 +273,6 @@ func reader(call *syntax.CallExpr) string {
 			return "" // bash -lc CMD
 		case !strings.HasPrefix(a, "-"):
 			operands++
-			if name == "ssh" && i > 0 {
-				prev := args[i-1]
-				if len(prev) == 2 && strings.ContainsRune("bcDEeFIiJLlmOoPpQRSWw", rune(prev[1])) {
-					operands-- // the value of an option
-				}
-			}
 		}
 	}
 	switch {
@@ -273,10 +289,6 @@ func reader(call *syntax.CallExpr) string {
 			}
 		}
 		if interactive || operands <= limit {
-			return name
-		}
-	case name == "ssh":
-		if operands == 1 {
 			return name
 		}
 	}
@@ -360,7 +372,16 @@ func (d *dirs) stmt(s *syntax.Stmt, cond, loop bool) {
 	case *syntax.TimeClause:
 		d.stmt(x.Stmt, cond, loop)
 	case *syntax.FuncDecl:
-		d.known = false // its body may cd when it is called
+		// Defining it moves nothing; calling it may, where ralph does not
+		// look.
+		syntax.Walk(x.Body, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				if s, _ := literal(c.Args[0]); s == "cd" || s == "pushd" || s == "popd" || s == "" {
+					d.known = false
+				}
+			}
+			return d.known
+		})
 	}
 }
 
