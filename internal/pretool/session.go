@@ -61,6 +61,17 @@ func readDirs(c *hook.Call) *shellDirs {
 	return all[c.Event.SessionID]
 }
 
+// Place sets where a call of a shell that outlives it runs, from its
+// session's record (see placeDirs), and returns the directories it starts
+// in (nil when unknown); for any other call it does nothing and returns
+// nil. ralph explain judges an event as the hook would.
+func Place(c *hook.Call) []string {
+	if !follows(c.Event) {
+		return nil
+	}
+	return placeDirs(c)
+}
+
 // placeDirs sets where ev runs from its session's record: each directory
 // the shell may be in becomes a part of the call, judged alone; a shell
 // whose directory is unknown marks the event so. It returns the

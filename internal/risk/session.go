@@ -71,6 +71,24 @@ func where(ev *event.Event) string {
 	return agent + "'s " + tool + " leaves what it starts running, and " + agent + " types into it later (write_stdin) without any hook seeing the text"
 }
 
+// ShellNote says, for ralph explain, how the call's shell outlives it and
+// where the guard followed it (dirs; nil when it could not); "" for a
+// shell that does not outlive the call.
+func ShellNote(ev *event.Event, dirs []string) string {
+	if !ev.Outlives() && !ev.Unseen {
+		return ""
+	}
+	note := where(ev) + "; what it defines, leaves unfinished or leaves running is judged for the calls that follow"
+	switch {
+	case ev.Shell != event.ShellPersistent:
+	case ev.DirUnknown:
+		note += "; its directory is unknown (a cd ralph could not follow): relative paths are unknown"
+	case len(dirs) > 0:
+		note += "; it is in " + strings.Join(dirs, " or ")
+	}
+	return note + "."
+}
+
 // lasting adds the findings of what cmd leaves behind for later calls.
 func (g *Guard) lasting(v *Verdict, ev *event.Event, cmd string) {
 	a := v.Analysis

@@ -2,6 +2,9 @@ package risk
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
@@ -29,80 +32,32 @@ func TestShellState(t *testing.T) {
 	typed := &event.Event{Agent: "copilot", NativeTool: "write_bash", Shell: event.ShellTyped}
 	codex := &event.Event{Agent: "codex", NativeTool: "exec_command", Shell: event.ShellFresh, Unseen: true}
 	lost := &event.Event{Agent: "cursor", NativeTool: "Shell", Shell: event.ShellPersistent, DirUnknown: true}
-	tests := []struct {
+	data, err := os.ReadFile(filepath.Join("testdata", "shells.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type test struct {
+		line int
 		ev   *event.Event
 		cmd  string
 		want answer.Decision
 		rule string
-	}{
-		// An unfinished line: refused by a fresh shell, waiting in a kept one.
-		{fresh, "echo 'hi", answer.Allow, "unparsed"},
-		{claude, "echo 'hi", answer.Allow, "unparsed"},
-		{kept, "echo 'hi", answer.Ask, "unparsed"},
-		{kept, "cat <<EOF", answer.Ask, "unparsed"},
-		{kept, "(", answer.Ask, "unparsed"},
-		{kept, "echo hi \\", answer.Ask, "unparsed"},
-		{kept, "echo hi &&", answer.Ask, "unparsed"},
-		{kept, "'; rm -rf src; echo '", answer.Allow, ""}, // the second half alone is data
-		{fresh, "echo hi \\", answer.Allow, ""},
-		// Definitions that outlive the call.
-		{kept, "alias ls='rm -rf src'", answer.Ask, "shell-state"},
-		{kept, "ls() { rm -rf src; }", answer.Ask, "shell-state"},
-		{kept, "function ls { echo hi; }", answer.Ask, "shell-state"},
-		{kept, "trap 'rm -rf src' EXIT", answer.Deny, "test-delete"}, // judged where it is, too
-		{kept, "trap 'rm -f build.log' EXIT", answer.Ask, "shell-state"},
-		{kept, "PROMPT_COMMAND='rm -rf src'", answer.Ask, "shell-state"},
-		{kept, "export PATH=./bin:$PATH", answer.Ask, "shell-state"},
-		{kept, "printf -v PROMPT_COMMAND %s x", answer.Ask, "shell-state"},
-		{kept, "BASH_ALIASES[ls]='rm -rf src'", answer.Ask, "shell-state"},
-		{kept, "exec > src/main.go", answer.Ask, "shell-state"},
-		{kept, "exec python3", answer.Ask, "shell-state"},
-		{kept, "shopt -s expand_aliases", answer.Ask, "shell-state"},
-		{kept, "set -k", answer.Ask, "shell-state"},
-		{kept, "set +B", answer.Ask, "shell-state"},
-		{kept, "source ./env.sh", answer.Ask, "shell-state"},
-		{kept, "eval \"alias ls='rm -rf src'\"", answer.Ask, "shell-state"},
-		{kept, "hash -p /bin/rm ls", answer.Ask, "shell-state"},
-		{kept, "X='rm -rf'", answer.Allow, ""},
-		{kept, "$X src", answer.Ask, "shell-state"},
-		{kept, "set -euo pipefail; go test ./...", answer.Allow, ""},
-		{kept, "X=1; echo $X", answer.Allow, ""},
-		{kept, "alias", answer.Allow, ""},
-		{kept, "trap -p", answer.Allow, ""},
-		{kept, "go test ./... && git status", answer.Allow, ""},
-		// The same in a shell that does not outlive the call.
-		{fresh, "alias ls='rm -rf src'", answer.Allow, ""},
-		{claude, "ls() { rm -rf src; }", answer.Allow, ""},
-		{claude, "trap 'echo bye' EXIT", answer.Allow, ""},
-		{fresh, "export PATH=./bin:$PATH", answer.Allow, ""},
-		// A program left reading what is typed next.
-		{kept, "python3", answer.Ask, "shell-state"},
-		{codex, "bash --norc -i", answer.Ask, "shell-state"},
-		{codex, "python3 -i", answer.Ask, "shell-state"},
-		{codex, "sqlite3 app.db", answer.Ask, "shell-state"},
-		{codex, "ed src/main.go", answer.Ask, "shell-state"},
-		{codex, "python3 -c 'print(1)'", answer.Allow, ""},
-		{codex, "bash -lc 'go test ./...'", answer.Allow, ""},
-		{codex, "bash build.sh", answer.Allow, ""},
-		{codex, "sqlite3 app.db 'select 1'", answer.Allow, ""},
-		{codex, "python3 < script.py", answer.Allow, ""},
-		{codex, "echo 'print(1)' | python3", answer.Allow, ""},
-		{codex, "go test ./...", answer.Allow, ""},
-		{codex, "alias ls='rm -rf src'", answer.Allow, ""}, // a fresh process: nothing stays
-		{fresh, "python3", answer.Allow, ""},
-		{claude, "node", answer.Allow, ""},
-		// Typed input: shell, and code, in a directory ralph does not know.
-		{typed, "import shutil; shutil.rmtree('tests')", answer.Ask, ""},
-		{typed, "rm -rf src", answer.Ask, ""},
-		{typed, "print(1)", answer.Ask, "unparsed"},
-		{typed, "ls -la", answer.Allow, ""},
-		{typed, "y", answer.Allow, ""},
-		{typed, "git reset --hard", answer.Deny, ""},
-		{typed, "rm -rf /", answer.Deny, ""},
-		{typed, "__import__('os').system('rm -rf ~')", answer.Deny, "rm-critical"},
-		// A directory the guard could not follow: relative paths unknown.
-		{lost, "rm -rf home", answer.Ask, "rm-unknown"},
-		{kept, "rm -rf home", answer.Allow, ""}, // no home in the project: nothing to delete
+	}
+	shells := map[string]*event.Event{"fresh": fresh, "claude": claude, "kept": kept, "typed": typed, "codex": codex, "lost": lost}
+	var tests []test
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.SplitN(line, " | ", 4)
+		if len(f) != 4 || shells[f[0]] == nil {
+			t.Fatalf("shells.txt:%d: want SHELL | DECISION | RULE | COMMAND, got %q", i+1, line)
+		}
+		rule := f[2]
+		if rule == "-" {
+			rule = ""
+		}
+		tests = append(tests, test{i + 1, shells[f[0]], strings.ReplaceAll(f[3], "⏎", "\n"), answer.Decision(f[1]), rule})
 	}
 	for _, tt := range tests {
 		ev := *tt.ev
@@ -117,7 +72,7 @@ func TestShellState(t *testing.T) {
 			rule = v.Top.Rule
 		}
 		if v.Decision != tt.want || tt.rule != "" && rule != tt.rule {
-			t.Errorf("%s %s %q = %s (rule %s), want %s (rule %s)", ev.Agent, ev.Shell, tt.cmd, v.Decision, rule, tt.want, tt.rule)
+			t.Errorf("shells.txt:%d: %s %s %q = %s (rule %s), want %s (rule %s)", tt.line, ev.Agent, ev.Shell, tt.cmd, v.Decision, rule, tt.want, tt.rule)
 			for _, f := range v.Findings {
 				t.Logf("  %s %s %s", f.Action, f.Rule, f.Reason)
 			}
