@@ -398,3 +398,72 @@ func TestShellStateOpenCode(t *testing.T) {
 		writeTools(t, srv, dir)
 	}
 }
+
+func TestShellStateGemini(t *testing.T) {
+	h := newHarness(t, map[string]string{"calc.go": project["calc.go"]})
+	gemini, err := filepath.Abs(filepath.Join("node_modules", ".bin", "gemini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	// Only the capture hook: what Gemini CLI itself runs is recorded.
+	env := append(h.env, "GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_API_KEY=sk-test")
+	writeGeminiHome(t, filepath.Join(h.home, ".gemini"), h.proj, h.events)
+	steps := shellSteps("run_shell_command", func(cmd string) map[string]any {
+		return map[string]any{"command": cmd, "description": "shell state"}
+	})
+	// Gemini CLI strips a sh -c wrapper by its first and last quote
+	// characters, and runs the rest inside a subshell of its own.
+	steps = append(steps[:2],
+		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": "sh -c 'x' '; touch stripped-ran; echo '"}},
+		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": ") ; touch outside-ran ; (true"}},
+		steps[2])
+	srv := modelserver.New(steps)
+	url, stop, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gemini, "-p", "Show what the shell keeps.", "--yolo", "-m", "gemini-2.5-pro")
+	cmd.Dir = h.proj
+	cmd.Env = append(env, "GOOGLE_GEMINI_BASE_URL="+url)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second
+	runErr := cmd.Run()
+	if ctx.Err() != nil || srv.Played() != len(steps) {
+		t.Fatalf("gemini: %v, played %d of %d\n%s\n%s", runErr, srv.Played(), len(steps), stdout.String(), stderr.String())
+	}
+	results, err := srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range steps {
+		r, _ := findResult(results, modelserver.ToolUseID(i))
+		t.Logf("step %d answered: %q", i, r.Text)
+	}
+	res, _ := findResult(results, modelserver.ToolUseID(1))
+	for _, f := range []string{"stripped-ran", "outside-ran"} {
+		if _, err := os.Stat(filepath.Join(h.proj, f)); err != nil {
+			t.Errorf("%s: %v; want Gemini CLI to have run it", f, err)
+		}
+	}
+	var pre [][]byte
+	for _, e := range readCaptured(t, h.events) {
+		if e.event == "BeforeTool" {
+			pre = append(pre, e.raw)
+		}
+	}
+	if len(pre) != 4 {
+		t.Fatalf("%d BeforeTool events, want 4", len(pre))
+	}
+	if *update && !t.Failed() {
+		dir := filepath.Join("..", "testdata", "events", "gemini-"+geminiVersion, "shell-state")
+		saveShellState(t, dir, h.proj, h.home, pre, "beforetool", res.Text)
+		writeTools(t, srv, dir)
+	}
+}

@@ -102,6 +102,13 @@ type Event struct {
 	Shell      string
 	Unseen     bool
 	DirUnknown bool
+	// Runs are the scripts the agent's shell runs for the command when it
+	// rewrites it (Gemini CLI strips a bash -c wrapper and wraps the rest
+	// in a subshell of its own), and Rewritten whether the rewriting
+	// changed more than that wrapping: the guard then judges Runs, not
+	// the command (see gemini.go).
+	Runs      []string
+	Rewritten bool
 
 	// Tool events.
 	Tool        string          // tool name, in Claude Code's spelling (Bash, Write, Edit, …)

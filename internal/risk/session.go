@@ -36,6 +36,12 @@ func (g *Guard) bashCall(ev *event.Event, cmd, cwd string) *Verdict {
 		return g.typed(ev, cmd)
 	}
 	v := g.Command(cmd, cwd)
+	// A quote left open at the end stays open through the wrapper's last
+	// lines (they hold no quote): bash refuses all of its subshell, and
+	// the command's own verdict holds.
+	if len(ev.Runs) > 0 && (ev.Rewritten || v.Analysis.ParseErr != nil) {
+		v = g.rewritten(ev, cmd, cwd)
+	}
 	if ev.DirUnknown {
 		for i := range v.Findings {
 			if v.Findings[i].Rule == "rm-unknown" {
@@ -165,6 +171,26 @@ func (g *Guard) typed(ev *event.Event, text string) *Verdict {
 		v.Changes = nil
 	}
 	return v
+}
+
+// rewritten judges a command the agent rewrites before its shell runs it
+// (event.Event.Runs: Gemini CLI strips a bash -c wrapper and wraps the
+// rest in a subshell of its own) as the scripts it runs; the worst verdict
+// stands.
+func (g *Guard) rewritten(ev *event.Event, cmd, cwd string) *Verdict {
+	var worst *Verdict
+	for _, run := range ev.Runs {
+		v := g.Command(run, cwd)
+		if worst == nil || v.Decision.Worse(worst.Decision) {
+			worst = v
+		}
+	}
+	worst.Target = cmd
+	how := "as Gemini CLI runs it (its bash -c wrapper stripped, the rest inside a subshell of its own, which a command can close): "
+	for i := range worst.Findings {
+		worst.Findings[i].Reason = how + worst.Findings[i].Reason
+	}
+	return worst
 }
 
 // quote quotes s as one shell word.

@@ -43,14 +43,14 @@ func TestShellState(t *testing.T) {
 		want answer.Decision
 		rule string
 	}
-	shells := map[string]*event.Event{"fresh": fresh, "claude": claude, "kept": kept, "typed": typed, "codex": codex, "lost": lost}
+	shells := map[string]*event.Event{"gemini": nil, "fresh": fresh, "claude": claude, "kept": kept, "typed": typed, "codex": codex, "lost": lost}
 	var tests []test
 	for i, line := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		f := strings.SplitN(line, " | ", 4)
-		if len(f) != 4 || shells[f[0]] == nil {
+		if _, ok := shells[f[0]]; len(f) != 4 || !ok {
 			t.Fatalf("shells.txt:%d: want SHELL | DECISION | RULE | COMMAND, got %q", i+1, line)
 		}
 		rule := f[2]
@@ -60,9 +60,19 @@ func TestShellState(t *testing.T) {
 		tests = append(tests, test{i + 1, shells[f[0]], strings.ReplaceAll(f[3], "⏎", "\n"), answer.Decision(f[1]), rule})
 	}
 	for _, tt := range tests {
+		in, _ := json.Marshal(map[string]string{"command": tt.cmd})
+		if tt.ev == nil {
+			// Gemini CLI's own event, decoded by its dialect.
+			data, _ := json.Marshal(map[string]any{"hook_event_name": "BeforeTool", "session_id": "g", "cwd": root,
+				"tool_name": "run_shell_command", "tool_input": json.RawMessage(in)})
+			gev, err := event.Decode(data, "gemini")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.ev = gev
+		}
 		ev := *tt.ev
-		ev.Tool, ev.Cwd = "Bash", root
-		ev.Input, _ = json.Marshal(map[string]string{"command": tt.cmd})
+		ev.Tool, ev.Cwd, ev.Input = "Bash", root, in
 		v, err := g.Event(&ev)
 		if err != nil {
 			t.Fatal(err)
