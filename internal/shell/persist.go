@@ -60,7 +60,7 @@ func outlasting(src string, l *Lasting, depth int) {
 			case *syntax.Stmt:
 				if call, ok := x.Cmd.(*syntax.CallExpr); ok {
 					defs(call, l, depth)
-					if r := reader(call); r != "" && !x.Background && !piped[x] && !stdinRedirected(x) {
+					if r := reader(call, x); r != "" && !x.Background && !piped[x] && !stdinRedirected(x) {
 						l.Readers = append(l.Readers, r)
 					}
 				}
@@ -215,9 +215,10 @@ var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, 
 	"--eval": true, "--command": true, "--execute": true, "--file": true, "-p": true, "--print": true,
 	"-x": true, "--batch": true, "--version": true, "-V": true, "--help": true, "-h": true, "-v": true}
 
-// reader returns the program a simple command leaves reading the
-// terminal, or "".
-func reader(call *syntax.CallExpr) string {
+// reader returns the program a simple command of s leaves reading the
+// terminal, or "": a shell, an interpreter, an editor, or cat, tee or dd
+// copying what is typed into a file.
+func reader(call *syntax.CallExpr, s *syntax.Stmt) string {
 	var words []string
 	for _, w := range call.Args {
 		s, ok := literal(w)
@@ -278,6 +279,14 @@ func reader(call *syntax.CallExpr) string {
 	switch {
 	case editors[name]:
 		return name
+	case name == "tee" && operands > 0, name == "dd" && !strings.Contains(strings.Join(args, " "), "if="):
+		return name + " (writing what is typed into a file)"
+	case name == "cat" && operands == 0:
+		for _, r := range s.Redirs {
+			if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+				return name + " (writing what is typed into a file)"
+			}
+		}
 	case shells[name], strings.HasPrefix(name, "python"), interpreters[name]:
 		limit := 0
 		switch name {

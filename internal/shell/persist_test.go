@@ -63,6 +63,14 @@ func TestOutlasting(t *testing.T) {
 		{"python3 <<EOF\nprint(1)\nEOF", "", ""},
 		{"python3 &", "", ""},
 		{"go test ./...", "", ""},
+		{"cat >> tests/test_a.py", "", "cat (writing what is typed into a file)"},
+		{"cat > notes.txt", "", "cat"},
+		{"cat notes.txt > copy.txt", "", ""},
+		{"cat", "", ""},
+		{"tee -a log.txt", "", "tee"},
+		{"echo x | tee log.txt", "", ""},
+		{"dd of=x.bin", "", "dd"},
+		{"dd if=a of=b", "", ""},
 		{"echo 'hi", "", ""},
 	}
 	for _, tt := range tests {
