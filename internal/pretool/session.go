@@ -73,8 +73,8 @@ func Place(c *hook.Call) []string {
 }
 
 // placeDirs sets where ev runs from its session's record: each directory
-// the shell may be in becomes a part of the call, judged alone; a shell
-// whose directory is unknown marks the event so. It returns the
+// the shell may be in, and the event's cwd, becomes a part of the call,
+// judged alone; a shell whose directory is unknown marks the event so. It returns the
 // directories the call starts in.
 func placeDirs(c *hook.Call) []string {
 	ev := c.Event
@@ -85,16 +85,24 @@ func placeDirs(c *hook.Call) []string {
 	case rec.Unknown:
 		ev.DirUnknown = true
 		return nil
-	case len(rec.Dirs) == 1:
-		ev.Cwd = rec.Dirs[0]
-	default:
-		for _, d := range rec.Dirs {
-			p := *ev
-			p.Cwd, p.Parts = d, nil
-			ev.Parts = append(ev.Parts, &p)
-		}
 	}
-	return rec.Dirs
+	// The event's own cwd too: were the shell not to outlive the call
+	// after all (Cursor's is assumed to), the call runs there, and a
+	// relative path judged only where the shell was followed to could be
+	// scratch space there and the project here.
+	dirs := append(slices.Clone(rec.Dirs), ev.Cwd)
+	sort.Strings(dirs)
+	dirs = slices.Compact(dirs)
+	if len(dirs) == 1 {
+		ev.Cwd = dirs[0]
+		return dirs
+	}
+	for _, d := range dirs {
+		p := *ev
+		p.Cwd, p.Parts = d, nil
+		ev.Parts = append(ev.Parts, &p)
+	}
+	return dirs
 }
 
 // moveDirs records where the session's shell may be after the call, which

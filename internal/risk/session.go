@@ -90,7 +90,7 @@ func ShellNote(ev *event.Event, dirs []string) string {
 	case ev.DirUnknown:
 		note += "; its directory is unknown (a cd ralph could not follow): relative paths are unknown"
 	case len(dirs) > 0:
-		note += "; it is in " + strings.Join(dirs, " or ")
+		note += "; judged in " + strings.Join(dirs, " and in ") + " (where the guard followed the shell, and the event's cwd)"
 	}
 	return note + "."
 }
