@@ -33,8 +33,9 @@
 //     aliases, functions, traps, options, and a line left unfinished,
 //     which the next call's text completes. Copilot CLI's bash with a
 //     sessionId (the releases before 1.0, whose sessions persisted), and
-//     Cursor's Shell, whose documentation does not say and whose agent is
-//     told that a shell's state persists.
+//     Cursor's Shell: Cursor runs its agent's commands in a terminal, its
+//     documentation does not say what carries over, and it cannot run
+//     here, so it is judged as the shell that keeps the most.
 //   - ShellTyped: text typed into a running process (Copilot CLI's
 //     write_bash; Codex's write_stdin, were it ever sent to a hook), whose
 //     reader ralph does not know: a shell, an interpreter, a prompt.

@@ -66,7 +66,7 @@ func where(ev *event.Event) string {
 	case ev.Shell == event.ShellTyped:
 		return "this is text typed into a process already running (" + agent + "'s " + ev.NativeTool + "), whose reader ralph does not know"
 	case ev.Shell == event.ShellPersistent && ev.Agent == "cursor":
-		return "Cursor's shell is treated as one that outlives the call (its documentation does not say it does not, and its agent is told that a shell's state persists)"
+		return "Cursor's shell is treated as one that outlives the call (Cursor runs its agent's commands in a terminal, and its documentation does not say what carries over between them)"
 	case ev.Shell == event.ShellPersistent:
 		return agent + "'s " + ev.NativeTool + " runs in a shell session that outlives the call"
 	}
