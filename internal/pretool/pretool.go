@@ -81,6 +81,12 @@ func Handle(c *hook.Call) (hook.Result, error) {
 	}
 	if e := moveDirs(c, before, decision); e != nil {
 		fmt.Fprintf(c.Stderr, "ralph: warning: following the shell's directory: %v\n", e)
+		if err == nil && (decision == answer.Allow || decision == answer.Warn) {
+			// Unrecorded, a cd would leave the next call judged in the
+			// wrong directory: the human decides this one.
+			res.Answer.Decision = answer.Ask
+			res.Answer.Reason = join(res.Answer.Reason, "ralph-hooks asks for confirmation: it could not record where this call leaves the agent's shell ("+e.Error()+"), so it could not judge the next call in the right directory. Confirm only if this call changes no directory.")
+		}
 	}
 	return res, err
 }
