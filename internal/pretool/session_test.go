@@ -38,8 +38,8 @@ func TestFollowDirs(t *testing.T) {
 		dirs         []string // where the next call is judged; nil: unknown
 	}{
 		{"a", "ls", answer.Allow, []string{root}},
-		{"a", "cd sub", answer.Allow, []string{root, sub}}, // the event's cwd too
-		{"a", "cd /", answer.Deny, []string{root, sub}},    // refused: it does not run
+		{"a", "cd sub", answer.Allow, []string{root, sub}},  // the event's cwd too
+		{"a", "cd /", answer.Deny, []string{root, sub}},     // refused: it does not run
 		{"a", "cd /", answer.Ask, []string{"/", root, sub}}, // may run, or not
 		{"a", "cd \"$X\"", answer.Allow, nil},
 		{"a", "cd sub", answer.Allow, nil}, // relative to a directory ralph lost
