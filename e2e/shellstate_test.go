@@ -32,11 +32,15 @@ import (
 // testdata/events/<agent>-<version>/shell-state/ with -update.
 
 // shellSteps are the model's calls: state left by one call, read by the
-// next. name is the shell tool's name, key its command field.
+// next; then an open quote, and the text that would close it. name is the shell tool's name, key its command field.
 func shellSteps(name string, args func(cmd string) map[string]any) []modelserver.Step {
 	return []modelserver.Step{
 		{Tool: name, Input: args("mkdir -p sub && cd sub && X=kept && alias ll='echo alias-kept' && f() { echo func-kept; }")},
 		{Tool: name, Input: args(`pwd; echo "x=$X"; shopt -s expand_aliases; ll; f`)},
+		// A line left open, then the text that would close it: a shell
+		// that outlives the call would run touch.
+		{Tool: name, Input: args("echo 'open")},
+		{Tool: name, Input: args("'; touch joined; echo '")},
 		{Text: "Done."},
 	}
 }
@@ -86,15 +90,16 @@ func TestShellStateClaude(t *testing.T) {
 			pre = append(pre, e)
 		}
 	}
-	if len(pre) != 2 {
-		t.Fatalf("%d PreToolUse events, want 2", len(pre))
+	if len(pre) != 4 {
+		t.Fatalf("%d PreToolUse events, want 4", len(pre))
 	}
 	if cwd := gjson.GetBytes(pre[1].Raw, "cwd").Str; cwd != filepath.Join(h.proj, "sub") {
 		t.Errorf("second PreToolUse cwd = %q, want %q", cwd, filepath.Join(h.proj, "sub"))
 	}
+	notJoined(t, h.proj)
 	if *update && !t.Failed() {
 		dir := filepath.Join("..", "testdata", "events", "claude-code-"+version, "shell-state")
-		saveShellState(t, dir, h.proj, h.home, [][]byte{pre[0].Raw, pre[1].Raw}, "pretooluse", res.Text)
+		saveShellState(t, dir, h.proj, h.home, raws(pre), "pretooluse", res.Text)
 		writeTools(t, r.srv, dir)
 	}
 }
@@ -156,14 +161,15 @@ func TestShellStateCopilot(t *testing.T) {
 			pre = append(pre, e.raw)
 		}
 	}
-	if len(pre) != 2 {
-		t.Fatalf("%d preToolUse events, want 2", len(pre))
+	if len(pre) != 4 {
+		t.Fatalf("%d preToolUse events, want 4", len(pre))
 	}
 	// Copilot CLI 1.0.102 runs each command in a fresh process in the
 	// session's directory: nothing of the first call carries over.
 	if cwd := gjson.GetBytes(pre[1], "cwd").Str; cwd != h.proj || !strings.HasPrefix(res.Text, h.proj+"\nx=\n") {
 		t.Errorf("second call: cwd %q, answered %q; want a fresh shell in %s", cwd, res.Text, h.proj)
 	}
+	notJoined(t, h.proj)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "copilot-"+copilotVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "pretooluse", res.Text)
@@ -204,7 +210,8 @@ func TestShellStateCodex(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
 		t.Fatal(err)
 	}
-	h.ralph(t, "install", "--agent", "codex", "--bin", h.bin)
+	// Only the capture hook: ralph would refuse the shell left running
+	// (rule shell-state), and the run records what Codex itself does.
 	steps := []modelserver.Step{
 		{Tool: "exec_command", Input: map[string]any{"cmd": "mkdir -p sub && cd sub && X=kept && alias ll='echo alias-kept' && f() { echo func-kept; }"}},
 		{Tool: "exec_command", Input: map[string]any{"cmd": `pwd; echo "x=$X"; shopt -s expand_aliases; ll; f`}},
@@ -212,6 +219,8 @@ func TestShellStateCodex(t *testing.T) {
 		{Tool: "exec_command", Input: map[string]any{"cmd": "bash --norc -i", "tty": true, "yield_time_ms": 1000}},
 		{Tool: "write_stdin", Input: map[string]any{"session_id": 1, "chars": "cd sub; echo typed-$((1+1)); pwd\n", "yield_time_ms": 1000}},
 		{Tool: "write_stdin", Input: map[string]any{"session_id": 1, "chars": "exit\n", "yield_time_ms": 1000}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "echo 'open"}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "'; touch joined; echo '"}},
 		{Text: "Done."},
 	}
 	srv := modelserver.New(steps)
@@ -268,12 +277,13 @@ func TestShellStateCodex(t *testing.T) {
 	}
 	// exec_command runs each command in a fresh process; write_stdin types
 	// into a running one, and no PreToolUse hook sees what it types.
-	if len(pre) != 3 {
-		t.Errorf("%d PreToolUse events, want 3 (the exec_command calls only)", len(pre))
+	if len(pre) != 5 {
+		t.Errorf("%d PreToolUse events, want 5 (the exec_command calls only)", len(pre))
 	}
 	if r, _ := findResult(results, modelserver.ToolUseID(3)); !strings.Contains(r.Text, "typed-2") {
 		t.Errorf("write_stdin answered %q; want the typed command to have run", r.Text)
 	}
+	notJoined(t, h.proj)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "codex-"+codexVersion, "shell-state")
 		r, _ := findResult(results, modelserver.ToolUseID(1))
@@ -384,14 +394,15 @@ func TestShellStateOpenCode(t *testing.T) {
 			pre = append(pre, e.raw)
 		}
 	}
-	if len(pre) != 2 {
-		t.Fatalf("%d tool.execute.before events, want 2", len(pre))
+	if len(pre) != 4 {
+		t.Fatalf("%d tool.execute.before events, want 4", len(pre))
 	}
 	// OpenCode 1.18.33 says "a persistent shell session", but runs each
 	// command in a fresh process in the project.
 	if !strings.HasPrefix(res.Text, h.proj+"\nx=\n") {
 		t.Errorf("second call answered %q; want a fresh shell in %s", res.Text, h.proj)
 	}
+	notJoined(t, h.proj)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "opencode-"+opencodeVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "tool.execute.before", res.Text)
@@ -416,10 +427,10 @@ func TestShellStateGemini(t *testing.T) {
 	})
 	// Gemini CLI strips a sh -c wrapper by its first and last quote
 	// characters, and runs the rest inside a subshell of its own.
-	steps = append(steps[:2],
+	steps = append(steps[:4],
 		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": "sh -c 'x' '; touch stripped-ran; echo '"}},
 		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": ") ; touch outside-ran ; (true"}},
-		steps[2])
+		steps[4])
 	srv := modelserver.New(steps)
 	url, stop, err := srv.Listen()
 	if err != nil {
@@ -458,12 +469,30 @@ func TestShellStateGemini(t *testing.T) {
 			pre = append(pre, e.raw)
 		}
 	}
-	if len(pre) != 4 {
-		t.Fatalf("%d BeforeTool events, want 4", len(pre))
+	if len(pre) != 6 {
+		t.Fatalf("%d BeforeTool events, want 6", len(pre))
 	}
+	notJoined(t, h.proj)
 	if *update && !t.Failed() {
 		dir := filepath.Join("..", "testdata", "events", "gemini-"+geminiVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "beforetool", res.Text)
 		writeTools(t, srv, dir)
 	}
+}
+
+// notJoined checks that the open quote of one call and the text of the next
+// did not join into one command line: the shell does not outlive the call.
+func notJoined(t *testing.T, proj string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(proj, "joined")); err == nil {
+		t.Error("the open quote of one call and the next call's text ran as one line")
+	}
+}
+
+func raws(evs []hookEvent) [][]byte {
+	var out [][]byte
+	for _, e := range evs {
+		out = append(out, e.Raw)
+	}
+	return out
 }
