@@ -32,7 +32,8 @@ import (
 // testdata/events/<agent>-<version>/shell-state/ with -update.
 
 // shellSteps are the model's calls: state left by one call, read by the
-// next; then an open quote, and the text that would close it. name is the shell tool's name, key its command field.
+// next; then an open quote, and the text that would close it; then a
+// text that closes a subshell it never opened. name is the shell tool's name, key its command field.
 func shellSteps(name string, args func(cmd string) map[string]any) []modelserver.Step {
 	return []modelserver.Step{
 		{Tool: name, Input: args("mkdir -p sub && cd sub && X=kept && alias ll='echo alias-kept' && f() { echo func-kept; }")},
@@ -41,6 +42,9 @@ func shellSteps(name string, args func(cmd string) map[string]any) []modelserver
 		// that outlives the call would run touch.
 		{Tool: name, Input: args("echo 'open")},
 		{Tool: name, Input: args("'; touch joined; echo '")},
+		// Text that does not parse alone, unless the agent wraps it in a
+		// subshell of its own (Gemini CLI does).
+		{Tool: name, Input: args(") ; touch closed ; (true")},
 		{Text: "Done."},
 	}
 }
@@ -90,13 +94,13 @@ func TestShellStateClaude(t *testing.T) {
 			pre = append(pre, e)
 		}
 	}
-	if len(pre) != 4 {
-		t.Fatalf("%d PreToolUse events, want 4", len(pre))
+	if len(pre) != 5 {
+		t.Fatalf("%d PreToolUse events, want 5", len(pre))
 	}
 	if cwd := gjson.GetBytes(pre[1].Raw, "cwd").Str; cwd != filepath.Join(h.proj, "sub") {
 		t.Errorf("second PreToolUse cwd = %q, want %q", cwd, filepath.Join(h.proj, "sub"))
 	}
-	notJoined(t, h.proj)
+	notJoined(t, h.proj, true)
 	if *update && !t.Failed() {
 		dir := filepath.Join("..", "testdata", "events", "claude-code-"+version, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, raws(pre), "pretooluse", res.Text)
@@ -161,15 +165,15 @@ func TestShellStateCopilot(t *testing.T) {
 			pre = append(pre, e.raw)
 		}
 	}
-	if len(pre) != 4 {
-		t.Fatalf("%d preToolUse events, want 4", len(pre))
+	if len(pre) != 5 {
+		t.Fatalf("%d preToolUse events, want 5", len(pre))
 	}
 	// Copilot CLI 1.0.102 runs each command in a fresh process in the
 	// session's directory: nothing of the first call carries over.
 	if cwd := gjson.GetBytes(pre[1], "cwd").Str; cwd != h.proj || !strings.HasPrefix(res.Text, h.proj+"\nx=\n") {
 		t.Errorf("second call: cwd %q, answered %q; want a fresh shell in %s", cwd, res.Text, h.proj)
 	}
-	notJoined(t, h.proj)
+	notJoined(t, h.proj, true)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "copilot-"+copilotVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "pretooluse", res.Text)
@@ -221,6 +225,7 @@ func TestShellStateCodex(t *testing.T) {
 		{Tool: "write_stdin", Input: map[string]any{"session_id": 1, "chars": "exit\n", "yield_time_ms": 1000}},
 		{Tool: "exec_command", Input: map[string]any{"cmd": "echo 'open"}},
 		{Tool: "exec_command", Input: map[string]any{"cmd": "'; touch joined; echo '"}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": ") ; touch closed ; (true"}},
 		{Text: "Done."},
 	}
 	srv := modelserver.New(steps)
@@ -277,13 +282,13 @@ func TestShellStateCodex(t *testing.T) {
 	}
 	// exec_command runs each command in a fresh process; write_stdin types
 	// into a running one, and no PreToolUse hook sees what it types.
-	if len(pre) != 5 {
-		t.Errorf("%d PreToolUse events, want 5 (the exec_command calls only)", len(pre))
+	if len(pre) != 6 {
+		t.Errorf("%d PreToolUse events, want 6 (the exec_command calls only)", len(pre))
 	}
 	if r, _ := findResult(results, modelserver.ToolUseID(3)); !strings.Contains(r.Text, "typed-2") {
 		t.Errorf("write_stdin answered %q; want the typed command to have run", r.Text)
 	}
-	notJoined(t, h.proj)
+	notJoined(t, h.proj, true)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "codex-"+codexVersion, "shell-state")
 		r, _ := findResult(results, modelserver.ToolUseID(1))
@@ -394,15 +399,15 @@ func TestShellStateOpenCode(t *testing.T) {
 			pre = append(pre, e.raw)
 		}
 	}
-	if len(pre) != 4 {
-		t.Fatalf("%d tool.execute.before events, want 4", len(pre))
+	if len(pre) != 5 {
+		t.Fatalf("%d tool.execute.before events, want 5", len(pre))
 	}
 	// OpenCode 1.18.33 says "a persistent shell session", but runs each
 	// command in a fresh process in the project.
 	if !strings.HasPrefix(res.Text, h.proj+"\nx=\n") {
 		t.Errorf("second call answered %q; want a fresh shell in %s", res.Text, h.proj)
 	}
-	notJoined(t, h.proj)
+	notJoined(t, h.proj, true)
 	if *update {
 		dir := filepath.Join("..", "testdata", "events", "opencode-"+opencodeVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "tool.execute.before", res.Text)
@@ -427,10 +432,9 @@ func TestShellStateGemini(t *testing.T) {
 	})
 	// Gemini CLI strips a sh -c wrapper by its first and last quote
 	// characters, and runs the rest inside a subshell of its own.
-	steps = append(steps[:4],
+	steps = append(steps[:5],
 		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": "sh -c 'x' '; touch stripped-ran; echo '"}},
-		modelserver.Step{Tool: "run_shell_command", Input: map[string]any{"command": ") ; touch outside-ran ; (true"}},
-		steps[4])
+		steps[5])
 	srv := modelserver.New(steps)
 	url, stop, err := srv.Listen()
 	if err != nil {
@@ -458,7 +462,7 @@ func TestShellStateGemini(t *testing.T) {
 		t.Logf("step %d answered: %q", i, r.Text)
 	}
 	res, _ := findResult(results, modelserver.ToolUseID(1))
-	for _, f := range []string{"stripped-ran", "outside-ran"} {
+	for _, f := range []string{"stripped-ran", "closed"} {
 		if _, err := os.Stat(filepath.Join(h.proj, f)); err != nil {
 			t.Errorf("%s: %v; want Gemini CLI to have run it", f, err)
 		}
@@ -472,7 +476,7 @@ func TestShellStateGemini(t *testing.T) {
 	if len(pre) != 6 {
 		t.Fatalf("%d BeforeTool events, want 6", len(pre))
 	}
-	notJoined(t, h.proj)
+	notJoined(t, h.proj, false)
 	if *update && !t.Failed() {
 		dir := filepath.Join("..", "testdata", "events", "gemini-"+geminiVersion, "shell-state")
 		saveShellState(t, dir, h.proj, h.home, pre, "beforetool", res.Text)
@@ -481,11 +485,16 @@ func TestShellStateGemini(t *testing.T) {
 }
 
 // notJoined checks that the open quote of one call and the text of the next
-// did not join into one command line: the shell does not outlive the call.
-func notJoined(t *testing.T, proj string) {
+// did not join into one command line (the shell does not outlive the call)
+// and, with closed, that a text closing a subshell it never opened ran
+// nothing (the agent wraps the command in no subshell of its own).
+func notJoined(t *testing.T, proj string, closed bool) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(proj, "joined")); err == nil {
 		t.Error("the open quote of one call and the next call's text ran as one line")
+	}
+	if _, err := os.Stat(filepath.Join(proj, "closed")); closed && err == nil {
+		t.Error(") ; touch closed ; (true ran touch")
 	}
 }
 
