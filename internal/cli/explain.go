@@ -91,11 +91,13 @@ func explain(e *env, args []string) error {
 	if risk.ReadOnly(ev.Tool) {
 		return printExplain(e, ev, &risk.Verdict{Decision: "allow", Target: hook.Target(ev)}, *asJSON, "read-only tool: fast path, always allowed")
 	}
+	// A shell that outlives the call is judged where the guard followed it.
+	dirs := pretool.Place(c)
 	v, err := pretool.Judge(cfg, c)
 	if err != nil {
 		return err
 	}
-	return printExplain(e, ev, v, *asJSON, "")
+	return printExplain(e, ev, v, *asJSON, risk.ShellNote(ev, dirs))
 }
 
 func readEvent(e *env, file string) (*event.Event, error) {

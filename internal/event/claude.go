@@ -81,6 +81,11 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		return nil, err
 	}
 	ev.Native = ev.Name
+	if ev.Tool == "Bash" {
+		// Claude Code keeps the directory between calls, and its event's
+		// cwd follows a cd (testdata/events/claude-code-*/shell-state).
+		ev.Shell = ShellKeepsDir
+	}
 	return ev, nil
 }
 

@@ -25,8 +25,10 @@ func (Codex) Decode(data []byte) (*Event, error) {
 	}
 	ev.NativeTool = ev.Tool
 	switch ev.Tool {
-	case "shell", "local_shell", "exec_command", "container.exec", "shell_command":
-		ev.Tool = "Bash"
+	case "Bash", "shell", "local_shell", "exec_command", "container.exec", "shell_command":
+		// A fresh process per call; but what it leaves running can be
+		// typed into with write_stdin, which no hook sees.
+		ev.Tool, ev.Shell, ev.Unseen = "Bash", ShellFresh, true
 		if wd := inStr(ev.Input, "workdir"); wd != "" {
 			ev.Cwd = wd
 		}
@@ -36,6 +38,11 @@ func (Codex) Decode(data []byte) (*Event, error) {
 		} else {
 			ev.Input = input("command", keep(ev.Input, "command"))
 		}
+	case "write_stdin":
+		// Text typed into a running process (no Codex release sends it
+		// to a hook yet): judged as what its unknown reader may do.
+		ev.Tool, ev.Shell = "Bash", ShellTyped
+		ev.Input = input("command", keep(ev.Input, "chars"))
 	case "apply_patch":
 		in := ev.Input
 		ev.Tool, ev.Input = patchTool(in)

@@ -86,6 +86,13 @@ func (Copilot) Decode(data []byte) (*Event, error) {
 		ev.Name = ev.Native
 	}
 	ev.Tool, ev.Input = copilotTool(ev.NativeTool, in)
+	switch {
+	case ev.NativeTool == "write_bash":
+		ev.Shell = ShellTyped
+	case ev.Tool == "Bash" && inStr(in, "sessionId") != "":
+		// Before 1.0, a sessionId named a shell that persisted.
+		ev.Shell = ShellPersistent
+	}
 	if ev.Tool == "apply_patch" {
 		ev.Parts = patchParts(ev, in)
 	}

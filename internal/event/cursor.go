@@ -83,6 +83,12 @@ func (Cursor) Decode(data []byte) (*Event, error) {
 		return nil, f.err
 	}
 	ev.Tool, ev.Input = cursorTool(ev.NativeTool, in)
+	if ev.NativeTool == "Shell" {
+		// Cursor's documentation does not say whether its shell outlives
+		// a call (its agent's commands run in a terminal), and it cannot
+		// run here: judged as one that does.
+		ev.Shell = ShellPersistent
+	}
 	if cwd := inStr(in, "working_directory"); cwd != "" {
 		ev.Cwd = cwd
 	}

@@ -12,6 +12,37 @@
 // (unknown fields are ignored, missing ones are tolerated) and strict where
 // a wrong value would mislead a guard (a field of the wrong type is an error
 // that names the field).
+//
+// # Shells that outlive a call
+//
+// The guard judges a Bash call as the shell that runs it will read it, and
+// that depends on the agent's tool (Shell, recorded from the real agents in
+// ../../testdata/events/*/shell-state):
+//
+//   - ShellFresh: a new shell per call, in the event's cwd; nothing of an
+//     earlier call carries over. Codex CLI's exec_command, Gemini CLI's
+//     run_shell_command (a subshell it closes itself), Copilot CLI's bash
+//     (1.0.x: "each command runs in a fresh process"), OpenCode's bash
+//     (its description says "a persistent shell session"; it is not).
+//   - ShellKeepsDir: a new shell per call, started in the directory the
+//     last one ended in, and the event's cwd is that directory (Claude
+//     Code's Bash: captured, a cd in one call is the next event's cwd);
+//     variables, aliases and functions do not carry over.
+//   - ShellPersistent: one shell for the session, which keeps everything:
+//     the directory (the event's cwd need not follow it), variables,
+//     aliases, functions, traps, options, and a line left unfinished,
+//     which the next call's text completes. Copilot CLI's bash with a
+//     sessionId (the releases before 1.0, whose sessions persisted), and
+//     Cursor's Shell: Cursor runs its agent's commands in a terminal, its
+//     documentation does not say what carries over, and it cannot run
+//     here, so it is judged as the shell that keeps the most.
+//   - ShellTyped: text typed into a running process (Copilot CLI's
+//     write_bash; Codex's write_stdin, were it ever sent to a hook), whose
+//     reader ralph does not know: a shell, an interpreter, a prompt.
+//
+// Unseen marks a shell call of an agent that can later type into a process
+// the call leaves running without any hook seeing the text: Codex CLI's
+// write_stdin fires no PreToolUse (captured with 0.169.0).
 package event
 
 import (
@@ -35,6 +66,19 @@ const (
 	SubagentStop       = "SubagentStop"
 )
 
+// How a shell tool runs a Bash call; see the package doc.
+const (
+	ShellFresh      = "fresh"
+	ShellKeepsDir   = "keeps-dir"
+	ShellPersistent = "persistent"
+	ShellTyped      = "typed"
+)
+
+// Outlives reports whether what a Bash call defines (an alias, a function,
+// a variable, an option, the directory, a line left open) is still there
+// when the next call runs.
+func (e *Event) Outlives() bool { return e.Shell == ShellPersistent || e.Shell == ShellTyped }
+
 // MaxSize is the largest event ralph reads. Real events are a few KiB; a
 // Write of a large file can reach a few MiB.
 const MaxSize = 8 << 20
@@ -50,6 +94,22 @@ type Event struct {
 	Cwd            string
 	PermissionMode string
 	AgentID        string // set inside a subagent
+
+	// Shell is how the agent's shell tool runs a Bash call (ShellFresh,
+	// ShellKeepsDir, ShellPersistent, ShellTyped; see the package doc),
+	// and Unseen whether text typed later into what it leaves running
+	// reaches no hook. DirUnknown is set by the guard, not the agent:
+	// the directory a persistent shell is in could not be followed.
+	Shell      string
+	Unseen     bool
+	DirUnknown bool
+	// Runs are the scripts the agent's shell runs for the command when it
+	// rewrites it (Gemini CLI strips a bash -c wrapper and wraps the rest
+	// in a subshell of its own), and Rewritten whether the rewriting
+	// changed more than that wrapping: the guard then judges Runs, not
+	// the command (see gemini.go).
+	Runs      []string
+	Rewritten bool
 
 	// Tool events.
 	Tool        string          // tool name, in Claude Code's spelling (Bash, Write, Edit, …)
@@ -129,6 +189,9 @@ func Decode(data []byte, agent string) (*Event, error) {
 	ev.Raw = data
 	if ev.NativeTool == "" {
 		ev.NativeTool = ev.Tool
+	}
+	if ev.Tool == "Bash" && ev.Shell == "" {
+		ev.Shell = ShellFresh
 	}
 	return ev, nil
 }

@@ -71,7 +71,7 @@ func TestDecodeCaptured(t *testing.T) {
 			file: "pre_bash.json",
 			want: Event{Agent: "claude", Name: PreToolUse, SessionID: "0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21",
 				TranscriptPath: "/root/.claude/projects/-work-proj/0d3f6a4e-5b1c-4e8a-9f2d-7c6b5a4e3d21.jsonl",
-				Cwd:            "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_01"},
+				Cwd:            "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_01"},
 			input: `{"command":"rm -rf tests","description":"Remove the tests directory"}`,
 		},
 		{
@@ -95,7 +95,7 @@ func TestDecodeCaptured(t *testing.T) {
 		{
 			file: "post_bash.json",
 			want: Event{Agent: "claude", Name: PostToolUse, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
-				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_05", DurationMS: 812},
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_05", DurationMS: 812},
 			input:    `{"command":"go test ./...","description":"Run the tests"}`,
 			response: `{"stdout":"ok  \texample.com/calc\t0.004s","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}`,
 		},
@@ -109,7 +109,7 @@ func TestDecodeCaptured(t *testing.T) {
 		{
 			file: "post_failure.json",
 			want: Event{Agent: "claude", Name: PostToolUseFailure, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
-				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", ToolUseID: "toolu_07",
+				Cwd: "/work/proj", PermissionMode: "bypassPermissions", Tool: "Bash", Shell: ShellKeepsDir, ToolUseID: "toolu_07",
 				Error: "Exit code 1\nFAIL: TestAdd", DurationMS: 1204},
 			input: `{"command":"go test ./..."}`,
 		},
@@ -667,9 +667,9 @@ func FuzzDecode(f *testing.F) {
 		if ev.Response != nil && !json.Valid(ev.Response) {
 			t.Fatalf("Decode(%q).Response = %q, want nil or JSON", data, ev.Response)
 		}
-		// Only a JSON object decodes.
-		var obj map[string]any
-		if json.Unmarshal(data, &obj) != nil || obj == nil {
+		// Only a JSON object decodes (a number out of float64's range, such
+		// as 1e700, is JSON all the same: json.Valid, not Unmarshal).
+		if trimmed := bytes.TrimSpace(data); !json.Valid(trimmed) || len(trimmed) == 0 || trimmed[0] != '{' {
 			t.Fatalf("Decode(%q) succeeded on input that is not a JSON object", data)
 		}
 		for _, key := range []string{"command", "file_path", "old_string"} {

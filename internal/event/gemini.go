@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -84,6 +85,7 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 	case "run_shell_command":
 		ev.Tool = "Bash"
 		ev.Input = input("command", keep(in, "command"), "description", keep(in, "description"))
+		ev.Runs, ev.Rewritten = geminiRuns(inStr(in, "command"))
 		// The command runs in dir_path, relative to the project.
 		dir := inStr(in, "dir_path")
 		if dir == "" {
@@ -148,4 +150,59 @@ func geminiLast(path string) string {
 		}
 	}
 	return last
+}
+
+// geminiWrapper matches the shell wrapper Gemini CLI strips from a command
+// before it runs it (stripShellWrapper, bundle chunk-5FZXKDXH.js of
+// 0.61.0): sh, bash or zsh -c, cmd.exe /c, powershell or pwsh -Command.
+var geminiWrapper = regexp.MustCompile(`(?i)^\s*(?:(?:(?:\S+/)?(?:sh|bash|zsh))\s+-c|cmd\.exe\s+/c|powershell(?:\.exe)?\s+(?:-NoProfile\s+)?-Command|pwsh(?:\.exe)?\s+(?:-NoProfile\s+)?-Command)\s+`)
+
+// geminiRuns returns the scripts Gemini CLI 0.61.0 runs with bash -c for a
+// run_shell_command command on Linux and macOS (wrapCommandForBackgroundPIDs):
+// the command, its shell wrapper stripped, inside a subshell of Gemini's
+// own,
+//
+//	_bgpids_file=FILE
+//	(
+//	  trap 'jobs -p > "$_bgpids_file"' EXIT
+//	COMMAND
+//	)
+//	__code=$?
+//	exit $__code
+//
+// A command that closes the subshell early runs outside it, and a text
+// that does not parse alone may parse there. Stripping the wrapper
+// removes its first and last quote characters, unescaping nothing for
+// single quotes: sh -c 'x' '; rm -rf src; echo ' runs rm. For double
+// quotes Gemini unquotes the text when it is one word, else strips the
+// quote characters: both are returned. rewritten reports whether the
+// command was changed beyond the wrapping (a wrapper stripped).
+func geminiRuns(cmd string) (runs []string, rewritten bool) {
+	inner := strings.TrimSpace(cmd)
+	variants := []string{inner}
+	if m := geminiWrapper.FindString(cmd); m != "" {
+		rewritten = true
+		inner = strings.TrimSpace(cmd[len(m):])
+		variants = []string{inner}
+		if len(inner) >= 2 && (inner[0] == '"' && inner[len(inner)-1] == '"' || inner[0] == '\'' && inner[len(inner)-1] == '\'') {
+			variants = []string{inner[1 : len(inner)-1]}
+			if inner[0] == '"' && strings.HasSuffix(strings.TrimSpace(m), "-c") {
+				unq := strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\$`, `$`, "\\`", "`").Replace(inner[1 : len(inner)-1])
+				if unq != variants[0] {
+					variants = append(variants, unq)
+				}
+			}
+		}
+	}
+	for _, v := range variants {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if strings.HasSuffix(v, "\\") {
+			v += " "
+		}
+		runs = append(runs, "_bgpids_file=/tmp/gemini-shell/bgpids.tmp\n(\n  trap 'jobs -p > \"$_bgpids_file\"' EXIT\n"+v+"\n)\n__code=$?\nexit $__code")
+	}
+	return runs, rewritten
 }

@@ -38,6 +38,7 @@ var codexAgent = &Agent{
 		"no ask: a call a rule wants the human to confirm is refused, saying so",
 		"no event for a failed tool call: failures are not recorded for the loop's error patterns",
 		"Codex runs the hooks only once it trusts them (review them in interactive codex, or run codex exec --dangerously-bypass-hook-trust) and, for the project's file, only in a trusted project: until then none runs, and nothing says so",
+		"text Codex types into a running process (write_stdin) reaches no hook: a command that leaves a shell, an interpreter or an editor reading the terminal (bash -i, python3, psql app) is refused, saying so",
 	},
 }
 

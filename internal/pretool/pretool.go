@@ -66,8 +66,33 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return h.Main(args, stdin, stdout, stderr)
 }
 
-// Handle judges one PreToolUse call.
+// Handle judges one PreToolUse call. In a shell that outlives the call,
+// it judges the call where the shell is, and follows where it goes
+// (session.go).
 func Handle(c *hook.Call) (hook.Result, error) {
+	if !follows(c.Event) {
+		return handle(c)
+	}
+	before := placeDirs(c)
+	res, err := handle(c)
+	decision := res.Answer.Decision
+	if err != nil {
+		decision = answer.Ask // it may run unguarded
+	}
+	if e := moveDirs(c, before, decision); e != nil {
+		fmt.Fprintf(c.Stderr, "ralph: warning: following the shell's directory: %v\n", e)
+		if err == nil && (decision == answer.Allow || decision == answer.Warn) {
+			// Unrecorded, a cd would leave the next call judged in the
+			// wrong directory: the human decides this one.
+			res.Answer.Decision = answer.Ask
+			res.Answer.Reason = join(res.Answer.Reason, "ralph-hooks asks for confirmation: it could not record where this call leaves the agent's shell ("+e.Error()+"), so it could not judge the next call in the right directory. Confirm only if this call changes no directory.")
+		}
+	}
+	return res, err
+}
+
+// handle judges one PreToolUse call.
+func handle(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
 	if risk.ReadOnly(ev.Tool) {

@@ -273,7 +273,7 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return g.Command(cmd, cwd), nil
+		return g.bashCall(ev, cmd, cwd), nil
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		key := "file_path"
 		if ev.Tool == "NotebookEdit" {

@@ -1,0 +1,84 @@
+package pretool
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+)
+
+// TestFollowDirs follows a persistent shell's directory through a
+// session's calls: a cd that runs, one the human is asked about (it may
+// not run), one that is refused, one ralph cannot follow, and the cd to
+// an absolute path that finds the shell again.
+func TestFollowDirs(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	call := func(session, cmd string) *hook.Call {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		ev := &event.Event{Agent: "cursor", Tool: "Bash", NativeTool: "Shell", Shell: event.ShellPersistent, SessionID: session, Cwd: root, Input: in}
+		return &hook.Call{Hook: "pre-tool-call", Event: ev, Scope: project.Scope{Layout: project.Layout{Root: root}},
+			Now: time.Now, Stderr: &stderr}
+	}
+	steps := []struct {
+		session, cmd string
+		decision     answer.Decision
+		dirs         []string // where the next call is judged; nil: unknown
+	}{
+		{"a", "ls", answer.Allow, []string{root}},
+		{"a", "cd sub", answer.Allow, []string{root, sub}},  // the event's cwd too
+		{"a", "cd /", answer.Deny, []string{root, sub}},     // refused: it does not run
+		{"a", "cd /", answer.Ask, []string{"/", root, sub}}, // may run, or not
+		{"a", "cd \"$X\"", answer.Allow, nil},
+		{"a", "cd sub", answer.Allow, nil}, // relative to a directory ralph lost
+		{"a", "cd " + sub, answer.Allow, []string{root, sub}},
+		{"b", "ls", answer.Allow, []string{root}}, // another session: its own
+	}
+	for i, s := range steps {
+		c := call(s.session, s.cmd)
+		before := placeDirs(c)
+		if err := moveDirs(c, before, s.decision); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		next := call(s.session, "pwd")
+		got := placeDirs(next)
+		if s.dirs == nil {
+			if got != nil || !next.Event.DirUnknown {
+				t.Errorf("step %d %q: next call judged in %q (unknown %v), want unknown", i, s.cmd, got, next.Event.DirUnknown)
+			}
+			continue
+		}
+		slices.Sort(got)
+		want := slices.Clone(s.dirs)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || next.Event.DirUnknown {
+			t.Errorf("step %d %q: next call judged in %q, want %q", i, s.cmd, got, want)
+		}
+		if len(want) > 1 && len(next.Event.Parts) != len(want) {
+			t.Errorf("step %d %q: %d parts, want one per directory", i, s.cmd, len(next.Event.Parts))
+		}
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+
+	// A corrupt record is said, and the event's cwd stands.
+	if err := os.WriteFile(filepath.Join(root, ".aiwg", "ralph", "shell-dirs.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := placeDirs(call("a", "ls")); !slices.Equal(got, []string{root}) || !bytes.Contains(stderr.Bytes(), []byte("shell-dirs.json is corrupt")) {
+		t.Errorf("corrupt record: judged in %q, stderr %q", got, stderr.String())
+	}
+}
