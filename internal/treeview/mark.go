@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,7 +48,13 @@ const stampLen = 40
 // nothing to trust: a file stat'ed through the view that is missing or
 // not a regular file, or that is not in one of the view's directories,
 // or a stamp not yet settled.
-func (v *View) Mark(key string) []byte {
+func (v *View) Mark(key string) []byte { return v.mark(key, true) }
+
+// DirMark is Mark of the view's directories alone: [Holds] of it tells
+// that every directory lists what it listed, whatever its files hold.
+func (v *View) DirMark(key string) []byte { return v.mark(key, false) }
+
+func (v *View) mark(key string, withFiles bool) []byte {
 	now := v.now()
 	rels := make([]string, 0, len(v.dirs))
 	for rel, d := range v.dirs {
@@ -60,6 +67,9 @@ func (v *View) Mark(key string) []byte {
 	files := make(map[string][]string, len(v.dirs)) // names by directory
 	size := 64 + len(key) + len(v.root) + len(rels)*(8+stampLen)
 	for rel, s := range v.stats {
+		if !withFiles {
+			break
+		}
 		if !s.ok || !s.s.Mode.IsRegular() || s.s.Settled(now).CTime == 0 {
 			return nil
 		}
@@ -228,15 +238,39 @@ func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool
 	if !ok {
 		return false
 	}
-	abs := func(rel string) string {
-		if rel == "" {
-			return root
-		}
-		return root + "/" + rel
+	changed, ok := checkMark(root, dirs, nfiles)
+	if !ok {
+		return false
 	}
-	// Every directory and file stat'ed, the directories shared among the
-	// CPUs: a file that is not the mark's answers at once.
-	changed := make([]bool, len(dirs)) // the directory's stamp changed, or it is gone
+	var changedDirs []*markDir
+	for i := range dirs {
+		if changed[i] {
+			changedDirs = append(changedDirs, &dirs[i])
+		}
+	}
+	if len(changedDirs) == 0 {
+		return true
+	}
+	return sameCounted(root, dirs, nfiles, changedDirs, counts)
+}
+
+// Holds reports whether mark (from [View.DirMark] or [View.Mark]) is of
+// the tree under root with key, and every directory and file it records
+// has the stamp it recorded: no directory lists anything it did not.
+func Holds(root, key string, mark []byte) bool {
+	dirs, nfiles, ok := decodeMark(root, key, mark)
+	if !ok {
+		return false
+	}
+	changed, ok := checkMark(root, dirs, nfiles)
+	return ok && !slices.Contains(changed, true)
+}
+
+// checkMark stats every directory and file of a mark, the directories
+// shared among the CPUs: changed says which directories' stamps changed
+// (or are gone); ok is false as soon as a file is not the mark's.
+func checkMark(root string, dirs []markDir, nfiles int) (changed []bool, ok bool) {
+	changed = make([]bool, len(dirs)) // the directory's stamp changed, or it is gone
 	var failed atomic.Bool
 	var next atomic.Int64
 	check := func() {
@@ -246,7 +280,7 @@ func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool
 				return
 			}
 			d := &dirs[i]
-			same, filesOK := checkDir(abs(d.rel), d)
+			same, filesOK := checkDir(absOf(root, d.rel), d)
 			if !filesOK {
 				failed.Store(true)
 				return
@@ -268,19 +302,21 @@ func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool
 	}
 	check()
 	wg.Wait()
-	if failed.Load() {
-		return false
+	return changed, !failed.Load()
+}
+
+// absOf is the absolute path of rel under root.
+func absOf(root, rel string) string {
+	if rel == "" {
+		return root
 	}
-	var changedDirs []*markDir
-	for i := range dirs {
-		if changed[i] {
-			changedDirs = append(changedDirs, &dirs[i])
-		}
-	}
-	if len(changedDirs) == 0 {
-		return true
-	}
-	// Directories changed: what each lists now must count the same files.
+	return root + "/" + rel
+}
+
+// sameCounted reports whether the changed directories of a mark, read
+// again with any directory new under them, list the same counted files.
+func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir, counts func(rel string) bool) bool {
+	abs := func(rel string) string { return absOf(root, rel) }
 	known := make(map[string]bool, len(dirs))
 	marked := make(map[string]bool, nfiles)
 	for _, d := range dirs {

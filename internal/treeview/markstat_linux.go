@@ -10,6 +10,10 @@ import (
 // that is gone or is no longer one (a link now) is not the same; its
 // files, if d records any, are not either.
 func checkDir(abs string, d *markDir) (same, filesOK bool) {
+	if len(d.files) == 0 {
+		st, ok := lstatStamp(abs) // one call, not three
+		return ok && d.stamp.Same(st), true
+	}
 	fd, err := unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	for err == unix.EINTR {
 		fd, err = unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
