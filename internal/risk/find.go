@@ -430,8 +430,8 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			continue
 		}
 		sel := g.selectFind(s, root)
-		tests, changes, tamper, git := sel.tests, sel.changes, sel.tamper, sel.git
-		if len(tests) == 0 {
+		tests, nTests, changes, tamper, git := sel.tests, sel.nTests, sel.changes, sel.tamper, sel.git
+		if nTests == 0 {
 			// By name, whether or not such files exist here yet.
 			for _, n := range s.names {
 				if pat := strings.TrimPrefix(n.pattern, "./"); g.IsTestPath(pat) || g.IsTestPath("x/"+pat) {
@@ -439,6 +439,7 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 				}
 			}
 			tests = uniq(tests)
+			nTests = len(tests)
 		}
 		if git != "" && tamper == "" {
 			g.add(v, g.tamper(text, git))
@@ -446,8 +447,8 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		switch {
 		case tamper != "":
 			g.add(v, g.tamper(text, tamper))
-		case len(tests) > 0:
-			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTests(tests)), text, nil))
+		case nTests > 0:
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTestsOf(tests, nTests)), text, nil))
 		case len(changes) > 0:
 			g.add(v, g.fileDelete(text, changes))
 			v.Changes = append(v.Changes, changes...)

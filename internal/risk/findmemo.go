@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
@@ -44,7 +45,8 @@ var findMemoHits int
 
 // selection is what a find selects under one root, as judgeFind uses it.
 type selection struct {
-	tests   []string // the tests it would delete, unique, in walk order
+	tests   []string // the tests it would delete, unique, in walk order (from a memo: the first shownTests)
+	nTests  int      // how many
 	changes []string // the other files (only when there are no tests)
 	tamper  string   // the first protected path it reaches
 	git     string   // the first of git's hooks or configuration it reaches
@@ -100,7 +102,15 @@ func (g *Guard) loadSelection(key string) (selection, bool) {
 		list = nil
 	}
 	if f[2] == "t" {
-		sel.tests = list
+		// The number of tests, then the first of them.
+		if len(list) == 0 {
+			return selection{}, false
+		}
+		n, err := strconv.Atoi(list[0])
+		if err != nil || n < len(list)-1 || n == 0 || len(list)-1 < min(n, shownTests) {
+			return selection{}, false
+		}
+		sel.tests, sel.nTests = list[1:], n
 	} else {
 		sel.changes = list
 	}
@@ -117,8 +127,8 @@ func (g *Guard) saveSelection(key string, view *treeview.View, sel selection) {
 	if mark == nil {
 		return // a directory too recently changed to trust
 	}
-	kind, list := "t", sel.tests
-	if len(sel.tests) == 0 {
+	kind, list := "t", append([]string{strconv.Itoa(sel.nTests)}, firstN(sel.tests, shownTests)...)
+	if sel.nTests == 0 {
 		kind, list = "c", sel.changes
 	}
 	for _, f := range append([]string{sel.tamper, sel.git}, list...) {
@@ -172,7 +182,8 @@ func (g *Guard) selectFind(s *findSpec, root string) selection {
 		sel.changes = append(sel.changes, p)
 	}
 	sel.tests = uniq(sel.tests)
-	if len(sel.tests) > 0 {
+	sel.nTests = len(sel.tests)
+	if sel.nTests > 0 {
 		sel.changes = nil // not used: the tests are what the find is judged by
 	}
 	if keep && !g.walkedOut {

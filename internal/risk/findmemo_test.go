@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -220,4 +221,37 @@ func TestFindMemoKey(t *testing.T) {
 			t.Errorf("%s: a selection was kept", c)
 		}
 	}
+}
+
+// FuzzLoadSelection: a memo of any content gives a selection or none,
+// never panics; a selection of tests names at most as many as it counts.
+func FuzzLoadSelection(f *testing.F) {
+	root := f.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "x_test.go"), nil, 0o644); err != nil {
+		f.Fatal(err)
+	}
+	time.Sleep(treeview.Margin + 100*time.Millisecond) // stamps to trust
+	mark := treeview.Open(root, "").DirMark("k")
+	if mark == nil {
+		f.Fatal("no mark")
+	}
+	memo := filepath.Join(f.TempDir(), "memo")
+	framed := func(tail string) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, uint32(len(mark)))
+		return append(append(b, mark...), tail...)
+	}
+	f.Add(framed("\x00\x00t\x003\x00a\x00b\x00c"))
+	f.Add(framed("x\x00y\x00c\x00a"))
+	f.Add(framed("\x00\x00t"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := newGuard(t, root, nil)
+		g.FindMemo = &FindMemo{Path: memo}
+		if err := os.WriteFile(memo, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if sel, ok := g.loadSelection("k"); ok && len(sel.tests) > sel.nTests {
+			t.Fatalf("%d tests named of %d, from %q", len(sel.tests), sel.nTests, data)
+		}
+	})
 }

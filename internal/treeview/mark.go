@@ -271,6 +271,8 @@ func Holds(root, key string, mark []byte) bool {
 // (or are gone); ok is false as soon as a file is not the mark's.
 func checkMark(root string, dirs []markDir, nfiles int) (changed []bool, ok bool) {
 	changed = make([]bool, len(dirs)) // the directory's stamp changed, or it is gone
+	base := openMarkRoot(root)
+	defer base.close()
 	var failed atomic.Bool
 	var next atomic.Int64
 	check := func() {
@@ -280,7 +282,7 @@ func checkMark(root string, dirs []markDir, nfiles int) (changed []bool, ok bool
 				return
 			}
 			d := &dirs[i]
-			same, filesOK := checkDir(absOf(root, d.rel), d)
+			same, filesOK := base.checkDir(d)
 			if !filesOK {
 				failed.Store(true)
 				return
