@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -234,13 +235,26 @@ const markCheckMin = 256
 // that is not one, a stamp not settled, a counted file gone, new or
 // changed) is false: the caller then looks at the tree.
 func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool {
+	unchanged, _ := Check(root, key, mark, counts)
+	return unchanged
+}
+
+// Check is Unchanged, and reports too whether the mark is stale:
+// unchanged, but only once directories whose stamps changed were read
+// again, every one of them now with a stamp settled enough to be marked
+// — a new mark would spare the reads at every later check.
+func Check(root, key string, mark []byte, counts func(rel string) bool) (unchanged, stale bool) {
+	return check(root, key, mark, counts, time.Now)
+}
+
+func check(root, key string, mark []byte, counts func(rel string) bool, now func() time.Time) (unchanged, stale bool) {
 	dirs, nfiles, ok := decodeMark(root, key, mark)
 	if !ok {
-		return false
+		return false, false
 	}
 	changed, ok := checkMark(root, dirs, nfiles)
 	if !ok {
-		return false
+		return false, false
 	}
 	var changedDirs []*markDir
 	for i := range dirs {
@@ -249,9 +263,13 @@ func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool
 		}
 	}
 	if len(changedDirs) == 0 {
-		return true
+		return true, false
 	}
-	return sameCounted(root, dirs, nfiles, changedDirs, counts)
+	settled := true
+	same := sameCounted(root, dirs, nfiles, changedDirs, counts, func(info os.FileInfo) {
+		settled = settled && StampOf(info).Settled(now()).CTime != 0
+	})
+	return same, same && settled
 }
 
 // Holds reports whether mark (from [View.DirMark] or [View.Mark]) is of
@@ -317,7 +335,8 @@ func absOf(root, rel string) string {
 
 // sameCounted reports whether the changed directories of a mark, read
 // again with any directory new under them, list the same counted files.
-func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir, counts func(rel string) bool) bool {
+// Each directory read is passed to read first.
+func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir, counts func(rel string) bool, read func(os.FileInfo)) bool {
 	abs := func(rel string) string { return absOf(root, rel) }
 	known := make(map[string]bool, len(dirs))
 	marked := make(map[string]bool, nfiles)
@@ -328,12 +347,13 @@ func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir
 		}
 	}
 	seen := map[string]bool{} // the marked files listed again
-	var read func(rel string) bool
-	read = func(rel string) bool {
+	var list func(rel string) bool
+	list = func(rel string) bool {
 		info, err := os.Lstat(abs(rel))
 		if err != nil || !info.IsDir() {
 			return true // gone: the marked files in it are gone too, and failed their stat
 		}
+		read(info)
 		des, err := os.ReadDir(abs(rel))
 		if err != nil {
 			return false
@@ -349,7 +369,7 @@ func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir
 					seen[p] = true
 				}
 			case de.IsDir() && !project.NotSource(de.Name()):
-				if !known[p] && !read(p) {
+				if !known[p] && !list(p) {
 					return false // a new directory, read whole
 				}
 			}
@@ -357,7 +377,7 @@ func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir
 		return true
 	}
 	for _, d := range changedDirs {
-		if !read(d.rel) {
+		if !list(d.rel) {
 			return false
 		}
 	}

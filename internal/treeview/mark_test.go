@@ -228,3 +228,32 @@ func TestMarkLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkStale: a mark unchanged only once a changed directory was read
+// again is stale when that directory's stamp has settled (a new mark
+// would spare the read), not before, and not when nothing changed.
+func TestMarkStale(t *testing.T) {
+	counts := func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
+	root := t.TempDir()
+	if err := writeAll(root, "a/x_test.go", "c/z.go"); err != nil {
+		t.Fatal(err)
+	}
+	v := open(root, "", later)
+	for _, f := range v.Files(nil, counts) {
+		v.Stat(f)
+	}
+	m := v.Mark("k")
+	if same, stale := check(root, "k", m, counts, later); !same || stale {
+		t.Fatalf("nothing changed: unchanged %v, stale %v; want true, false", same, stale)
+	}
+	tick(t, root)
+	if err := writeAll(root, "a/out.bin"); err != nil {
+		t.Fatal(err)
+	}
+	if same, stale := check(root, "k", m, counts, time.Now); !same || stale {
+		t.Errorf("an output just written: unchanged %v, stale %v; want true, false", same, stale)
+	}
+	if same, stale := check(root, "k", m, counts, later); !same || !stale {
+		t.Errorf("an output written long ago: unchanged %v, stale %v; want true, true", same, stale)
+	}
+}
