@@ -10,6 +10,10 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
+// findMemoName is the guard's memo of its last find (risk.FindMemo), in
+// the loop's state directory.
+const findMemoName = "find-memo.bin"
+
 // useTreeView gives the guard the loop's view of the tree (package
 // treeview), when the call belongs to a loop that has one saved, to list
 // a find's matches from instead of walking (a call outside a loop, or
@@ -18,9 +22,6 @@ import (
 // the next call reads no directory again. A find judged from the view
 // is kept (findMemoName) to answer the same find again while the tree's
 // directories list what they listed.
-// findMemoName is the guard's memo of its last find (risk.FindMemo).
-const findMemoName = "find-memo.bin"
-
 func useTreeView(g *risk.Guard, c *hook.Call) (save func()) {
 	if c.Scope.Loop == "" {
 		return func() {}

@@ -73,8 +73,9 @@ func (g *Guard) findMemoKey(s *findSpec, root string) string {
 			gitExec = append(gitExec, p)
 		}
 	}
-	return fmt.Sprintf("%q %+v %q %q %q %q %q %q %q %d %q %+v",
-		findMemoHeader, *s, root, g.Root, roots.root, g.Home, roots.home, g.Protected, gitExec, maxWalk, g.cfg.TestFiles, st) + fmt.Sprintf(" %q", exe)
+	// Quoted: no NUL, which ends the key in the mark.
+	return fmt.Sprintf("%q %+v %q %q %q %q %q %q %q %d %q %q %+v",
+		findMemoHeader, *s, root, g.Root, roots.root, g.Home, roots.home, g.Protected, gitExec, maxWalk, g.cfg.TestFiles, exe, st)
 }
 
 // loadSelection returns the selection kept under key, if the tree's
