@@ -188,3 +188,53 @@ func postBash(t *testing.T, root string) string {
 	}
 	return out.String()
 }
+
+// TestEditKeepsMark: an Edit that leaves a test file as the index has it
+// (stamp and all) overrides nothing, so the next Bash call is answered
+// by its mark; an Edit that changes it is judged once: the Bash call
+// after it reports nothing again.
+func TestEditKeepsMark(t *testing.T) {
+	t.Setenv("RALPH_STATE_HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("RALPH_LOOP_ID", "")
+	p := markProject(t)
+	for range 2 {
+		time.Sleep(treeview.Margin + 200*time.Millisecond)
+		postBash(t, p.root)
+	}
+	if _, err := os.Stat(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, markName)); err != nil {
+		t.Fatalf("no mark: %v", err)
+	}
+	postEdit := func() string {
+		t.Helper()
+		ev, _ := json.Marshal(map[string]any{
+			"session_id": "t", "cwd": p.root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+			"tool_input":    map[string]any{"file_path": filepath.Join(p.root, "a/a_test.go"), "old_string": "1", "new_string": "1"},
+			"tool_response": map[string]any{"success": true}, "tool_use_id": "toolu_2",
+		})
+		var out, errs bytes.Buffer
+		if code := Main(nil, bytes.NewReader(ev), &out, &errs); code != 0 {
+			t.Fatalf("post-tool-call: exit %d: %s", code, errs.String())
+		}
+		return out.String()
+	}
+	if out := postEdit(); out != "" {
+		t.Fatalf("an Edit that changed nothing: %s", out)
+	}
+	before := answeredByMark
+	if out := postBash(t, p.root); out != "" || answeredByMark == before {
+		t.Errorf("Bash after an Edit that changed nothing: %q, answered by the mark: %v", out, answeredByMark > before)
+	}
+	f, err := os.OpenFile(filepath.Join(p.root, "a/a_test.go"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nfunc TestA3(t *testing.T) { t.Skip(\"later\") }\n")
+	f.Close()
+	if out := postEdit(); !strings.Contains(out, "skip") {
+		t.Fatalf("an Edit that added a skip: %q, want it reported", out)
+	}
+	if out := postBash(t, p.root); out != "" {
+		t.Errorf("Bash after the Edit reported it again: %s", out)
+	}
+}

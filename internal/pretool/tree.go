@@ -6,20 +6,31 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
+
+// findMemoName is the guard's memo of its last find (risk.FindMemo), in
+// the loop's state directory.
+const findMemoName = "find-memo.bin"
 
 // useTreeView gives the guard the loop's view of the tree (package
 // treeview), when the call belongs to a loop that has one saved, to list
 // a find's matches from instead of walking (a call outside a loop, or
 // before the loop's first view, walks). The returned func saves the view
 // when the guard refreshed it and it changed (not in a dry run), so that
-// the next call reads no directory again.
+// the next call reads no directory again. A find judged from the view
+// is kept (findMemoName) to answer the same find again while the tree's
+// directories list what they listed.
 func useTreeView(g *risk.Guard, c *hook.Call) (save func()) {
 	if c.Scope.Loop == "" {
 		return func() {}
 	}
 	var view *treeview.View
+	g.FindMemo = &risk.FindMemo{Path: filepath.Join(c.Scope.Dir(), findMemoName)}
+	if !c.DryRun {
+		g.FindMemo.Write = func(path string, data []byte) error { return state.WriteFile(path, data, 0o644) }
+	}
 	g.TreeView = func() *treeview.View {
 		view = treeview.Load(c.Scope.Root, filepath.Join(c.Scope.Dir(), treeview.Name))
 		return view

@@ -618,9 +618,12 @@ func describePlace(g *Guard, p string) string {
 	return "the system directory " + p
 }
 
-func listTests(tests []string) string {
-	n := len(tests)
-	shown := firstN(tests, 4)
+func listTests(tests []string) string { return listTestsOf(tests, len(tests)) }
+
+// listTestsOf is listTests of n tests, of which tests are the first (at
+// least shownTests of them, or all).
+func listTestsOf(tests []string, n int) string {
+	shown := firstN(tests, shownTests)
 	s := strings.Join(shown, ", ")
 	if n > len(shown) {
 		s += fmt.Sprintf(" and %d more", n-len(shown))
@@ -630,6 +633,9 @@ func listTests(tests []string) string {
 	}
 	return fmt.Sprintf("%d tests: %s", n, s)
 }
+
+// shownTests is how many tests listTests names.
+const shownTests = 4
 
 func firstN(list []string, n int) []string {
 	if len(list) > n {

@@ -218,7 +218,7 @@ type found struct {
 // matches walks root and returns what the spec selects there (bounded; a
 // superset when the spec has tests ralph does not evaluate). The loop's
 // view of the tree lists root's directories when the guard has one
-// (walkView); else they are walked.
+// (walkView); else they are walked (and g.walkedOut is set).
 func (s *findSpec) matches(g *Guard, root string) []found {
 	var out []found
 	if s.matchOne(root, 0) {
@@ -261,6 +261,7 @@ func (s *findSpec) matches(g *Guard, root string) []found {
 	if g.walkView(root, visit) {
 		return out
 	}
+	g.walkedOut = true
 	base := strings.Count(root, string(filepath.Separator))
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
@@ -428,40 +429,17 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			g.add(v, g.outsideFinding(text, fmt.Sprintf("%s %s files under %s, outside the project.", text, verb, g.rel(root)), o.cmd.Args...))
 			continue
 		}
-		var tests, changes []string
-		tamper, git := "", ""
-		// The tree does not change while a command is judged: the
-		// matches of one directory resolve its links once.
-		g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
-		for _, m := range s.matches(g, root) {
-			p := m.path
-			rel, ok := g.inProject(p)
-			if !ok {
-				continue
-			}
-			if p != g.Root && g.deleteProtected(m) {
-				if !g.gitExecOnly(p) {
-					tamper = p
-					break
-				}
-				if git == "" {
-					git = p // git's hooks or configuration: asks, unless worse is found
-				}
-			}
-			if t := g.testsOf(m, rel); len(t) > 0 {
-				tests = append(tests, t...)
-				continue
-			}
-			changes = append(changes, p)
-		}
-		g.evals, g.plain = nil, nil
-		if len(tests) == 0 {
+		sel := g.selectFind(s, root)
+		tests, nTests, changes, tamper, git := sel.tests, sel.nTests, sel.changes, sel.tamper, sel.git
+		if nTests == 0 {
 			// By name, whether or not such files exist here yet.
 			for _, n := range s.names {
 				if pat := strings.TrimPrefix(n.pattern, "./"); g.IsTestPath(pat) || g.IsTestPath("x/"+pat) {
 					tests = append(tests, n.pattern)
 				}
 			}
+			tests = uniq(tests)
+			nTests = len(tests)
 		}
 		if git != "" && tamper == "" {
 			g.add(v, g.tamper(text, git))
@@ -469,8 +447,8 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		switch {
 		case tamper != "":
 			g.add(v, g.tamper(text, tamper))
-		case len(tests) > 0:
-			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTests(uniq(tests))), text, nil))
+		case nTests > 0:
+			g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s. Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them.", text, verb, listTestsOf(tests, nTests)), text, nil))
 		case len(changes) > 0:
 			g.add(v, g.fileDelete(text, changes))
 			v.Changes = append(v.Changes, changes...)

@@ -66,6 +66,7 @@ func (g *Guard) walkView(root string, visit func(dir, name string, depth int, is
 			p := joinPath(dir, e.Name)
 			if project.NotSource(e.Name) {
 				// Not read by the view: walked.
+				g.walkedOut = true
 				filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 					if err != nil || q == p {
 						return nil

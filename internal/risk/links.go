@@ -219,6 +219,7 @@ type guardState struct {
 	view      *treeview.View       // see findview.go
 	evals     map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
 	plain     map[string]bool      // see deleteProtected
+	walkedOut bool                 // a find's matches walked a directory the view does not hold
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

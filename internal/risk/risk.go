@@ -128,6 +128,10 @@ type Guard struct {
 	// rather than by walking (see findview.go). Called once, when a
 	// judgement first needs it.
 	TreeView func() *treeview.View
+	// FindMemo, when set, keeps the selection of the last find judged
+	// from the view, to give again while the tree's directories list
+	// what they listed (see findmemo.go).
+	FindMemo *FindMemo
 
 	cfg      *config.Config
 	rules    []*rule

@@ -1,6 +1,8 @@
 package treeview
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,8 +29,14 @@ func FuzzDecode(f *testing.F) {
 // panics; one that is not a mark of the root is never unchanged.
 func FuzzUnchanged(f *testing.F) {
 	root := f.TempDir()
-	f.Add([]byte(markHeader + "\x00" + root + "\x00k\x001\x00\x001 2 3 4 5\x000\x00"))
-	f.Add([]byte(markHeader + "\x00" + root + "\x00k\x000\x000\x00"))
+	if err := os.WriteFile(filepath.Join(root, "x_test.go"), nil, 0o644); err != nil {
+		f.Fatal(err)
+	}
+	v := open(root, "", later)
+	v.Stat("x_test.go")
+	f.Add(v.Mark("k"))
+	f.Add([]byte(markHeader + "\x00" + root + "\x00k\x00\x01\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add([]byte(markHeader + "\x00" + root + "\x00k\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// The root's stamp is a directory's: no mark that does not record
 		// it first, with its inode, is unchanged.

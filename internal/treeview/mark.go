@@ -1,10 +1,15 @@
 package treeview
 
 import (
+	"encoding/binary"
 	"os"
+	"runtime"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -12,7 +17,7 @@ import (
 // A mark is a record of the tree as a view saw it: the stamp of every
 // directory the view holds and of every file the process stat'ed through
 // it ([View.Stat]), with a key of the caller's (what else its answer
-// depended on). [Unchanged] tells from a mark alone, with one lstat per
+// depended on). [Unchanged] tells from a mark alone, with one stat per
 // directory and per file and without reading the view or any directory,
 // that none of them changed: every directory lists what it listed, so
 // the files the view would list are the same, and each file is the
@@ -24,13 +29,33 @@ import (
 // change of a file's content (>>, truncate, dd conv=notrunc) leaves its
 // directory alone but sets the file's own ctime, which no one but the
 // clock's owner can set back: that is why each file is stat'ed.
+//
+// The mark's file: the header, the root and the key, each ended by a NUL;
+// then, little-endian, the number of directories and for each (the root
+// first, sorted by path) its path, its stamp, the number of its files and
+// for each its name and stamp. A path or name is its length (4 bytes)
+// and its bytes; a stamp five 8-byte numbers (size, mtime, ctime, inode,
+// type bits). Files are kept under their directory, so that a check
+// stats each by name through its directory's descriptor (no walk of the
+// whole path), the directories shared among the CPUs, and reads the mark
+// with no parsing of numbers and no copy of its names.
 
-const markHeader = "ralph-tree-mark 1"
+const markHeader = "ralph-tree-mark 2"
+
+// stampLen is the size of an encoded stamp.
+const stampLen = 40
 
 // Mark returns the mark of the view now, under key; nil when there is
 // nothing to trust: a file stat'ed through the view that is missing or
-// not a regular file, or a stamp not yet settled.
-func (v *View) Mark(key string) []byte {
+// not a regular file, or that is not in one of the view's directories,
+// or a stamp not yet settled.
+func (v *View) Mark(key string) []byte { return v.mark(key, true) }
+
+// DirMark is Mark of the view's directories alone: [Holds] of it tells
+// that every directory lists what it listed, whatever its files hold.
+func (v *View) DirMark(key string) []byte { return v.mark(key, false) }
+
+func (v *View) mark(key string, withFiles bool) []byte {
 	now := v.now()
 	rels := make([]string, 0, len(v.dirs))
 	for rel, d := range v.dirs {
@@ -40,32 +65,165 @@ func (v *View) Mark(key string) []byte {
 		rels = append(rels, rel)
 	}
 	sort.Strings(rels)
-	files := make([]string, 0, len(v.stats))
+	files := make(map[string][]string, len(v.dirs)) // names by directory
+	size := 64 + len(key) + len(v.root) + len(rels)*(8+stampLen)
 	for rel, s := range v.stats {
+		if !withFiles {
+			break
+		}
 		if !s.ok || !s.s.Mode.IsRegular() || s.s.Settled(now).CTime == 0 {
 			return nil
 		}
-		files = append(files, rel)
+		dir, name := dirOf(rel), rel[strings.LastIndexByte(rel, '/')+1:]
+		if v.dirs[dir] == nil || name == "" {
+			return nil
+		}
+		files[dir] = append(files[dir], name)
+		size += len(name) + 4 + stampLen
 	}
-	sort.Strings(files)
-	b := make([]byte, 0, 64+len(key)+len(v.root)+(len(rels)+len(files))*96)
-	field := func(s string) { b = append(append(b, s...), 0) }
-	count := func(n int) { b = append(strconv.AppendInt(b, int64(n), 10), 0) }
-	field(markHeader)
-	field(v.root)
-	field(key)
-	count(len(rels))
+	b := make([]byte, 0, size)
+	for _, f := range []string{markHeader, v.root, key} {
+		b = append(append(b, f...), 0)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(rels)))
 	for _, rel := range rels {
-		field(rel)
-		b = append(appendStamp(b, v.dirs[rel].stamp), 0)
-	}
-	count(len(files))
-	for _, rel := range files {
-		field(rel)
-		b = append(appendStamp(b, v.stats[rel].s), 0)
+		b = appendString(b, rel)
+		b = appendStampBinary(b, v.dirs[rel].stamp)
+		names := files[rel]
+		sort.Strings(names)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(names)))
+		for _, name := range names {
+			b = appendString(b, name)
+			b = appendStampBinary(b, v.stats[join(rel, name)].s)
+		}
 	}
 	return b
 }
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...)
+}
+
+func appendStampBinary(b []byte, s Stamp) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.Size))
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.MTime))
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.CTime))
+	b = binary.LittleEndian.AppendUint64(b, s.Ino)
+	return binary.LittleEndian.AppendUint64(b, uint64(s.Mode))
+}
+
+// markDir is one directory of a mark, and its files.
+type markDir struct {
+	rel   string
+	stamp Stamp
+	files []markFile
+}
+
+type markFile struct {
+	name  string
+	stamp Stamp
+}
+
+// decodeMark reads a mark of root under key; ok is false when it is not
+// one, or records a stamp not settled or a name no directory can hold.
+// The names are slices of one copy of the mark.
+func decodeMark(root, key string, mark []byte) (dirs []markDir, nfiles int, ok bool) {
+	s := string(mark)
+	for _, want := range []string{markHeader, root, key} {
+		i := strings.IndexByte(s, 0)
+		if i < 0 || s[:i] != want {
+			return nil, 0, false
+		}
+		s = s[i+1:]
+	}
+	bad := false
+	u32 := func() int {
+		if len(s) < 4 {
+			bad = true
+			return 0
+		}
+		n := binary.LittleEndian.Uint32([]byte(s[:4]))
+		s = s[4:]
+		if int64(n) > int64(len(s)) {
+			bad = true // more than the rest of the mark can hold
+			return 0
+		}
+		return int(n)
+	}
+	str := func() string {
+		n := u32()
+		if bad {
+			return ""
+		}
+		f := s[:n]
+		s = s[n:]
+		return f
+	}
+	stamp := func() Stamp {
+		if len(s) < stampLen {
+			bad = true
+			return Stamp{}
+		}
+		var p [5]uint64
+		for i := range p {
+			p[i] = binary.LittleEndian.Uint64([]byte(s[8*i : 8*i+8]))
+		}
+		s = s[stampLen:]
+		st := Stamp{Size: int64(p[0]), MTime: int64(p[1]), CTime: int64(p[2]), Ino: p[3], Mode: os.FileMode(p[4])}
+		if st.CTime == 0 || uint64(st.Mode) != p[4] {
+			bad = true
+		}
+		return st
+	}
+	n := u32()
+	if bad || n == 0 {
+		return nil, 0, false
+	}
+	dirs = make([]markDir, n)
+	for i := range dirs {
+		d := &dirs[i]
+		d.rel = str()
+		d.stamp = stamp()
+		if bad || i == 0 && d.rel != "" || i > 0 && !cleanRel(d.rel) {
+			return nil, 0, false
+		}
+		m := u32()
+		if bad {
+			return nil, 0, false
+		}
+		d.files = make([]markFile, m)
+		for k := range d.files {
+			f := &d.files[k]
+			f.name = str()
+			f.stamp = stamp()
+			if bad || !cleanRel(f.name) || strings.IndexByte(f.name, '/') >= 0 {
+				return nil, 0, false
+			}
+		}
+		nfiles += m
+	}
+	if s != "" {
+		return nil, 0, false
+	}
+	return dirs, nfiles, true
+}
+
+// cleanRel reports whether rel is a clean relative path below a root:
+// no empty, "." or ".." element, no NUL.
+func cleanRel(rel string) bool {
+	if rel == "" || strings.IndexByte(rel, 0) >= 0 {
+		return false
+	}
+	for e := range strings.SplitSeq(rel, "/") {
+		if e == "" || e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// markCheckMin is the fewest entries worth workers.
+const markCheckMin = 256
 
 // Unchanged reports whether mark (from [View.Mark]) is of the tree under
 // root with key, and the files it records are the ones the view would
@@ -77,81 +235,125 @@ func (v *View) Mark(key string) []byte {
 // that is not one, a stamp not settled, a counted file gone, new or
 // changed) is false: the caller then looks at the tree.
 func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool {
-	s := string(mark)
-	next := func() (string, bool) {
-		i := strings.IndexByte(s, 0)
-		if i < 0 {
-			return "", false
-		}
-		f := s[:i]
-		s = s[i+1:]
-		return f, true
+	unchanged, _ := Check(root, key, mark, counts)
+	return unchanged
+}
+
+// Check is Unchanged, and reports too whether the mark is stale:
+// unchanged, but only once directories whose stamps changed were read
+// again, every one of them now with a stamp settled enough to be marked
+// — a new mark would spare the reads at every later check.
+func Check(root, key string, mark []byte, counts func(rel string) bool) (unchanged, stale bool) {
+	return check(root, key, mark, counts, time.Now)
+}
+
+func check(root, key string, mark []byte, counts func(rel string) bool, now func() time.Time) (unchanged, stale bool) {
+	dirs, nfiles, ok := decodeMark(root, key, mark)
+	if !ok {
+		return false, false
 	}
-	for _, want := range []string{markHeader, root, key} {
-		if f, ok := next(); !ok || f != want {
-			return false
-		}
+	changed, ok := checkMark(root, dirs, nfiles)
+	if !ok {
+		return false, false
 	}
-	abs := func(rel string) string {
-		if rel == "" {
-			return root
-		}
-		return root + "/" + rel
-	}
-	var dirs, changed []string // the mark's directories; those whose stamp changed
-	var files []string         // the mark's files
-	for k := range 2 {         // the directories (the root first), then the files
-		f, ok := next()
-		n, err := strconv.Atoi(f)
-		if !ok || err != nil || n < 0 || k == 0 && n == 0 {
-			return false
-		}
-		for i := range n {
-			rel, ok1 := next()
-			st, ok2 := next()
-			if !ok1 || !ok2 || k == 0 && i == 0 && rel != "" {
-				return false
-			}
-			want, ok := decodeStamp(st)
-			if !ok || want.CTime == 0 {
-				return false
-			}
-			got, ok := lstatStamp(abs(rel))
-			same := ok && want.Same(got)
-			if k == 0 {
-				dirs = append(dirs, rel)
-				if !same {
-					changed = append(changed, rel)
-				}
-			} else if !same {
-				return false
-			} else {
-				files = append(files, rel)
-			}
+	var changedDirs []*markDir
+	for i := range dirs {
+		if changed[i] {
+			changedDirs = append(changedDirs, &dirs[i])
 		}
 	}
-	if s != "" {
+	if len(changedDirs) == 0 {
+		return true, false
+	}
+	settled := true
+	same := sameCounted(root, dirs, nfiles, changedDirs, counts, func(info os.FileInfo) {
+		settled = settled && StampOf(info).Settled(now()).CTime != 0
+	})
+	return same, same && settled
+}
+
+// Holds reports whether mark (from [View.DirMark] or [View.Mark]) is of
+// the tree under root with key, and every directory and file it records
+// has the stamp it recorded: no directory lists anything it did not.
+func Holds(root, key string, mark []byte) bool {
+	dirs, nfiles, ok := decodeMark(root, key, mark)
+	if !ok {
 		return false
 	}
-	if len(changed) == 0 {
-		return true
+	changed, ok := checkMark(root, dirs, nfiles)
+	return ok && !slices.Contains(changed, true)
+}
+
+// checkMark stats every directory and file of a mark, the directories
+// shared among the CPUs: changed says which directories' stamps changed
+// (or are gone); ok is false as soon as a file is not the mark's.
+func checkMark(root string, dirs []markDir, nfiles int) (changed []bool, ok bool) {
+	changed = make([]bool, len(dirs)) // the directory's stamp changed, or it is gone
+	base := openMarkRoot(root)
+	defer base.close()
+	var failed atomic.Bool
+	var next atomic.Int64
+	check := func() {
+		for !failed.Load() {
+			i := int(next.Add(1)) - 1
+			if i >= len(dirs) {
+				return
+			}
+			d := &dirs[i]
+			same, filesOK := base.checkDir(d)
+			if !filesOK {
+				failed.Store(true)
+				return
+			}
+			changed[i] = !same
+		}
 	}
-	// Directories changed: what each lists now must count the same files.
+	workers := 1
+	if len(dirs)+nfiles >= markCheckMin {
+		workers = min(runtime.GOMAXPROCS(0), 4)
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			check()
+		}()
+	}
+	check()
+	wg.Wait()
+	return changed, !failed.Load()
+}
+
+// absOf is the absolute path of rel under root.
+func absOf(root, rel string) string {
+	if rel == "" {
+		return root
+	}
+	return root + "/" + rel
+}
+
+// sameCounted reports whether the changed directories of a mark, read
+// again with any directory new under them, list the same counted files.
+// Each directory read is passed to read first.
+func sameCounted(root string, dirs []markDir, nfiles int, changedDirs []*markDir, counts func(rel string) bool, read func(os.FileInfo)) bool {
+	abs := func(rel string) string { return absOf(root, rel) }
 	known := make(map[string]bool, len(dirs))
+	marked := make(map[string]bool, nfiles)
 	for _, d := range dirs {
-		known[d] = true
-	}
-	marked := make(map[string]bool, len(files))
-	for _, f := range files {
-		marked[f] = true
+		known[d.rel] = true
+		for _, f := range d.files {
+			marked[join(d.rel, f.name)] = true
+		}
 	}
 	seen := map[string]bool{} // the marked files listed again
-	var read func(rel string) bool
-	read = func(rel string) bool {
+	var list func(rel string) bool
+	list = func(rel string) bool {
 		info, err := os.Lstat(abs(rel))
 		if err != nil || !info.IsDir() {
-			return true // gone: the marked files in it are gone too, and failed their lstat
+			return true // gone: the marked files in it are gone too, and failed their stat
 		}
+		read(info)
 		des, err := os.ReadDir(abs(rel))
 		if err != nil {
 			return false
@@ -167,27 +369,25 @@ func Unchanged(root, key string, mark []byte, counts func(rel string) bool) bool
 					seen[p] = true
 				}
 			case de.IsDir() && !project.NotSource(de.Name()):
-				if !known[p] && !read(p) {
+				if !known[p] && !list(p) {
 					return false // a new directory, read whole
 				}
 			}
 		}
 		return true
 	}
-	for _, d := range changed {
-		if !read(d) {
+	for _, d := range changedDirs {
+		if !list(d.rel) {
 			return false
 		}
 	}
 	// A marked file in a changed directory not listed there again is no
-	// longer a counted regular file (its lstat passed: a race).
-	changedSet := make(map[string]bool, len(changed))
-	for _, d := range changed {
-		changedSet[d] = true
-	}
-	for _, f := range files {
-		if changedSet[dirOf(f)] && !seen[f] {
-			return false
+	// longer a counted regular file (its stat passed: a race).
+	for _, d := range changedDirs {
+		for _, f := range d.files {
+			if !seen[join(d.rel, f.name)] {
+				return false
+			}
 		}
 	}
 	return true

@@ -1,6 +1,7 @@
 package treeview
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,4 +168,92 @@ func writeAll(root string, files ...string) error {
 		}
 	}
 	return nil
+}
+
+// TestMarkLarge: a mark of enough files to be checked by several workers,
+// a directory at a time through its descriptor, still finds one file
+// edited in place (same size, mtime set back) among hundreds, a file
+// deleted, and a directory of tests replaced by a link to it moved
+// elsewhere (its files, stat'ed through the link, unchanged).
+func TestMarkLarge(t *testing.T) {
+	counts := func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
+	build := func() (string, []byte) {
+		root := t.TempDir()
+		var files []string
+		for d := range 40 {
+			for f := range 10 {
+				files = append(files, fmt.Sprintf("p%02d/f%d_test.go", d, f))
+			}
+		}
+		if err := writeAll(root, files...); err != nil {
+			t.Fatal(err)
+		}
+		v := open(root, "", later)
+		for _, f := range v.Files(nil, counts) {
+			v.Stat(f)
+		}
+		m := v.Mark("k")
+		if m == nil || !Unchanged(root, "k", m, counts) {
+			t.Fatal("no mark, or changed before any change")
+		}
+		tick(t, root)
+		return root, m
+	}
+	for name, change := range map[string]func(root string) error{
+		"edited in place, mtime set back": func(root string) error {
+			p := filepath.Join(root, "p27/f6_test.go")
+			info, _ := os.Lstat(p)
+			if err := os.WriteFile(p, []byte("package y\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(p, info.ModTime(), info.ModTime())
+		},
+		"deleted": func(root string) error { return os.Remove(filepath.Join(root, "p39/f9_test.go")) },
+		"a directory made a link to it moved out": func(root string) error {
+			out := filepath.Join(t.TempDir(), "p13")
+			if err := os.Rename(filepath.Join(root, "p13"), out); err != nil {
+				return err
+			}
+			return os.Symlink(out, filepath.Join(root, "p13"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root, m := build()
+			if err := change(root); err != nil {
+				t.Fatal(err)
+			}
+			if Unchanged(root, "k", m, counts) {
+				t.Errorf("Unchanged after the change = true")
+			}
+		})
+	}
+}
+
+// TestMarkStale: a mark unchanged only once a changed directory was read
+// again is stale when that directory's stamp has settled (a new mark
+// would spare the read), not before, and not when nothing changed.
+func TestMarkStale(t *testing.T) {
+	counts := func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
+	root := t.TempDir()
+	if err := writeAll(root, "a/x_test.go", "c/z.go"); err != nil {
+		t.Fatal(err)
+	}
+	v := open(root, "", later)
+	for _, f := range v.Files(nil, counts) {
+		v.Stat(f)
+	}
+	m := v.Mark("k")
+	if same, stale := check(root, "k", m, counts, later); !same || stale {
+		t.Fatalf("nothing changed: unchanged %v, stale %v; want true, false", same, stale)
+	}
+	tick(t, root)
+	if err := writeAll(root, "a/out.bin"); err != nil {
+		t.Fatal(err)
+	}
+	if same, stale := check(root, "k", m, counts, time.Now); !same || stale {
+		t.Errorf("an output just written: unchanged %v, stale %v; want true, false", same, stale)
+	}
+	if same, stale := check(root, "k", m, counts, later); !same || !stale {
+		t.Errorf("an output written long ago: unchanged %v, stale %v; want true, true", same, stale)
+	}
 }
