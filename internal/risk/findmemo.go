@@ -69,8 +69,8 @@ func (g *Guard) findMemoKey(s *findSpec, root string) string {
 	roots := g.realRoots()
 	var gitExec []string
 	for _, p := range g.Protected {
-		if g.gitExec[p] {
-			gitExec = append(gitExec, p)
+		if r := g.gitExec[p]; r != "" {
+			gitExec = append(gitExec, r+" "+p)
 		}
 	}
 	// Quoted: no NUL, which ends the key in the mark.
