@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -43,8 +40,11 @@ const maxInput = 4 << 20
 //     package.json's jest key, Cargo.toml's target and workspace sections,
 //     .cargo/config(.toml), build.rs;
 //   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
-//     (go env -w), the build constraints of every Go test file, and every
-//     init or TestMain function that calls an Exit.
+//     (go env -w), the build constraints of every Go test file, and the
+//     code that can end the test binary or choose its tests before they
+//     run (see [goStart]);
+//   - the lines of the code under test that ask whether it runs under a
+//     test runner (see [testChecksIn]).
 //
 // What is missing is left out: a file that appears later is a change.
 //
@@ -156,7 +156,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
-	goExits(v, in, base, since)
+	goStart(v, in, base, since)           // gostart.go
+	testChecksIn(v, idx, in, base, since) // aware.go
 	return in
 }
 
@@ -308,58 +309,4 @@ func unchanged(v *treeview.View, rel string, base Inputs, since time.Time) bool 
 	}
 	st, ok := v.Stat(rel)
 	return ok && st.CTime != 0 && st.CTime < since.Add(-treeview.Margin).UnixNano()
-}
-
-// goExits digests, in every Go file of the project, each init and TestMain
-// function that calls something named Exit (os.Exit, syscall.Exit) or
-// Goexit: the way to end a test binary before its tests run, or after it
-// has printed what it pleased.
-func goExits(v *treeview.View, in Inputs, base Inputs, since time.Time) {
-	// base's exits by file, once: "exit in REL: init #1" (REL may hold
-	// ": ", the name after the last one does not).
-	exits := map[string][]string{}
-	for k := range base {
-		if rest, ok := strings.CutPrefix(k, "exit in "); ok {
-			if i := strings.LastIndex(rest, ": "); i >= 0 {
-				exits[rest[:i]] = append(exits[rest[:i]], k)
-			}
-		}
-	}
-	rels := v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil)
-	v.StatAll(rels)
-	for _, rel := range rels {
-		st, ok := v.Stat(rel)
-		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
-			continue
-		}
-		if unchanged(v, rel, base, since) {
-			for _, k := range exits[rel] {
-				in[k] = base[k]
-			}
-			continue
-		}
-		p := v.Path(rel)
-		src, err := os.ReadFile(p)
-		if err != nil || !(bytes.Contains(src, []byte("Exit(")) || bytes.Contains(src, []byte("Goexit("))) || !(bytes.Contains(src, []byte("func init(")) || bytes.Contains(src, []byte("func TestMain("))) {
-			continue
-		}
-		fset := token.NewFileSet()
-		af, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
-		if af == nil {
-			continue
-		}
-		n := 0
-		for _, decl := range af.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || fn.Body == nil || (fn.Name.Name != "init" && fn.Name.Name != "TestMain") {
-				continue
-			}
-			body := src[fset.Position(fn.Body.Pos()).Offset:fset.Position(fn.Body.End()).Offset]
-			if !bytes.Contains(body, []byte("Exit(")) && !bytes.Contains(body, []byte("Goexit(")) {
-				continue
-			}
-			n++
-			in.add("exit in "+rel+": "+fn.Name.Name+" #"+string(rune('0'+min(n, 9))), body)
-		}
-	}
 }

@@ -22,6 +22,7 @@ const (
 	TestsNotRun = "tests_not_run"       // the command passed without running tests of the inventory
 	Tampered    = "completion_tampered" // what decides the command's outcome changed
 	Bent        = "expectation_bent"    // a failing test passes because its expectation changed
+	TestAware   = "test_aware"          // the code under test asks whether a test runner runs it
 )
 
 // TestsRun is what the runners said about the tests of one run of the
@@ -129,8 +130,19 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		add(Bent, fmt.Sprintf("%d tests failed at the start and pass now, but only the test changed, not the code it exercises: %s",
 			len(bent), strings.Join(clip.List(ds, 5), "; ")), clip.List(names, 50))
 	}
-	if ch := completion.Changed(base.Inputs, j.latest.Inputs); len(ch) > 0 {
+	var ch, aware []string
+	for _, c := range completion.Changed(base.Inputs, j.latest.Inputs) {
+		if strings.HasPrefix(c, completion.AwareLabel) {
+			aware = append(aware, c)
+		} else {
+			ch = append(ch, c)
+		}
+	}
+	if len(ch) > 0 {
 		add(Tampered, "what decides the completion command's outcome changed since the start: "+strings.Join(clip.List(ch, 10), "; "), nil)
+	}
+	if len(aware) > 0 {
+		add(TestAware, "the code under test asks whether a test runner runs it, in a way it did not at the start (it can then answer the tests otherwise than the program): "+strings.Join(clip.List(aware, 10), "; "), nil)
 	}
 	return j
 }
@@ -161,11 +173,12 @@ func inventory(root string, idx testindex.Index, res completion.Results, allow [
 }
 
 // voids reports whether regs make the iteration's pass no pass: tests
-// that did not run, bent expectations, a changed completion.
+// that did not run, bent expectations, a changed completion, code under
+// test that asks whether it is tested.
 func voids(regs []Regression) bool {
 	for _, r := range regs {
 		switch r.Type {
-		case TestsNotRun, Tampered, Bent:
+		case TestsNotRun, Tampered, Bent, TestAware:
 			return true
 		}
 	}
