@@ -38,7 +38,11 @@ const maxInput = 4 << 20
 //     [tool:pytest], pyproject.toml's [tool.pytest.ini_options], every
 //     conftest.py, jest, vitest, vite and mocha config files and
 //     package.json's jest key, Cargo.toml's target and workspace sections,
-//     .cargo/config(.toml), build.rs;
+//     .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
+//     test/test_helper.rb); the project's files these name
+//     (setup files, transforms, mappers' targets, -p plugins: see
+//     [namedFiles]);
 //   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
 //     (go env -w), the build constraints of every Go test file, and the
 //     code that can end the test binary or choose its tests before they
@@ -81,6 +85,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			file(f)
 		}
 	}
+	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
@@ -89,12 +94,19 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		for _, k := range []string{"jest", "vitest", "mocha"} {
 			if v := gjson.GetBytes(pkg, k); v.Exists() {
 				in.add("package.json "+k, []byte(v.Raw))
+				configs["package.json "+k] = []byte(v.Raw)
 			}
 		}
 	}
 	for _, f := range []string{"pytest.ini", "tox.ini", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
-		".cargo/config", ".cargo/config.toml", "build.rs", "go.work"} {
+		".cargo/config", ".cargo/config.toml", "build.rs", "go.work",
+		".rspec", ".rspec-local", "spec/spec_helper.rb", "spec/rails_helper.rb", "test/test_helper.rb"} {
 		file(f)
+		if f == "pytest.ini" || f == "tox.ini" || strings.HasPrefix(f, ".mocharc") || strings.HasPrefix(f, ".rspec") {
+			if src, _ := readSmall(filepath.Join(root, f)); src != nil {
+				configs[f] = src
+			}
+		}
 	}
 	if ents, err := os.ReadDir(root); err == nil {
 		for _, e := range ents {
@@ -102,6 +114,9 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config."} {
 				if strings.HasPrefix(n, pre) {
 					file(n)
+					if src, _ := readSmall(filepath.Join(root, n)); src != nil {
+						configs[n] = src
+					}
 				}
 			}
 		}
@@ -111,6 +126,9 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		if src != nil {
 			if s := tomlSections(src, keep); len(s) > 0 {
 				in.add(rel+" "+label, []byte(strings.Join(s, "")))
+				if label != "package and targets" {
+					configs[rel+" "+label] = []byte(strings.Join(s, ""))
+				}
 			}
 		}
 	}
@@ -123,6 +141,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 		return false
 	})
+	namedFiles(root, configs, in) // named.go
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
 		var keep []byte
 		for _, l := range bytes.Split(src, []byte("\n")) {

@@ -1,0 +1,89 @@
+package completion
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// quotedPath matches a quoted string that may name a file: './x.js',
+// "<rootDir>/setup.ts", 'test/setup.mjs'.
+var quotedPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`['"` + "`" + `]((?:<rootDir>/|\./|\.\./)?[\w@][\w@./-]*)['"` + "`" + `]`)
+})
+
+// pluginOpt matches pytest's -p NAME (not -p no:NAME) in its options.
+var pluginOpt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)-p\s*([A-Za-z_][\w.]*)`)
+})
+
+// rspecRequire matches --require NAME and -r NAME in .rspec.
+var rspecRequire = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)(?:--require[=\s]|-r\s*)\s*(\S+)`)
+})
+
+// namedFiles digests the project's files that the runners' configuration
+// names, which run in the tests' process and so decide their outcome as
+// much as the configuration does: a jest setupFiles, a vitest globalSetup,
+// a transform, a moduleNameMapper target, a mocha --require, a pytest
+// plugin module given to -p, a file .rspec requires. configs are the configuration texts by the
+// name they are reported under; a file is digested under "NAME (named by
+// CONFIG)". Only files the configuration names are read, not the modules
+// they import in turn.
+func namedFiles(root string, configs map[string][]byte, in Inputs) {
+	for from, src := range configs {
+		dir := ""
+		if !strings.Contains(from, " ") { // a file of its own, not package.json's key
+			dir = path.Dir(from)
+		}
+		if strings.HasPrefix(from, "pytest") || strings.Contains(from, "[tool") || strings.HasPrefix(from, "tox.ini") {
+			for _, m := range pluginOpt().FindAllStringSubmatch(string(src), -1) {
+				mod := strings.ReplaceAll(m[1], ".", "/")
+				for _, rel := range []string{mod + ".py", mod + "/__init__.py"} {
+					named(root, rel, from, in)
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(from, ".rspec") {
+			for _, m := range rspecRequire().FindAllStringSubmatch(string(src), -1) {
+				name := strings.TrimSuffix(strings.Trim(m[1], `"'`), ".rb") + ".rb"
+				for _, d := range []string{"spec", "lib", "."} {
+					named(root, path.Join(d, name), from, in)
+				}
+			}
+			continue
+		}
+		for _, m := range quotedPath().FindAllStringSubmatch(string(src), -1) {
+			p := strings.TrimPrefix(m[1], "<rootDir>/")
+			if p == m[1] {
+				p = path.Join(dir, p)
+			}
+			if path.Ext(p) == "" {
+				for _, ext := range jsExts {
+					named(root, p+ext, from, in)
+				}
+				continue
+			}
+			named(root, path.Clean(p), from, in)
+		}
+	}
+}
+
+// named digests the file rel of the project, if it is one, as named by
+// from.
+func named(root, rel, from string, in Inputs) {
+	if rel == "" || strings.HasPrefix(rel, "../") || rel == ".." || strings.HasPrefix(rel, "node_modules/") {
+		return
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+		return
+	}
+	if d := digestFile(p); d != "" {
+		in[rel+" (named by "+from+")"] = d
+	}
+}

@@ -1,0 +1,77 @@
+package completion
+
+import (
+	"sort"
+	"testing"
+)
+
+// TestNamedFiles: the project's files the runners' configuration names
+// are digested (setup files, a mapper's target, a -p plugin, an .rspec
+// --require), not the packages, directories or globs it names.
+func TestNamedFiles(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"jest.setup.js": "", "test/fake.js": "", "vitest.setup.ts": "", "src/transform.cjs": "",
+		"myplugin.py": "", "pkg/plug/__init__.py": "", "spec/spec_helper.rb": "", "lib/patch.rb": "", "src/calc.js": "",
+	})
+	configs := map[string][]byte{
+		"jest.config.js":               []byte(`module.exports = { testEnvironment: 'node', setupFiles: ['./jest.setup.js'], roots: ['<rootDir>/src'], moduleNameMapper: { '^\./calc$': '<rootDir>/test/fake.js' }, collectCoverageFrom: ['src/**/*.js'] };`),
+		"vitest.config.ts":             []byte("import { defineConfig } from 'vitest/config';\nimport t from './src/transform.cjs';\nexport default defineConfig({ test: { setupFiles: ['vitest.setup.ts'] } });"),
+		"pytest.ini":                   []byte("[pytest]\naddopts = -p myplugin -p no:cacheprovider -p pkg.plug\n"),
+		".rspec":                       []byte("--require spec_helper\n-r patch\n--format progress\n"),
+		"package.json jest":            []byte(`{"setupFilesAfterEnv": ["<rootDir>/missing.js"]}`),
+		"pyproject.toml [tool.pytest]": []byte("[tool.pytest.ini_options]\naddopts = \"-rA\"\n"),
+	}
+	in := Inputs{}
+	namedFiles(root, configs, in)
+	var got []string
+	for k := range in {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := []string{
+		"jest.setup.js (named by jest.config.js)", "lib/patch.rb (named by .rspec)", "myplugin.py (named by pytest.ini)",
+		"pkg/plug/__init__.py (named by pytest.ini)", "spec/spec_helper.rb (named by .rspec)",
+		"src/transform.cjs (named by vitest.config.ts)", "test/fake.js (named by jest.config.js)", "vitest.setup.ts (named by vitest.config.ts)",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("namedFiles = %q\nwant %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("namedFiles = %q\nwant %q", got, want)
+		}
+	}
+}
+
+// TestPyOutside: a Python test module without its tests keeps what it
+// does around them.
+func TestPyOutside(t *testing.T) {
+	src := "import calc\ncalc.sub = lambda a, b: a - b\n\n@pytest.fixture\ndef two():\n    return 2\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(x):\n    assert x\n\nclass TestB:\n    def test_b(self):\n        assert 1\n\nasync def test_c():\n    pass\nHELPER = 1\n"
+	want := "import calc\ncalc.sub = lambda a, b: a - b\n\n@pytest.fixture\ndef two():\n    return 2\n\nHELPER = 1\n\n"
+	if got := pyOutside(src); got != want {
+		t.Errorf("pyOutside = %q\nwant %q", got, want)
+	}
+}
+
+// TestRbSource: an rspec example by its title, with the file's code
+// outside its examples.
+func TestRbSource(t *testing.T) {
+	src := "require_relative '../lib/calc'\nclass Calc; def sub(a, b) = a - b; end\nRSpec.describe Calc do\n  it 'adds' do\n    expect(1).to eq(1)\n  end\n\n  it \"subs\" do\n    expect(Calc.new.sub(5, 3)).to eq(2)\n  end\n  it('one line') { expect(2).to eq(2) }\nend\n"
+	want := "  it \"subs\" do\n    expect(Calc.new.sub(5, 3)).to eq(2)\n  end\n" +
+		"require_relative '../lib/calc'\nclass Calc; def sub(a, b) = a - b; end\nRSpec.describe Calc do\n\n\nend\n"
+	if got := rbSource(src, "subs"); got != want {
+		t.Errorf("rbSource = %q\nwant %q", got, want)
+	}
+	if got := rbSource(src, "missing"); got != "" {
+		t.Errorf("rbSource of a missing example = %q", got)
+	}
+}
+
+// TestJavaMethod: a JUnit test method's source.
+func TestJavaMethod(t *testing.T) {
+	src := []byte("class CalcTest {\n  @Test\n  void adds() { assertEquals(5, add(2, 3)); }\n  @Test\n  void subs() {\n    assertEquals(2, sub(5, 3));\n  }\n}\n")
+	if got, want := javaMethod(src, "subs"), "void subs() {\n    assertEquals(2, sub(5, 3));\n  }"; got != want {
+		t.Errorf("javaMethod = %q, want %q", got, want)
+	}
+}
