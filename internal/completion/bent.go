@@ -167,14 +167,14 @@ func testSource(root string, t Test) string {
 	case strings.HasSuffix(t.Path, ".go"):
 		body = goFunc(src, name)
 	case strings.HasSuffix(t.Path, ".py"):
-		if body = pyFunc(src, name); body != "" {
+		if body = withAbove(string(src), pyFunc(src, name)); body != "" {
 			// What the module does outside its tests (a fixture, a
 			// helper, calc.sub = … patching the code under test) is
 			// part of the test too.
 			body += "\n" + pyOutside(string(src))
 		}
 	case strings.HasSuffix(t.Path, ".rs"):
-		body = braceFunc(src, "fn "+name)
+		body = withAbove(string(src), braceFunc(src, "fn "+name))
 	case strings.HasSuffix(t.Path, ".rb"):
 		title := t.Name
 		if i := strings.LastIndex(title, " > "); i >= 0 {
@@ -189,7 +189,7 @@ func testSource(root string, t Test) string {
 		if i := strings.IndexAny(m, "(["); i >= 0 {
 			m = m[:i]
 		}
-		body = javaMethod(src, m)
+		body = withAbove(string(src), javaMethod(src, m))
 	case jsFile(t.Path):
 		title := t.Name
 		if i := strings.LastIndex(title, " > "); i >= 0 {

@@ -75,3 +75,24 @@ func TestJavaMethod(t *testing.T) {
 		t.Errorf("javaMethod = %q, want %q", got, want)
 	}
 }
+
+// TestWithAbove: a test's decorators, attributes and annotations are part
+// of its source; what comes before them is not.
+func TestWithAbove(t *testing.T) {
+	for _, c := range []struct{ src, body, want string }{
+		{"import pytest\n\n@pytest.mark.parametrize(\n    \"a,b,want\",\n    [(5, 3, 2)],\n)\ndef test_sub(a, b, want):\n    assert sub(a, b) == want\n",
+			"def test_sub(a, b, want):\n    assert sub(a, b) == want",
+			"@pytest.mark.parametrize(\n    \"a,b,want\",\n    [(5, 3, 2)],\n)\ndef test_sub(a, b, want):\n    assert sub(a, b) == want"},
+		{"def helper():\n    return 1\ndef test_a():\n    pass\n", "def test_a():\n    pass", "    return 1\ndef test_a():\n    pass"},
+		{"class CalcTest {\n    @ParameterizedTest\n    @CsvSource({\n        \"5, 3, 2\",\n    })\n    void subs(int a, int b, int want) { }\n}\n",
+			"void subs(int a, int b, int want) { }",
+			"    @ParameterizedTest\n    @CsvSource({\n        \"5, 3, 2\",\n    })\n    void subs(int a, int b, int want) { }"},
+		{"fn adds() {\n}\n#[test]\n#[should_panic]\nfn subs() {\n}\n", "fn subs() {\n}", "#[test]\n#[should_panic]\nfn subs() {\n}"},
+		{"x = 1;\n\nfn subs() {}", "fn subs() {}", "fn subs() {}"},
+		{"nothing here", "", ""},
+	} {
+		if got := withAbove(c.src, c.body); got != c.want {
+			t.Errorf("withAbove(%q) = %q\nwant %q", c.body, got, c.want)
+		}
+	}
+}
