@@ -57,6 +57,9 @@ type Baseline struct {
 	Results Results       `json:"results"`
 	Inputs  Inputs        `json:"inputs"`
 	Failing []Expectation `json:"failing_at_start,omitempty"` // the failing tests' source, for [Bent]
+	// Passed is whether the run exited 0: a test it reported failing then
+	// is one the command tolerates (see [FailedAnyway]).
+	Passed bool `json:"passed,omitempty"`
 	// Collected is when Inputs began to be collected: files unchanged
 	// since are not read again (see [Collect]).
 	Collected time.Time `json:"collected_at"`

@@ -96,3 +96,29 @@ func TestWithAbove(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedAnyway: a failure reported by a run that exited 0 is one,
+// unless the start's run, which passed, reported it too.
+func TestFailedAnyway(t *testing.T) {
+	cur := Results{Runners: []string{"pytest"}, Tests: map[string]map[string]string{
+		"py:tests/test_calc.py": {"test_sub": Fail, "test_add": Pass, "test_mul": Fail}, "cargo": {"tests::x": Fail}}}
+	base := Results{Runners: []string{"pytest"}, Tests: map[string]map[string]string{"py:tests/test_calc.py": {"test_sub": Fail, "test_mul": Pass}}}
+	if got, want := FailedAnyway(cur, base, false), []string{"cargo: tests::x", "tests/test_calc.py: test_mul", "tests/test_calc.py: test_sub"}; !equal(got, want) {
+		t.Errorf("FailedAnyway after a failing start = %q, want %q", got, want)
+	}
+	if got, want := FailedAnyway(cur, base, true), []string{"cargo: tests::x", "tests/test_calc.py: test_mul"}; !equal(got, want) {
+		t.Errorf("FailedAnyway after a passing start = %q, want %q", got, want)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
