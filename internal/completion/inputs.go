@@ -30,7 +30,9 @@ const maxInput = 4 << 20
 // root, whose census is idx:
 //
 //   - the project's files the command names by path (a script it runs),
-//     and, after the start, a program it runs by name put on PATH since;
+//     and, after the start, a program it runs by name put on PATH since,
+//     or a runner put in node_modules/.bin or a virtual environment's bin
+//     since (see [projectRunners]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -75,6 +77,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	words := commandWords(command)
 	commandFiles(root, command, file) // scripts.go
 	shadowed(command, since, in)
+	projectRunners(root, since, in) // bins.go
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)

@@ -3,6 +3,7 @@ package completion
 import (
 	"sort"
 	"testing"
+	"time"
 )
 
 // TestNamedFiles: the project's files the runners' configuration names
@@ -121,4 +122,25 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestProjectRunners: a runner put in node_modules/.bin or a virtual
+// environment after the start is recorded; at the start, nothing is.
+func TestProjectRunners(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"node_modules/.bin/jest": "#!/bin/sh\n", ".venv/bin/pytest": "#!/bin/sh\n"})
+	in := Inputs{}
+	projectRunners(root, time.Time{}, in)
+	if len(in) != 0 {
+		t.Errorf("at the start: %v", in)
+	}
+	projectRunners(root, time.Now().Add(-time.Hour), in)
+	if in["runner node_modules/.bin/jest"] == "" || in["runner .venv/bin/pytest"] == "" || len(in) != 2 {
+		t.Errorf("after: %v", in)
+	}
+	in = Inputs{}
+	projectRunners(root, time.Now().Add(time.Hour), in)
+	if len(in) != 0 {
+		t.Errorf("older than the start: %v", in)
+	}
 }
