@@ -32,7 +32,9 @@ const maxInput = 4 << 20
 //   - the project's files the command names by path (a script it runs),
 //     and, after the start, a program it runs by name put on PATH since,
 //     or a runner put in node_modules/.bin or a virtual environment's bin
-//     since (see [projectRunners]);
+//     since (see [projectRunners]), and a .pth file, sitecustomize or
+//     pytest plugin put in a Python site directory since (see
+//     [pythonStartup]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -78,6 +80,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	commandFiles(root, command, file) // scripts.go
 	shadowed(command, since, in)
 	projectRunners(root, since, in) // bins.go
+	pythonStartup(root, since, in)  // bins.go
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)

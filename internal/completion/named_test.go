@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -142,5 +143,41 @@ func TestProjectRunners(t *testing.T) {
 	projectRunners(root, time.Now().Add(time.Hour), in)
 	if len(in) != 0 {
 		t.Errorf("older than the start: %v", in)
+	}
+}
+
+// TestPythonStartup: a .pth file, a sitecustomize and a distribution
+// declaring a pytest plugin, put in a project's virtual environment after
+// the start, are recorded; another distribution is not.
+func TestPythonStartup(t *testing.T) {
+	root := t.TempDir()
+	// Only the project's environment: no other site directory's recent
+	// installs.
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("PYENV_ROOT", t.TempDir())
+	t.Setenv("VIRTUAL_ENV", "")
+	sys := systemSites
+	systemSites = nil
+	defer func() { systemSites = sys }()
+	sp := ".venv/lib/python3.11/site-packages/"
+	write(t, root, map[string]string{
+		sp + "zz.pth": "import os\n", sp + "sitecustomize.py": "", sp + "plug-1.0.dist-info/entry_points.txt": "[pytest11]\nplug = plug\n",
+		sp + "other-1.0.dist-info/entry_points.txt": "[console_scripts]\nx = x:main\n", sp + "mod.py": "",
+	})
+	in := Inputs{}
+	pythonStartup(root, time.Time{}, in)
+	if len(in) != 0 {
+		t.Errorf("at the start: %v", in)
+	}
+	pythonStartup(root, time.Now().Add(-time.Hour), in)
+	var got []string
+	for k := range in {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	dir := filepath.Join(root, filepath.FromSlash(sp))
+	want := []string{"pytest plugin " + filepath.Join(dir, "plug-1.0.dist-info"), "python startup file " + filepath.Join(dir, "sitecustomize.py"), "python startup file " + filepath.Join(dir, "zz.pth")}
+	if !equal(got, want) {
+		t.Errorf("pythonStartup = %q\nwant %q", got, want)
 	}
 }
