@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
@@ -46,6 +47,22 @@ func projectRunners(root string, since time.Time, in Inputs) {
 			}
 		}
 	}
+}
+
+// pythonic reports whether Python may run the tests: the command names a
+// Python runner or tool, or the census holds Python tests.
+func pythonic(words map[string]bool, idx testindex.Index) bool {
+	for _, w := range []string{"pytest", "py.test", "python", "python3", "tox", "nox", "uv", "poetry", "hatch", "pdm", "pipenv", "coverage"} {
+		if words[w] {
+			return true
+		}
+	}
+	for p := range idx {
+		if strings.HasSuffix(p, ".py") {
+			return true
+		}
+	}
+	return false
 }
 
 // systemSites are the system's Python site directories (globs).
@@ -93,6 +110,14 @@ func pythonStartup(root string, since time.Time, in Inputs) {
 				continue
 			}
 			seen[dir] = true
+			// An entry made, renamed or removed since changes the
+			// directory's own ctime: when it has not, only the startup
+			// files there can have been rewritten in place.
+			di, err := os.Stat(dir)
+			if err != nil {
+				continue
+			}
+			fresh := time.Unix(0, treeview.StampOf(di).CTime).After(since)
 			ents, err := os.ReadDir(dir)
 			if err != nil {
 				continue
@@ -101,7 +126,7 @@ func pythonStartup(root string, since time.Time, in Inputs) {
 				n := e.Name()
 				stem := strings.TrimSuffix(n, filepath.Ext(n))
 				dist := strings.HasSuffix(n, ".dist-info") || strings.HasSuffix(n, ".egg-info")
-				if !strings.HasSuffix(n, ".pth") && stem != "sitecustomize" && stem != "usercustomize" && !dist {
+				if !strings.HasSuffix(n, ".pth") && stem != "sitecustomize" && stem != "usercustomize" && !(dist && fresh) {
 					continue
 				}
 				p := filepath.Join(dir, n)

@@ -80,7 +80,9 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	commandFiles(root, command, file) // scripts.go
 	shadowed(command, since, in)
 	projectRunners(root, since, in) // bins.go
-	pythonStartup(root, since, in)  // bins.go
+	if pythonic(words, idx) {
+		pythonStartup(root, since, in) // bins.go
+	}
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)
