@@ -202,10 +202,52 @@ func testSource(root string, t Test) string {
 			body = call + "\n" + jsOutside(string(src))
 		}
 	}
+	if body != "" {
+		// The test's own support modules (tests/helpers.py, a spec's
+		// support file) are part of it: one that patches the code under
+		// test bends the test as much as the test's own lines.
+		for _, f := range supportImports(root, t.Path) {
+			if src, _ := readSmall(filepath.Join(root, filepath.FromSlash(f))); src != nil {
+				body += "\n# " + f + "\n" + string(src)
+			}
+		}
+	}
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
 	return body
+}
+
+// supportImports returns the project's files the test file p imports that
+// are test support ([testSupport]), not code under test.
+func supportImports(root, p string) []string {
+	var imps []string
+	switch {
+	case strings.HasSuffix(p, ".py"):
+		imps = pyImports(root, p)
+	case strings.HasSuffix(p, ".rb"):
+		imps = rbRequiresAll(root, p)
+	case jsFile(p):
+		imps = jsImports(root, p)
+	}
+	var out []string
+	for _, f := range imps {
+		if testSupport(f) && f != p && path.Base(f) != "__init__.py" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notSupport returns files without the test support among them.
+func notSupport(files []string) []string {
+	out := files[:0]
+	for _, f := range files {
+		if !testSupport(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func goFunc(src []byte, name string) string {
@@ -319,7 +361,7 @@ func codeDigest(root string, globs []string, p string) string {
 			}
 		}
 	case strings.HasSuffix(p, ".py"):
-		files = pyImports(root, p)
+		files = notSupport(pyImports(root, p))
 		if len(files) == 0 {
 			files = sourceFiles(root, globs, ".py")
 		}
@@ -333,7 +375,7 @@ func codeDigest(root string, globs []string, p string) string {
 	case strings.HasSuffix(p, ".java"), strings.HasSuffix(p, ".kt"):
 		files = append(sourceFiles(root, globs, ".java"), sourceFiles(root, globs, ".kt")...)
 	case jsFile(p):
-		files = jsImports(root, p)
+		files = notSupport(jsImports(root, p))
 		if len(files) == 0 {
 			for _, ext := range jsExts {
 				files = append(files, sourceFiles(root, globs, ext)...)
@@ -362,6 +404,13 @@ func pyImports(root, p string) []string {
 		mods := []string{f[1]}
 		if f[0] == "import" {
 			mods = strings.Split(strings.Join(f[1:], " "), ",")
+		} else if len(f) > 3 && f[2] == "import" {
+			// from pkg import mod: pkg/mod.py too.
+			for _, name := range strings.Split(strings.Join(f[3:], " "), ",") {
+				if n := strings.Fields(strings.Trim(name, " ()") + " ")[0]; n != "" && n != "*" {
+					mods = append(mods, strings.TrimRight(f[1], ".")+"."+n)
+				}
+			}
 		}
 		for _, mod := range mods {
 			mod = strings.TrimSpace(strings.Fields(mod + " ")[0])

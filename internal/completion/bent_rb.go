@@ -79,7 +79,11 @@ var rbRequire = sync.OnceValue(func() *regexp.Regexp {
 // rbRequires resolves the files the Ruby file p requires to files of the
 // project: require_relative beside it, require under lib/ (rspec puts lib
 // on the load path); spec_helper and the like are test support, left out.
-func rbRequires(root, p string) []string {
+func rbRequires(root, p string) []string { return notSupport(rbRequiresAll(root, p)) }
+
+// rbRequiresAll resolves the files the Ruby file p requires to files of
+// the project, test support included.
+func rbRequiresAll(root, p string) []string {
 	src, _ := readSmall(filepath.Join(root, filepath.FromSlash(p)))
 	var out []string
 	for _, m := range rbRequire().FindAllStringSubmatch(string(src), -1) {
@@ -90,9 +94,6 @@ func rbRequires(root, p string) []string {
 		rel := path.Join("lib", name)
 		if m[1] == "require_relative" {
 			rel = path.Join(path.Dir(p), name)
-		}
-		if testSupport(rel) {
-			continue
 		}
 		if info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && info.Mode().IsRegular() {
 			out = append(out, rel)

@@ -181,3 +181,24 @@ func TestPythonStartup(t *testing.T) {
 		t.Errorf("pythonStartup = %q\nwant %q", got, want)
 	}
 }
+
+// TestSupportImports: the test support a test file imports is part of the
+// test, not of the code under test.
+func TestSupportImports(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"calc.py": "", "tests/helpers.py": "", "tests/__init__.py": "", "tests/test_calc.py": "from tests import helpers\nimport calc\n",
+		"lib/calc.rb": "", "spec/support/patch.rb": "", "spec/calc_spec.rb": "require_relative '../lib/calc'\nrequire_relative 'support/patch'\n",
+		"src/calc.js": "", "test/helpers.js": "", "test/calc.test.js": "const h = require('./helpers');\nconst c = require('../src/calc');\n",
+	})
+	for p, want := range map[string][]string{
+		"tests/test_calc.py": {"tests/helpers.py"}, "spec/calc_spec.rb": {"spec/support/patch.rb"}, "test/calc.test.js": {"test/helpers.js"},
+	} {
+		if got := supportImports(root, p); !equal(got, want) {
+			t.Errorf("supportImports(%s) = %q, want %q", p, got, want)
+		}
+	}
+	if got := notSupport(pyImports(root, "tests/test_calc.py")); !equal(got, []string{"calc.py"}) {
+		t.Errorf("code under test of tests/test_calc.py = %q", got)
+	}
+}
