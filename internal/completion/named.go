@@ -20,6 +20,12 @@ var pluginOpt = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|\s)-p\s*([A-Za-z_][\w.]*)`)
 })
 
+// configKey matches a key of a JavaScript object or JSON text: setupFiles:,
+// "collectCoverageFrom":.
+var configKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_]\w*)['"]?\s*:`)
+})
+
 // rspecRequire matches --require NAME and -r NAME in .rspec.
 var rspecRequire = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|\s)(?:--require[=\s]|-r\s*)\s*(\S+)`)
@@ -29,10 +35,14 @@ var rspecRequire = sync.OnceValue(func() *regexp.Regexp {
 // names, which run in the tests' process and so decide their outcome as
 // much as the configuration does: a jest setupFiles, a vitest globalSetup,
 // a transform, a moduleNameMapper target, a mocha --require, a pytest
-// plugin module given to -p, a file .rspec requires. configs are the configuration texts by the
-// name they are reported under; a file is digested under "NAME (named by
-// CONFIG)". Only files the configuration names are read, not the modules
-// they import in turn.
+// plugin module given to -p, a file .rspec requires. configs are the
+// configuration texts by the name they are reported under. A file is
+// digested under "NAME (named by the tests' configuration)", whichever
+// configuration names it; a quoted name without an extension is looked
+// for with the JavaScript extensions only when it is a path ('./setup',
+// '<rootDir>/setup'), and the values of a coverage key (collectCoverageFrom,
+// which names the code under test) are skipped. Only files the
+// configuration names are read, not the modules they import in turn.
 func namedFiles(root string, configs map[string][]byte, in Inputs) {
 	for from, src := range configs {
 		dir := ""
@@ -57,18 +67,26 @@ func namedFiles(root string, configs map[string][]byte, in Inputs) {
 			}
 			continue
 		}
-		for _, m := range quotedPath().FindAllStringSubmatch(string(src), -1) {
-			p := strings.TrimPrefix(m[1], "<rootDir>/")
-			if p == m[1] {
-				p = path.Join(dir, p)
-			}
-			if path.Ext(p) == "" {
-				for _, ext := range jsExts {
-					named(root, p+ext, from, in)
+		for _, line := range strings.Split(string(src), "\n") {
+			for _, ix := range quotedPath().FindAllStringSubmatchIndex(line, -1) {
+				if k := configKey().FindAllStringSubmatch(line[:ix[0]], -1); len(k) > 0 && strings.Contains(strings.ToLower(k[len(k)-1][1]), "coverage") {
+					continue // collectCoverageFrom names the code under test
 				}
-				continue
+				m := []string{line[ix[0]:ix[1]], line[ix[2]:ix[3]]}
+				p := strings.TrimPrefix(m[1], "<rootDir>/")
+				explicit := p != m[1] || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../")
+				if p == m[1] {
+					p = path.Join(dir, p)
+				}
+				switch {
+				case path.Ext(p) != "":
+					named(root, path.Clean(p), from, in)
+				case explicit: // require('./setup'): the module's file
+					for _, ext := range jsExts {
+						named(root, p+ext, from, in)
+					}
+				}
 			}
-			named(root, path.Clean(p), from, in)
 		}
 	}
 }
@@ -84,6 +102,6 @@ func named(root, rel, from string, in Inputs) {
 		return
 	}
 	if d := digestFile(p); d != "" {
-		in[rel+" (named by "+from+")"] = d
+		in[rel+" (named by the tests' configuration)"] = d
 	}
 }

@@ -17,7 +17,7 @@ func TestNamedFiles(t *testing.T) {
 		"myplugin.py": "", "pkg/plug/__init__.py": "", "spec/spec_helper.rb": "", "lib/patch.rb": "", "src/calc.js": "",
 	})
 	configs := map[string][]byte{
-		"jest.config.js":               []byte(`module.exports = { testEnvironment: 'node', setupFiles: ['./jest.setup.js'], roots: ['<rootDir>/src'], moduleNameMapper: { '^\./calc$': '<rootDir>/test/fake.js' }, collectCoverageFrom: ['src/**/*.js'] };`),
+		"jest.config.js":               []byte(`module.exports = { testEnvironment: 'node', setupFiles: ['./jest.setup.js'], roots: ['<rootDir>/src'], moduleNameMapper: { '^\./calc$': '<rootDir>/test/fake.js' }, collectCoverageFrom: ['src/**/*.js', 'src/calc.js'], testPathIgnorePatterns: ['calc', 'src/calc'] };`),
 		"vitest.config.ts":             []byte("import { defineConfig } from 'vitest/config';\nimport t from './src/transform.cjs';\nexport default defineConfig({ test: { setupFiles: ['vitest.setup.ts'] } });"),
 		"pytest.ini":                   []byte("[pytest]\naddopts = -p myplugin -p no:cacheprovider -p pkg.plug\n"),
 		".rspec":                       []byte("--require spec_helper\n-r patch\n--format progress\n"),
@@ -32,9 +32,9 @@ func TestNamedFiles(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
-		"jest.setup.js (named by jest.config.js)", "lib/patch.rb (named by .rspec)", "myplugin.py (named by pytest.ini)",
-		"pkg/plug/__init__.py (named by pytest.ini)", "spec/spec_helper.rb (named by .rspec)",
-		"src/transform.cjs (named by vitest.config.ts)", "test/fake.js (named by jest.config.js)", "vitest.setup.ts (named by vitest.config.ts)",
+		"jest.setup.js (named by the tests' configuration)", "lib/patch.rb (named by the tests' configuration)", "myplugin.py (named by the tests' configuration)",
+		"pkg/plug/__init__.py (named by the tests' configuration)", "spec/spec_helper.rb (named by the tests' configuration)",
+		"src/transform.cjs (named by the tests' configuration)", "test/fake.js (named by the tests' configuration)", "vitest.setup.ts (named by the tests' configuration)",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("namedFiles = %q\nwant %q", got, want)
