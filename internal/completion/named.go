@@ -20,6 +20,20 @@ var pluginOpt = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|\s)-p\s*([A-Za-z_][\w.]*)`)
 })
 
+// patternKey reports whether the configuration key k holds patterns of
+// files the runner selects or leaves out (collectCoverageFrom,
+// testPathIgnorePatterns, exclude, testMatch, roots), which name the code
+// under test and the tests, not code the runner loads.
+func patternKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"coverage", "ignore", "exclude", "include", "match", "regex", "roots", "watch"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // configKey matches a key of a JavaScript object or JSON text: setupFiles:,
 // "collectCoverageFrom":.
 var configKey = sync.OnceValue(func() *regexp.Regexp {
@@ -40,8 +54,7 @@ var rspecRequire = sync.OnceValue(func() *regexp.Regexp {
 // digested under "NAME (named by the tests' configuration)", whichever
 // configuration names it; a quoted name without an extension is looked
 // for with the JavaScript extensions only when it is a path ('./setup',
-// '<rootDir>/setup'), and the values of a coverage key (collectCoverageFrom,
-// which names the code under test) are skipped. Only files the
+// '<rootDir>/setup'), and the values of keys that select files ([patternKey]) are skipped. Only files the
 // configuration names are read, not the modules they import in turn.
 func namedFiles(root string, configs map[string][]byte, in Inputs) {
 	for from, src := range configs {
@@ -69,8 +82,8 @@ func namedFiles(root string, configs map[string][]byte, in Inputs) {
 		}
 		for _, line := range strings.Split(string(src), "\n") {
 			for _, ix := range quotedPath().FindAllStringSubmatchIndex(line, -1) {
-				if k := configKey().FindAllStringSubmatch(line[:ix[0]], -1); len(k) > 0 && strings.Contains(strings.ToLower(k[len(k)-1][1]), "coverage") {
-					continue // collectCoverageFrom names the code under test
+				if k := configKey().FindAllStringSubmatch(line[:ix[0]], -1); len(k) > 0 && patternKey(k[len(k)-1][1]) {
+					continue
 				}
 				m := []string{line[ix[0]:ix[1]], line[ix[2]:ix[3]]}
 				p := strings.TrimPrefix(m[1], "<rootDir>/")

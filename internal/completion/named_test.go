@@ -17,7 +17,7 @@ func TestNamedFiles(t *testing.T) {
 		"myplugin.py": "", "pkg/plug/__init__.py": "", "spec/spec_helper.rb": "", "lib/patch.rb": "", "src/calc.js": "",
 	})
 	configs := map[string][]byte{
-		"jest.config.js":               []byte(`module.exports = { testEnvironment: 'node', setupFiles: ['./jest.setup.js'], roots: ['<rootDir>/src'], moduleNameMapper: { '^\./calc$': '<rootDir>/test/fake.js' }, collectCoverageFrom: ['src/**/*.js', 'src/calc.js'], testPathIgnorePatterns: ['calc', 'src/calc'] };`),
+		"jest.config.js":               []byte(`module.exports = { testEnvironment: 'node', setupFiles: ['./jest.setup.js'], roots: ['<rootDir>/src'], moduleNameMapper: { '^\./calc$': '<rootDir>/test/fake.js' }, collectCoverageFrom: ['src/**/*.js', 'src/calc.js'], testPathIgnorePatterns: ['calc', './src/calc', 'src/calc.js'] };`),
 		"vitest.config.ts":             []byte("import { defineConfig } from 'vitest/config';\nimport t from './src/transform.cjs';\nexport default defineConfig({ test: { setupFiles: ['vitest.setup.ts'] } });"),
 		"pytest.ini":                   []byte("[pytest]\naddopts = -p myplugin -p no:cacheprovider -p pkg.plug\n"),
 		".rspec":                       []byte("--require spec_helper\n-r patch\n--format progress\n"),
