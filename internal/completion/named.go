@@ -54,8 +54,9 @@ var rspecRequire = sync.OnceValue(func() *regexp.Regexp {
 // digested under "NAME (named by the tests' configuration)", whichever
 // configuration names it; a quoted name without an extension is looked
 // for with the JavaScript extensions only when it is a path ('./setup',
-// '<rootDir>/setup'), and the values of keys that select files ([patternKey]) are skipped. Only files the
-// configuration names are read, not the modules they import in turn.
+// '<rootDir>/setup'), and the values of keys that select files
+// ([patternKey]) are skipped. Only files the configuration names are
+// read, not the modules they import in turn.
 func namedFiles(root string, configs map[string][]byte, in Inputs) {
 	for from, src := range configs {
 		dir := ""
