@@ -44,7 +44,8 @@ const maxInput = 4 << 20
 //     package.json's jest key, Cargo.toml's target and workspace sections,
 //     .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
 //     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
-//     test/test_helper.rb); the project's files these name
+//     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
+//     loads by a glob); the project's files these name
 //     (setup files, transforms, mappers' targets, -p plugins: see
 //     [namedFiles]);
 //   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
@@ -150,6 +151,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		return false
 	})
 	namedFiles(root, configs, in) // named.go
+	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
 		var keep []byte
 		for _, l := range bytes.Split(src, []byte("\n")) {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // quotedPath matches a quoted string that may name a file: './x.js',
@@ -118,4 +120,31 @@ func named(root, rel, from string, in Inputs) {
 	if d := digestFile(p); d != "" {
 		in[rel+" (named by the tests' configuration)"] = d
 	}
+}
+
+// supportTree digests, through file, the files ending in ext under the
+// directory dir of the view (spec/support/**/*.rb, which spec_helper.rb
+// loads by a glob), up to a bound.
+func supportTree(v *treeview.View, dir, ext string, file func(rel string)) {
+	n := 0
+	var walk func(rel string)
+	walk = func(rel string) {
+		ents, ok := v.List(rel)
+		if !ok {
+			return
+		}
+		for _, e := range ents {
+			p := rel + "/" + e.Name
+			switch {
+			case n >= 500:
+				return
+			case e.Kind == treeview.Dir:
+				walk(p)
+			case e.Kind == treeview.File && strings.HasSuffix(e.Name, ext):
+				n++
+				file(p)
+			}
+		}
+	}
+	walk(dir)
 }
