@@ -89,7 +89,8 @@ func testChecksIn(v *treeview.View, idx testindex.Index, in, base Inputs, since 
 			}
 		}
 	}
-	rels := v.Files(func(name string) bool { return awareExts()[path.Ext(name)] }, func(rel string) bool {
+	// Go files are read by goStart, which digests their checks too.
+	rels := v.Files(func(name string) bool { return path.Ext(name) != ".go" && awareExts()[path.Ext(name)] }, func(rel string) bool {
 		_, test := idx[rel]
 		return !test && !testSupport(rel)
 	})

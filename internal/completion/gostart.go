@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
@@ -22,7 +23,8 @@ const (
 )
 
 // goNeedles are the words a Go file must hold for goStart to parse it.
-var goNeedles = [][]byte{[]byte("Exit"), []byte("Syscall"), []byte("TestMain"), []byte("Args"), []byte("flag."), []byte("testing.")}
+var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []byte("TestMain"), []byte("os.Args"),
+	[]byte("flag.Set"), []byte("flag.CommandLine"), []byte("flag.Lookup"), []byte("flag.Parse"), []byte("testing.Init"), []byte("testing.MainStart")}
 
 // goStart digests, in every Go file of the project, the code that can end
 // the test binary with its own status or choose which tests run, and so
@@ -44,11 +46,14 @@ var goNeedles = [][]byte{[]byte("Exit"), []byte("Syscall"), []byte("TestMain"), 
 //
 // A file unchanged since base was collected (see [unchanged]) keeps
 // base's digests.
-func goStart(v *treeview.View, in Inputs, base Inputs, since time.Time) {
+//
+// The same pass digests the Go files' test checks ([testChecksIn]), so
+// that each Go file is read once.
+func goStart(v *treeview.View, idx testindex.Index, in Inputs, base Inputs, since time.Time) {
 	// base's digests by file, once.
 	prev := map[string][]string{}
 	for k := range base {
-		for _, label := range []string{exitLabel, startLabel} {
+		for _, label := range []string{exitLabel, startLabel, AwareLabel} {
 			if rest, ok := strings.CutPrefix(k, label); ok {
 				if i := strings.LastIndex(rest, ": "); i >= 0 {
 					prev[rest[:i]] = append(prev[rest[:i]], k)
@@ -70,7 +75,15 @@ func goStart(v *treeview.View, in Inputs, base Inputs, since time.Time) {
 			continue
 		}
 		src, err := os.ReadFile(v.Path(rel))
-		if err != nil || !containsAny(src, goNeedles) {
+		if err != nil {
+			continue
+		}
+		if _, test := idx[rel]; !test && !testSupport(rel) {
+			for label, lines := range testCheckLines(rel, src) {
+				in.add(AwareLabel+rel+": "+label, []byte(strings.Join(lines, "\n")))
+			}
+		}
+		if !containsAny(src, goNeedles) {
 			continue
 		}
 		for k, body := range goStartCode(src) {

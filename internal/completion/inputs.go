@@ -185,7 +185,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
-	goStart(v, in, base, since)           // gostart.go
+	goStart(v, idx, in, base, since)      // gostart.go
 	testChecksIn(v, idx, in, base, since) // aware.go
 	return in
 }
