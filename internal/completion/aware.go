@@ -44,8 +44,8 @@ var testChecks = sync.OnceValue(func() []testCheck {
 	}
 	return []testCheck{
 		c("testing.Testing()", goExts, "Testing", `\btesting\.Testing\(\)`),
-		c("a test flag", goExts, "test.", `"-?test\.[a-z]+`),
-		c("the test binary's name", goExts, ".test", `\.test"`),
+		c("a test flag", goExts, "test.", `"-?test\.(v|run|skip|short|count|timeout|bench\w*|cpu|parallel|failfast|list|cover\w*|paniconexit0|testlogfile|gocoverdir|shuffle|fullpath)\b`),
+		c("the test binary's name", goExts, ".test", `(os\.Args|Executable\(\)).*\.test\b|\.test\b.*os\.Args`),
 		c("PYTEST_CURRENT_TEST", pyExts, "PYTEST_", `PYTEST_(CURRENT_TEST|VERSION|XDIST_WORKER)`),
 		c("pytest loaded", pyExts, "pytest", `["']_?pytest["']\s*(not\s+)?in\s+sys\.modules|sys\.modules\.get\(\s*["']_?pytest|sys\.argv.*pytest|pytest.*sys\.argv|^\s*(import|from)\s+_?pytest\b`),
 		c("unittest loaded", pyExts, "unittest", `["']unittest["']\s*(not\s+)?in\s+sys\.modules|sys\.argv.*unittest`),

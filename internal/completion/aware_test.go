@@ -31,6 +31,8 @@ func TestTestCheckLines(t *testing.T) {
 		// Not checks: words about tests, the runner's name in a comment of
 		// another language, a test module in a Rust file.
 		{"calc.go", "// Sub is tested by TestSub.\nfunc Sub(a, b int) int { return a - b }", nil},
+		{"calc.go", "const host = \"api.example.test\"\nvar u = \"https://test.example.com\"", nil},
+		{"calc.go", "if exe, _ := os.Executable(); strings.HasSuffix(exe, \".test\") {", []string{"the test binary's name"}},
 		{"calc.py", "def sub(a, b):\n    \"\"\"See tests/test_calc.py.\"\"\"\n    return a - b", nil},
 		{"calc.js", "const testing = require('./testing');\nmodule.exports = (a) => a;", nil},
 		{"src/lib.rs", "#[cfg(test)]\nmod tests {\n    use super::*;\n}", nil},
