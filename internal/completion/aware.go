@@ -57,7 +57,7 @@ var testChecks = sync.OnceValue(func() []testCheck {
 		c("the runner's command line", jsExts, "argv", `process\.argv.*\b(jest|vitest|mocha)\b`),
 		c("cfg(test)", rsExts, "test", `cfg!\s*\(\s*test\s*\)|cfg\s*\(\s*not\s*\(\s*test\s*\)\s*\)`),
 		c("RUST_TEST_THREADS", rsExts, "RUST_TEST", `RUST_TEST_[A-Z_]+`),
-		c("a test framework", javaExts, "", `\b(org\.junit|junit\.framework|org\.testng|surefire|failsafe)\b`),
+		c("a test framework", javaExts, "", `\b(org\.junit|junit\.framework|org\.testng|org\.apache\.maven\.surefire)\b|surefire\.(real\.class\.path|test\.class\.path)`),
 		c("a test framework", rbExts, "", `defined\?\(\s*(::)?(RSpec|Minitest)\b|\$(0|PROGRAM_NAME).*\b(rspec|rake)\b|\bRSpec\.(current_example|configuration)\b`),
 	}
 })

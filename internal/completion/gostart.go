@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -116,6 +117,7 @@ func goStartCode(src []byte) map[string][]byte {
 		}
 		return src[from:to]
 	}
+	pkgs := goImports(af)
 	// The file's functions and variables by name, which a root may name.
 	named := map[string]ast.Node{}
 	decl := map[ast.Node]*ast.Ident{}
@@ -145,7 +147,7 @@ func goStartCode(src []byte) map[string][]byte {
 			ast.Inspect(n, func(m ast.Node) bool {
 				switch m := m.(type) {
 				case *ast.SelectorExpr:
-					e, s := goRefers(m)
+					e, s := goRefers(pkgs, m)
 					exit, start = exit || e, start || s
 				case *ast.Ident:
 					if d := named[m.Name]; d != nil && d != root && !seen[m.Name] && decl[d] != m {
@@ -187,7 +189,7 @@ func goStartCode(src []byte) map[string][]byte {
 				exit := false
 				ast.Inspect(d.Body, func(m ast.Node) bool {
 					if s, ok := m.(*ast.SelectorExpr); ok {
-						if e, _ := goRefers(s); e {
+						if e, _ := goRefers(pkgs, s); e {
 							exit = true
 						}
 					}
@@ -215,20 +217,44 @@ func goStartCode(src []byte) map[string][]byte {
 	return out
 }
 
+// goPkgs are the import paths goRefers knows, by the name goRefers
+// gives them.
+var goPkgs = map[string]string{"os": "os", "syscall": "syscall", "runtime": "runtime", "flag": "flag", "testing": "testing",
+	"golang.org/x/sys/unix": "syscall", "golang.org/x/sys/windows": "syscall"}
+
+// goImports maps the names by which the file af refers to the packages of
+// goPkgs (an import's own name, or its alias) to goRefers' names.
+func goImports(af *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, im := range af.Imports {
+		p := strings.Trim(im.Path.Value, "`\"")
+		pkg, ok := goPkgs[p]
+		if !ok {
+			continue
+		}
+		name := path.Base(p)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		out[name] = pkg
+	}
+	return out
+}
+
 // goRefers says whether the selector s refers to a way to end the process
-// (X.Exit, X.Goexit, a raw system call) or to the test binary's arguments
-// and flags (os.Args, flag.Set, flag.CommandLine, flag.Lookup,
-// testing.Init, testing.MainStart).
-func goRefers(s *ast.SelectorExpr) (exit, start bool) {
+// (os.Exit, syscall.Exit, runtime.Goexit, a raw system call) or to the
+// test binary's arguments and flags (os.Args, flag.Set, flag.CommandLine,
+// flag.Lookup, flag.Parse, testing.Init, testing.MainStart), by the
+// file's names for those packages (pkgs, from goImports): a method Exit
+// of some value of the program's own is neither.
+func goRefers(pkgs map[string]string, s *ast.SelectorExpr) (exit, start bool) {
 	x, ok := s.X.(*ast.Ident)
 	if !ok {
 		return false, false
 	}
-	switch s.Sel.Name {
-	case "Exit", "Goexit", "Syscall", "Syscall6", "RawSyscall", "RawSyscall6":
+	switch pkgs[x.Name] + "." + s.Sel.Name {
+	case "os.Exit", "syscall.Exit", "runtime.Goexit", "syscall.Syscall", "syscall.Syscall6", "syscall.RawSyscall", "syscall.RawSyscall6":
 		return true, false
-	}
-	switch x.Name + "." + s.Sel.Name {
 	case "os.Args", "flag.Set", "flag.CommandLine", "flag.Lookup", "flag.Parse", "testing.Init", "testing.MainStart":
 		return false, true
 	}

@@ -24,10 +24,13 @@ func TestGoStartCode(t *testing.T) {
 		{"init setting a test flag", "package p\nimport (\"flag\"; \"testing\")\nfunc init() { testing.Init(); flag.Set(\"test.run\", \"X\") }", []string{"test start in F: init #1"}},
 		{"init rewriting os.Args", "package p\nimport \"os\"\nfunc init() { os.Args = append(os.Args, \"-test.run=X\") }", []string{"test start in F: init #1"}},
 		{"raw exit in the code under test", "package p\nimport \"syscall\"\nfunc Sub(a, b int) int { syscall.Exit(0); return 0 }", []string{"exit in F: func Sub #1"}},
+		{"an alias of os", "package p\nimport sys \"os\"\nfunc init() { sys.Exit(0) }", []string{"exit in F: init #1"}},
+		{"x/sys/unix", "package p\nimport \"golang.org/x/sys/unix\"\nfunc Sub() { unix.Exit(0) }", []string{"exit in F: func Sub #1"}},
+		{"a method named Exit is no exit", "package p\ntype app struct{}\nfunc (app) Exit() {}\nvar a app\nfunc Stop() { a.Exit() }\nfunc init() { a.Exit() }", nil},
 		{"a main's own exit is its business", "package main\nimport \"os\"\nfunc main() { os.Exit(run()) }\nfunc run() int { return 0 }", nil},
 		{"an init that exits nothing", "package p\nimport \"fmt\"\nfunc init() { fmt.Println(\"hi\") }\nvar x = fmt.Sprint(1)", nil},
 		// What parses of a broken file is judged: it does not build anyway.
-		{"does not parse", "package p\nfunc init() { os.Exit(", []string{"exit in F: init #1"}},
+		{"does not parse", "package p\nimport \"os\"\nfunc init() { os.Exit(", []string{"exit in F: init #1"}},
 	} {
 		var got []string
 		for k := range goStartCode([]byte(c.src)) {
