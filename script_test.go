@@ -136,12 +136,12 @@ func TestScript(t *testing.T) {
 }
 
 // toolchain says whether the toolchain a cheat script needs is here (go,
-// cargo, pytest, jest, vitest: node and testdata/js's pinned runners). In CI (CI=true) a missing one is an error, never a
+// cargo, pytest, rspec, jest, vitest: node and testdata/js's pinned runners). In CI (CI=true) a missing one is an error, never a
 // silent skip.
 func toolchain(tool string) (bool, error) {
 	var err error
 	switch tool {
-	case "go", "cargo":
+	case "go", "cargo", "rspec":
 		_, err = exec.LookPath(tool)
 	case "pytest":
 		err = exec.Command("pytest", "--version").Run()

@@ -75,3 +75,13 @@ func BenchmarkJudge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPythonStartup: the site directories' listing a Stop reads
+// (this machine's, since an hour ago).
+func BenchmarkPythonStartup(b *testing.B) {
+	root := b.TempDir()
+	since := time.Now().Add(-time.Hour)
+	for i := 0; i < b.N; i++ {
+		pythonStartup(root, since, Inputs{})
+	}
+}

@@ -44,7 +44,9 @@ const maxExpectations = 200
 // baseline run), its source and the digest of the code it exercises:
 //
 //   - Go: the test function; the non-test .go files of its package.
-//   - Python: the test function (or method); the local modules its file
+//   - Python: the test function (or method), and the module's code outside
+//     its tests (fixtures, helpers, an assignment that patches the code
+//     under test); the local modules its file
 //     imports, found beside it, at the root or under src/, else every
 //     Python file of the project that is no test file.
 //   - Rust: the test function; the .rs files that are no test files.
@@ -54,6 +56,12 @@ const maxExpectations = 200
 //     file imports by a
 //     relative path (require, import, import()), else every JavaScript
 //     and TypeScript file of the project that is no test file.
+//   - Ruby (rspec): the example found by its title, and the file's code
+//     outside its examples (a class reopened, a before hook, a let); the
+//     files it requires (require_relative, or lib/ for require), else
+//     every Ruby file of the project that is no test file.
+//   - Java and Kotlin (JUnit): the test method; the project's Java and
+//     Kotlin files that are no test files.
 //
 // Other languages are not followed.
 func Expectations(root string, globs []string, idx testindex.Index, res Results) []Expectation {
@@ -159,9 +167,29 @@ func testSource(root string, t Test) string {
 	case strings.HasSuffix(t.Path, ".go"):
 		body = goFunc(src, name)
 	case strings.HasSuffix(t.Path, ".py"):
-		body = pyFunc(src, name)
+		if body = withAbove(string(src), pyFunc(src, name)); body != "" {
+			// What the module does outside its tests (a fixture, a
+			// helper, calc.sub = … patching the code under test) is
+			// part of the test too.
+			body += "\n" + pyOutside(string(src))
+		}
 	case strings.HasSuffix(t.Path, ".rs"):
-		body = braceFunc(src, "fn "+name)
+		body = withAbove(string(src), braceFunc(src, "fn "+name))
+	case strings.HasSuffix(t.Path, ".rb"):
+		title := t.Name
+		if i := strings.LastIndex(title, " > "); i >= 0 {
+			title = title[i+3:]
+		}
+		body = rbSource(string(src), title) // bent_rb.go
+	case strings.HasSuffix(t.Path, ".java"), strings.HasSuffix(t.Path, ".kt"):
+		m := t.Name
+		if i := strings.LastIndexAny(m, ".#"); i >= 0 {
+			m = m[i+1:]
+		}
+		if i := strings.IndexAny(m, "(["); i >= 0 {
+			m = m[:i]
+		}
+		body = withAbove(string(src), javaMethod(src, m))
 	case jsFile(t.Path):
 		title := t.Name
 		if i := strings.LastIndex(title, " > "); i >= 0 {
@@ -174,10 +202,52 @@ func testSource(root string, t Test) string {
 			body = call + "\n" + jsOutside(string(src))
 		}
 	}
+	if body != "" {
+		// The test's own support modules (tests/helpers.py, a spec's
+		// support file) are part of it: one that patches the code under
+		// test bends the test as much as the test's own lines.
+		for _, f := range supportImports(root, t.Path) {
+			if src, _ := readSmall(filepath.Join(root, filepath.FromSlash(f))); src != nil {
+				body += "\n# " + f + "\n" + string(src)
+			}
+		}
+	}
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
 	return body
+}
+
+// supportImports returns the project's files the test file p imports that
+// are test support ([testSupport]), not code under test.
+func supportImports(root, p string) []string {
+	var imps []string
+	switch {
+	case strings.HasSuffix(p, ".py"):
+		imps = pyImports(root, p)
+	case strings.HasSuffix(p, ".rb"):
+		imps = rbRequiresAll(root, p)
+	case jsFile(p):
+		imps = jsImports(root, p)
+	}
+	var out []string
+	for _, f := range imps {
+		if testSupport(f) && f != p && path.Base(f) != "__init__.py" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notSupport returns files without the test support among them.
+func notSupport(files []string) []string {
+	out := files[:0]
+	for _, f := range files {
+		if !testSupport(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func goFunc(src []byte, name string) string {
@@ -219,6 +289,40 @@ func pyFunc(src []byte, name string) string {
 	return ""
 }
 
+// pyOutside returns the Python module src without its test functions and
+// test classes (def test…, async def test…, class Test…, each with the
+// decorators above it): what the module does around its tests.
+func pyOutside(src string) string {
+	var b strings.Builder
+	var deco []string // decorators waiting for what they decorate
+	skip := false
+	for _, l := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(l)
+		top := t != "" && l[0] != ' ' && l[0] != '\t'
+		if !top {
+			if !skip && len(deco) == 0 {
+				b.WriteString(l + "\n")
+			}
+			continue
+		}
+		skip = false
+		switch {
+		case strings.HasPrefix(t, "@"):
+			deco = append(deco, l)
+			continue
+		case strings.HasPrefix(t, "def test"), strings.HasPrefix(t, "async def test"), strings.HasPrefix(t, "class Test"):
+			skip = true
+		default:
+			for _, d := range deco {
+				b.WriteString(d + "\n")
+			}
+			b.WriteString(l + "\n")
+		}
+		deco = deco[:0]
+	}
+	return b.String()
+}
+
 // braceFunc returns the text from head to the brace that closes the body
 // after it (strings and comments are not lexed: a best effort).
 func braceFunc(src []byte, head string) string {
@@ -257,14 +361,21 @@ func codeDigest(root string, globs []string, p string) string {
 			}
 		}
 	case strings.HasSuffix(p, ".py"):
-		files = pyImports(root, p)
+		files = notSupport(pyImports(root, p))
 		if len(files) == 0 {
 			files = sourceFiles(root, globs, ".py")
 		}
 	case strings.HasSuffix(p, ".rs"):
 		files = sourceFiles(root, globs, ".rs")
+	case strings.HasSuffix(p, ".rb"):
+		files = rbRequires(root, p)
+		if len(files) == 0 {
+			files = sourceFiles(root, globs, ".rb")
+		}
+	case strings.HasSuffix(p, ".java"), strings.HasSuffix(p, ".kt"):
+		files = append(sourceFiles(root, globs, ".java"), sourceFiles(root, globs, ".kt")...)
 	case jsFile(p):
-		files = jsImports(root, p)
+		files = notSupport(jsImports(root, p))
 		if len(files) == 0 {
 			for _, ext := range jsExts {
 				files = append(files, sourceFiles(root, globs, ext)...)
@@ -293,6 +404,13 @@ func pyImports(root, p string) []string {
 		mods := []string{f[1]}
 		if f[0] == "import" {
 			mods = strings.Split(strings.Join(f[1:], " "), ",")
+		} else if len(f) > 3 && f[2] == "import" {
+			// from pkg import mod: pkg/mod.py too.
+			for _, name := range strings.Split(strings.Join(f[3:], " "), ",") {
+				if n := strings.Fields(strings.Trim(name, " ()") + " ")[0]; n != "" && n != "*" {
+					mods = append(mods, strings.TrimRight(f[1], ".")+"."+n)
+				}
+			}
 		}
 		for _, mod := range mods {
 			mod = strings.TrimSpace(strings.Fields(mod + " ")[0])

@@ -27,11 +27,17 @@
 //     tox.ini, conftest.py, jest and vitest config, package.json's scripts
 //     and jest key, Cargo.toml's targets, .cargo/config), go.work and
 //     go.mod's go and toolchain lines, the go env file, the build
-//     constraints of Go test files, and Go's TestMain and init functions
-//     that exit.
-//   - bent.go: bent expectations ([Bent]): a test that failed at the
-//     baseline and passes now because its own expected values changed,
-//     not the code it tests.
+//     constraints of Go test files; named.go: the project's files that
+//     configuration names (setup files, -p plugins, .rspec's requires);
+//     gostart.go: the Go code that can end the test binary or choose its
+//     tests before they run (TestMain, init, variable initializers);
+//     aware.go: the lines of the code under test that ask whether a test
+//     runner runs it (their changes are test_aware, not tampering).
+//   - bent.go (bent_rb.go, bent_attrs.go): bent expectations ([Bent]): a
+//     test that failed at the baseline and passes now because its own
+//     expected values changed, not the code it tests.
+//   - inventory.go: also [FailedAnyway], the failures a run reported
+//     though it exited 0.
 //
 // Where a runner reports nothing usable, the results say so (Known is
 // false) and nothing is counted as run.
@@ -57,6 +63,9 @@ type Baseline struct {
 	Results Results       `json:"results"`
 	Inputs  Inputs        `json:"inputs"`
 	Failing []Expectation `json:"failing_at_start,omitempty"` // the failing tests' source, for [Bent]
+	// Passed is whether the run exited 0: a test it reported failing then
+	// is one the command tolerates (see [FailedAnyway]).
+	Passed bool `json:"passed,omitempty"`
 	// Collected is when Inputs began to be collected: files unchanged
 	// since are not read again (see [Collect]).
 	Collected time.Time `json:"collected_at"`

@@ -97,3 +97,37 @@ func FuzzJSCall(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSources: the readers of test and code sources that the checks of
+// branch atk added take any text without panicking: Go's start code and
+// test checks, a Ruby example, a Python module outside its tests, the
+// lines above a test, the files a configuration names.
+func FuzzSources(f *testing.F) {
+	for _, s := range []string{
+		"package p\nimport \"os\"\nvar _ = func() int { os.Exit(0); return 0 }()\nfunc init() { h() }\nfunc h() { os.Exit(1) }\n",
+		"package p\nfunc TestMain(m *testing.M) { flag.Set(\"test.run\", \"X\") }",
+		"RSpec.describe C do\n  it 'a' do\n    x\n  end\n  it(\"b\") { y }\nend\n",
+		"@pytest.mark.parametrize(\n  'a', [1],\n)\ndef test_a(a):\n    pass\nx = 1\n",
+		"module.exports = { setupFiles: ['./s.js'], collectCoverageFrom: ['src/a.js'] };",
+		"if (process.env.JEST_WORKER_ID) {}\nif 'PYTEST_CURRENT_TEST' in os.environ:",
+	} {
+		f.Add(s, "a")
+	}
+	root := f.TempDir()
+	f.Fuzz(func(t *testing.T, src, name string) {
+		goStartCode([]byte(src))
+		for _, rel := range []string{"x.go", "x.py", "x.js", "x.rs", "X.java", "x.rb"} {
+			testCheckLines(rel, []byte(src))
+		}
+		if body := rbSource(src, name); body != "" && !strings.Contains(src, strings.SplitN(body, "\n", 2)[0]) {
+			t.Fatalf("rbSource(%q) = %q: its first line is not in the source", name, body)
+		}
+		pyOutside(src)
+		if body := strings.TrimSpace(name); body != "" && strings.Contains(src, body) {
+			if got := withAbove(src, body); !strings.HasSuffix(got, body) {
+				t.Fatalf("withAbove(%q) = %q, does not end with the body", body, got)
+			}
+		}
+		namedFiles(root, map[string][]byte{"jest.config.js": []byte(src), "pytest.ini": []byte(src), ".rspec": []byte(src)}, Inputs{})
+	})
+}

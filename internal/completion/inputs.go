@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -33,7 +30,11 @@ const maxInput = 4 << 20
 // root, whose census is idx:
 //
 //   - the project's files the command names by path (a script it runs),
-//     and, after the start, a program it runs by name put on PATH since;
+//     and, after the start, a program it runs by name put on PATH since,
+//     or a runner put in node_modules/.bin or a virtual environment's bin
+//     since (see [projectRunners]), and a .pth file, sitecustomize or
+//     pytest plugin put in a Python site directory since (see
+//     [pythonStartup]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -41,10 +42,18 @@ const maxInput = 4 << 20
 //     [tool:pytest], pyproject.toml's [tool.pytest.ini_options], every
 //     conftest.py, jest, vitest, vite and mocha config files and
 //     package.json's jest key, Cargo.toml's target and workspace sections,
-//     .cargo/config(.toml), build.rs;
+//     .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
+//     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
+//     loads by a glob); the project's files these name
+//     (setup files, transforms, mappers' targets, -p plugins: see
+//     [namedFiles]);
 //   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
-//     (go env -w), the build constraints of every Go test file, and every
-//     init or TestMain function that calls an Exit.
+//     (go env -w), the build constraints of every Go test file, and the
+//     code that can end the test binary or choose its tests before they
+//     run (see [goStart]);
+//   - the lines of the code under test that ask whether it runs under a
+//     test runner (see [testChecksIn]).
 //
 // What is missing is left out: a file that appears later is a change.
 //
@@ -71,6 +80,10 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	words := commandWords(command)
 	commandFiles(root, command, file) // scripts.go
 	shadowed(command, since, in)
+	projectRunners(root, since, in) // bins.go
+	if pythonic(words, idx) {
+		pythonStartup(root, since, in) // bins.go
+	}
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)
@@ -81,6 +94,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			file(f)
 		}
 	}
+	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
@@ -89,12 +103,19 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		for _, k := range []string{"jest", "vitest", "mocha"} {
 			if v := gjson.GetBytes(pkg, k); v.Exists() {
 				in.add("package.json "+k, []byte(v.Raw))
+				configs["package.json "+k] = []byte(v.Raw)
 			}
 		}
 	}
 	for _, f := range []string{"pytest.ini", "tox.ini", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
-		".cargo/config", ".cargo/config.toml", "build.rs", "go.work"} {
+		".cargo/config", ".cargo/config.toml", "build.rs", "go.work",
+		".rspec", ".rspec-local", "spec/spec_helper.rb", "spec/rails_helper.rb", "test/test_helper.rb"} {
 		file(f)
+		if f == "pytest.ini" || f == "tox.ini" || strings.HasPrefix(f, ".mocharc") || strings.HasPrefix(f, ".rspec") {
+			if src, _ := readSmall(filepath.Join(root, f)); src != nil {
+				configs[f] = src
+			}
+		}
 	}
 	if ents, err := os.ReadDir(root); err == nil {
 		for _, e := range ents {
@@ -102,6 +123,9 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config."} {
 				if strings.HasPrefix(n, pre) {
 					file(n)
+					if src, _ := readSmall(filepath.Join(root, n)); src != nil {
+						configs[n] = src
+					}
 				}
 			}
 		}
@@ -111,6 +135,9 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		if src != nil {
 			if s := tomlSections(src, keep); len(s) > 0 {
 				in.add(rel+" "+label, []byte(strings.Join(s, "")))
+				if label != "package and targets" {
+					configs[rel+" "+label] = []byte(strings.Join(s, ""))
+				}
 			}
 		}
 	}
@@ -123,6 +150,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 		return false
 	})
+	namedFiles(root, configs, in) // named.go
+	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
 		var keep []byte
 		for _, l := range bytes.Split(src, []byte("\n")) {
@@ -156,7 +185,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
-	goExits(v, in, base, since)
+	goStart(v, idx, in, base, since)      // gostart.go
+	testChecksIn(v, idx, in, base, since) // aware.go
 	return in
 }
 
@@ -308,58 +338,4 @@ func unchanged(v *treeview.View, rel string, base Inputs, since time.Time) bool 
 	}
 	st, ok := v.Stat(rel)
 	return ok && st.CTime != 0 && st.CTime < since.Add(-treeview.Margin).UnixNano()
-}
-
-// goExits digests, in every Go file of the project, each init and TestMain
-// function that calls something named Exit (os.Exit, syscall.Exit) or
-// Goexit: the way to end a test binary before its tests run, or after it
-// has printed what it pleased.
-func goExits(v *treeview.View, in Inputs, base Inputs, since time.Time) {
-	// base's exits by file, once: "exit in REL: init #1" (REL may hold
-	// ": ", the name after the last one does not).
-	exits := map[string][]string{}
-	for k := range base {
-		if rest, ok := strings.CutPrefix(k, "exit in "); ok {
-			if i := strings.LastIndex(rest, ": "); i >= 0 {
-				exits[rest[:i]] = append(exits[rest[:i]], k)
-			}
-		}
-	}
-	rels := v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil)
-	v.StatAll(rels)
-	for _, rel := range rels {
-		st, ok := v.Stat(rel)
-		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
-			continue
-		}
-		if unchanged(v, rel, base, since) {
-			for _, k := range exits[rel] {
-				in[k] = base[k]
-			}
-			continue
-		}
-		p := v.Path(rel)
-		src, err := os.ReadFile(p)
-		if err != nil || !(bytes.Contains(src, []byte("Exit(")) || bytes.Contains(src, []byte("Goexit("))) || !(bytes.Contains(src, []byte("func init(")) || bytes.Contains(src, []byte("func TestMain("))) {
-			continue
-		}
-		fset := token.NewFileSet()
-		af, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
-		if af == nil {
-			continue
-		}
-		n := 0
-		for _, decl := range af.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || fn.Body == nil || (fn.Name.Name != "init" && fn.Name.Name != "TestMain") {
-				continue
-			}
-			body := src[fset.Position(fn.Body.Pos()).Offset:fset.Position(fn.Body.End()).Offset]
-			if !bytes.Contains(body, []byte("Exit(")) && !bytes.Contains(body, []byte("Goexit(")) {
-				continue
-			}
-			n++
-			in.add("exit in "+rel+": "+fn.Name.Name+" #"+string(rune('0'+min(n, 9))), body)
-		}
-	}
 }

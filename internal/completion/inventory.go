@@ -279,3 +279,22 @@ func modulePath(p string) string {
 	}
 	return ""
 }
+
+// FailedAnyway returns the tests cur reports failing ("unit: name",
+// sorted), less those base reported failing in a run that passed
+// (basePassed): a command that exits 0 while its runner reports a failure
+// had its status changed after the runner (an atexit handler that exits
+// 0, a runner told to ignore failures), unless it already did so at the
+// start, where the human chose the command.
+func FailedAnyway(cur, base Results, basePassed bool) []string {
+	var out []string
+	for unit, tests := range cur.Tests {
+		for name, o := range tests {
+			if o == Fail && !(basePassed && base.Tests[unit][name] == Fail) {
+				out = append(out, unit[strings.IndexByte(unit, ':')+1:]+": "+name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -22,6 +22,8 @@ const (
 	TestsNotRun = "tests_not_run"       // the command passed without running tests of the inventory
 	Tampered    = "completion_tampered" // what decides the command's outcome changed
 	Bent        = "expectation_bent"    // a failing test passes because its expectation changed
+	TestAware   = "test_aware"          // the code under test asks whether a test runner runs it
+	TestsFailed = "tests_failed"        // the command exited 0 though its runner reported failing tests
 )
 
 // TestsRun is what the runners said about the tests of one run of the
@@ -94,7 +96,7 @@ type judged struct {
 // (started before ralph kept one) is judged on its exit code alone.
 func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View, cfg *config.Config, st *State, it *Iteration, res completion.Results, baseIdx, idx testindex.Index) judged {
 	base, err := completion.Read(completion.BaselinePath(sc))
-	j := judged{latest: &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res)}}
+	j := judged{latest: &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(sc.Root, cfg.TestFiles, idx, res), Passed: it.Verified}}
 	if err != nil || base == nil {
 		j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, nil, time.Time{})
 		j.tests = testsRun(res, 0, nil)
@@ -120,6 +122,9 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		}
 		add(TestsNotRun, d, clip.List(notRun, 50))
 	}
+	if failed := completion.FailedAnyway(res, base.Results, base.Passed); it.Verified && len(failed) > 0 {
+		add(TestsFailed, fmt.Sprintf("the completion command exited 0, but its runner reported %d failing tests: %s", len(failed), strings.Join(clip.List(failed, 10), ", ")), clip.List(failed, 50))
+	}
 	if bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res); len(bent) > 0 {
 		var ds, names []string
 		for _, b := range bent {
@@ -129,8 +134,19 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		add(Bent, fmt.Sprintf("%d tests failed at the start and pass now, but only the test changed, not the code it exercises: %s",
 			len(bent), strings.Join(clip.List(ds, 5), "; ")), clip.List(names, 50))
 	}
-	if ch := completion.Changed(base.Inputs, j.latest.Inputs); len(ch) > 0 {
+	var ch, aware []string
+	for _, c := range completion.Changed(base.Inputs, j.latest.Inputs) {
+		if strings.HasPrefix(c, completion.AwareLabel) {
+			aware = append(aware, c)
+		} else {
+			ch = append(ch, c)
+		}
+	}
+	if len(ch) > 0 {
 		add(Tampered, "what decides the completion command's outcome changed since the start: "+strings.Join(clip.List(ch, 10), "; "), nil)
+	}
+	if len(aware) > 0 {
+		add(TestAware, "the code under test asks whether a test runner runs it, in a way it did not at the start (it can then answer the tests otherwise than the program): "+strings.Join(clip.List(aware, 10), "; "), nil)
 	}
 	return j
 }
@@ -161,11 +177,12 @@ func inventory(root string, idx testindex.Index, res completion.Results, allow [
 }
 
 // voids reports whether regs make the iteration's pass no pass: tests
-// that did not run, bent expectations, a changed completion.
+// that did not run or failed, bent expectations, a changed completion,
+// code under test that asks whether it is tested.
 func voids(regs []Regression) bool {
 	for _, r := range regs {
 		switch r.Type {
-		case TestsNotRun, Tampered, Bent:
+		case TestsNotRun, Tampered, Bent, TestAware, TestsFailed:
 			return true
 		}
 	}

@@ -82,10 +82,11 @@ func Start(ctx context.Context, o Options) (*State, []string, error) {
 // failing tests whose expectations must not bend), with the digests of
 // what decides its outcome.
 func startRun(ctx context.Context, o Options, st *State, base testindex.Index) *completion.Baseline {
-	_, res := runCompletion(ctx, o.Root, o.Completion, o.Config.Completion.Timeout)
+	run, res := runCompletion(ctx, o.Root, o.Completion, o.Config.Completion.Timeout)
 	inv := inventory(o.Root, base, res, o.Config.TestIntegrity.Allow)
 	st.TestsRun = testsRun(res, len(inv), nil)
-	b := &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(o.Root, o.Config.TestFiles, base, res)}
+	b := &completion.Baseline{Results: res, Collected: time.Now(), Failing: completion.Expectations(o.Root, o.Config.TestFiles, base, res),
+		Passed: run.Err == nil && run.ExitCode == 0 && !run.TimedOut}
 	b.Inputs = completion.Collect(o.Root, o.Completion, base, nil, time.Time{})
 	return b
 }
