@@ -107,6 +107,12 @@ func (r *Reports) Env() []string {
 		ReportDirVar + "=" + filepath.Join(r.dir, "out"),
 		`NODE_OPTIONS=--require "` + filepath.Join(r.dir, "shim.cjs") + `"`,
 		"SPEC_OPTS=--format progress --format json --out " + filepath.Join(r.dir, "out", "rspec.json"),
+		// Python (and pytest's rewritten tests) compile into a cache of
+		// this run's own: bytecode left in the project's __pycache__ is
+		// trusted by the source's size and mtime alone, so a source put
+		// back over code compiled earlier, its mtime restored, would run
+		// the earlier code.
+		"PYTHONPYCACHEPREFIX=" + filepath.Join(r.dir, "pycache"),
 	}
 }
 
