@@ -60,13 +60,14 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 		if !goValueFlags[name] {
 			continue
 		}
-		v := args[i]
-		if glued {
+		var v Word
+		switch {
+		case glued:
 			v = gluedWord(args[i], val)
-		} else if i+1 < len(args) {
+		case i+1 < len(args):
 			i++
 			v = args[i]
-		} else {
+		default:
 			continue
 		}
 		switch name {

@@ -283,7 +283,7 @@ func reader(call *syntax.CallExpr, s *syntax.Stmt) string {
 		return name + " (writing what is typed into a file)"
 	case name == "cat" && operands == 0:
 		for _, r := range s.Redirs {
-			if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+			if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
 				return name + " (writing what is typed into a file)"
 			}
 		}
