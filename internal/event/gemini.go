@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -155,7 +156,9 @@ func geminiLast(path string) string {
 // geminiWrapper matches the shell wrapper Gemini CLI strips from a command
 // before it runs it (stripShellWrapper, bundle chunk-5FZXKDXH.js of
 // 0.61.0): sh, bash or zsh -c, cmd.exe /c, powershell or pwsh -Command.
-var geminiWrapper = regexp.MustCompile(`(?i)^\s*(?:(?:(?:\S+/)?(?:sh|bash|zsh))\s+-c|cmd\.exe\s+/c|powershell(?:\.exe)?\s+(?:-NoProfile\s+)?-Command|pwsh(?:\.exe)?\s+(?:-NoProfile\s+)?-Command)\s+`)
+var geminiWrapper = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:(?:(?:\S+/)?(?:sh|bash|zsh))\s+-c|cmd\.exe\s+/c|powershell(?:\.exe)?\s+(?:-NoProfile\s+)?-Command|pwsh(?:\.exe)?\s+(?:-NoProfile\s+)?-Command)\s+`)
+})
 
 // geminiRuns returns the scripts Gemini CLI 0.61.0 runs with bash -c for a
 // run_shell_command command on Linux and macOS (wrapCommandForBackgroundPIDs):
@@ -180,7 +183,7 @@ var geminiWrapper = regexp.MustCompile(`(?i)^\s*(?:(?:(?:\S+/)?(?:sh|bash|zsh))\
 func geminiRuns(cmd string) (runs []string, rewritten bool) {
 	inner := strings.TrimSpace(cmd)
 	variants := []string{inner}
-	if m := geminiWrapper.FindString(cmd); m != "" {
+	if m := geminiWrapper().FindString(cmd); m != "" {
 		rewritten = true
 		inner = strings.TrimSpace(cmd[len(m):])
 		variants = []string{inner}
