@@ -131,6 +131,7 @@ type run struct {
 	bypasses []string          // validation bypasses of the command
 	ci       []string          // CI steps taken out, by file
 	ciFiles  []string          // those CI files
+	asked    *string           // the rule pre-tool-call asked by, once read (askedBy)
 }
 
 func fileTool(tool string) bool {
@@ -249,11 +250,15 @@ func (r *run) afterFileTool() error {
 	if p == "" {
 		p, _ = ev.Str("notebook_path")
 	}
-	if r.st != nil && gitFile(p) {
+	if abs := r.abs(p); r.st != nil && (gitFile(p) || r.laterPath(abs)) {
 		// The guard asked before this write to git's hooks or
-		// configuration, and the human let it through: it is what git
-		// runs from now on.
-		if err := r.withCache(func(cc *cache) error { cc.Git = gitRuns(r.c.Scope.Root); return nil }); err != nil {
+		// configuration, or to a file later shells and tools run, and
+		// the human let it through: it is what they run from now on.
+		if err := r.withCache(func(cc *cache) error {
+			cc.Git = gitRuns(r.c.Scope.Root)
+			r.laterFile(cc, abs)
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
