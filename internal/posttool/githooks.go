@@ -180,6 +180,7 @@ func (r *run) gitAfterBash(cc *cache) {
 		return
 	}
 	cmd, _ := r.c.Event.Str("command")
+	r.unseen++
 	r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed what git runs on its own ("+strings.Join(changed, ", ")+
 		") by a route the guard could not read before the call: git would run it on commit, checkout, merge or push")
 }

@@ -208,6 +208,7 @@ func (r *run) laterAfterBash(cc *cache) (git []string) {
 	cc.Later = now
 	if len(files) > 0 && r.askedBy() != "startup-config" {
 		cmd, _ := r.c.Event.Str("command")
+		r.unseen++
 		r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed files that later shells and tools run or obey on their own ("+
 			strings.Join(clip.List(files, 5), ", ")+") by a route the guard could not read before the call: the next session's shell or the completion command would run what they now hold")
 	}

@@ -132,6 +132,9 @@ type run struct {
 	ci       []string          // CI steps taken out, by file
 	ciFiles  []string          // those CI files
 	asked    *string           // the rule pre-tool-call asked by, once read (askedBy)
+	unseen   int               // of the bypasses, files git or later shells run changed unseen
+	skipped  bool              // a bypass skipped the project's hooks or checks
+	changed  bool              // a bypass changed files git or later shells run
 }
 
 func fileTool(tool string) bool {
@@ -416,6 +419,8 @@ func (r *run) afterBash(failed bool) error {
 
 // finish turns the validation bypasses into regressions of the loop.
 func (r *run) finish() {
+	r.skipped = r.skipped || len(r.bypasses) > r.unseen
+	r.changed = r.changed || r.unseen > 0
 	if len(r.bypasses) > 0 {
 		r.regs = append(r.regs, loop.Regression{
 			Type: "validation_bypass", Severity: "high", Metric: "validation_hooks", Current: float64(len(r.bypasses)),
@@ -429,7 +434,7 @@ func (r *run) finish() {
 		})
 		r.files = append(r.files, r.ciFiles...)
 	}
-	r.bypasses, r.ci = nil, nil
+	r.bypasses, r.ci, r.unseen = nil, nil, 0
 	r.regs = loop.Detected(r.regs, r.cfg)
 }
 
@@ -489,8 +494,11 @@ func (r *run) reason() string {
 	if ci {
 		b.WriteString("Keep the CI running its tests and checks: a CI that no longer runs them proves nothing.\n")
 	}
-	if bypass {
+	if bypass && r.skipped {
 		b.WriteString("Run the checks those hooks run and fix what they report, instead of skipping them.\n")
+	}
+	if bypass && r.changed {
+		b.WriteString("Put those files back as they were, or ask the human to make the change: git and later shells would run what ralph never read.\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
