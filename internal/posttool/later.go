@@ -3,6 +3,7 @@ package posttool
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -30,18 +31,89 @@ import (
 // the guard did not put to the human is a validation bypass of the loop,
 // as for git's own files (githooks.go).
 
-// laterSeen is one of those files as last seen.
+// laterSeen is one of those files as last seen. It is kept in the cache as
+// one line of text (MarshalText), which post-tool-call decodes after every
+// Bash call: a tenth of the time of a JSON object.
 type laterSeen struct {
-	Stamp filestamp.Stamp `json:"stamp"`
+	Stamp filestamp.Stamp
 	// Target is, for a symlink, the stamp of the file it leads to: a
 	// write through the link changes that file, not the link.
-	Target filestamp.Stamp `json:"target,omitzero"`
+	Target filestamp.Stamp
 	// Sum digests the mode and content (a symlink: its target, and what
 	// the file it leads to holds).
-	Sum string `json:"sum"`
+	Sum string
 	// Git is, for a git configuration file, its command settings
 	// (commandSettings): only they are compared.
-	Git map[string]string `json:"git,omitempty"`
+	Git map[string]string
+}
+
+// MarshalText writes s as the ten numbers of its stamps, its digest, and
+// each Git setting as a quoted key = quoted value, separated by spaces.
+func (s laterSeen) MarshalText() ([]byte, error) {
+	b := make([]byte, 0, 160)
+	for _, st := range []filestamp.Stamp{s.Stamp, s.Target} {
+		b = strconv.AppendInt(b, st.Size, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, st.MTime, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, st.CTime, 10)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, st.Ino, 10)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, st.Dev, 10)
+		b = append(b, ' ')
+	}
+	b = append(b, s.Sum...)
+	for _, k := range slices.Sorted(maps.Keys(s.Git)) {
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, k)
+		b = append(b, '=')
+		b = strconv.AppendQuote(b, s.Git[k])
+	}
+	return b, nil
+}
+
+// UnmarshalText reads what MarshalText wrote.
+func (s *laterSeen) UnmarshalText(b []byte) error {
+	bad := func() error { return fmt.Errorf("bad file entry %.40q", b) }
+	t := string(b)
+	var n [10]uint64
+	for i := range n {
+		f, rest, ok := strings.Cut(t, " ")
+		var err error
+		if i%5 < 3 { // size and times; then inode and device
+			var v int64
+			v, err = strconv.ParseInt(f, 10, 64)
+			n[i] = uint64(v)
+		} else {
+			n[i], err = strconv.ParseUint(f, 10, 64)
+		}
+		if !ok || err != nil {
+			return bad()
+		}
+		t = rest
+	}
+	s.Stamp = filestamp.Stamp{Size: int64(n[0]), MTime: int64(n[1]), CTime: int64(n[2]), Ino: n[3], Dev: n[4]}
+	s.Target = filestamp.Stamp{Size: int64(n[5]), MTime: int64(n[6]), CTime: int64(n[7]), Ino: n[8], Dev: n[9]}
+	s.Sum, t, _ = strings.Cut(t, " ")
+	s.Git = nil
+	for t != "" {
+		k, err := strconv.QuotedPrefix(t)
+		if err != nil || len(t) == len(k) || t[len(k)] != '=' {
+			return bad()
+		}
+		v, err := strconv.QuotedPrefix(t[len(k)+1:])
+		if err != nil {
+			return bad()
+		}
+		t = strings.TrimPrefix(t[len(k)+1+len(v):], " ")
+		if s.Git == nil {
+			s.Git = map[string]string{}
+		}
+		k, _ = strconv.Unquote(k)
+		s.Git[k], _ = strconv.Unquote(v)
+	}
+	return nil
 }
 
 // Bounds of a watched directory (fish's and direnv's configuration).

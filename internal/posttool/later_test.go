@@ -1,6 +1,7 @@
 package posttool
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 )
 
@@ -173,5 +175,31 @@ func TestSeeFileStatFirst(t *testing.T) {
 	marked = map[string]laterSeen{p: {Stamp: s.Stamp, Sum: "recorded"}}
 	if got, _ := seeFile(marked, p, fi, false, later); got.Sum == "recorded" || got.Sum == s.Sum {
 		t.Errorf("changed file: sum %q, want a new digest", got.Sum)
+	}
+}
+
+// TestLaterSeenText: an entry reads back as written, git settings of any
+// text included; a damaged one is an error.
+func TestLaterSeenText(t *testing.T) {
+	for _, s := range []laterSeen{
+		{},
+		{Stamp: filestamp.Stamp{Size: 826, MTime: -1, CTime: 1795702840926486597, Ino: 1<<64 - 1, Dev: 65024}, Sum: "0755c0ed0a2dcc622e6c0158"},
+		{Stamp: filestamp.Stamp{Size: 1}, Target: filestamp.Stamp{Size: 2, Ino: 3}, Sum: "ab",
+			Git: map[string]string{"core.pager": "less", `filter.a "b" = c.clean`: "rm -rf 'src' = \"x\"\n\t"}},
+	} {
+		b, err := s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got laterSeen
+		if err := got.UnmarshalText(b); err != nil || got.Stamp != s.Stamp || got.Target != s.Target || got.Sum != s.Sum || !maps.Equal(got.Git, s.Git) {
+			t.Errorf("%q read back as %+v (%v), want %+v", b, got, err, s)
+		}
+	}
+	for _, b := range []string{"", "1 2 3", "1 2 3 4 5 6 7 8 9 x s", "1 2 3 4 5 6 7 8 9 10 s \"k\"", "1 2 3 4 5 6 7 8 9 10 s \"k\"=v", "1 2 3 4 5 6 7 8 9 10 s k=\"v\""} {
+		var got laterSeen
+		if err := got.UnmarshalText([]byte(b)); err == nil {
+			t.Errorf("UnmarshalText(%q) = %+v, want an error", b, got)
+		}
 	}
 }
