@@ -22,8 +22,9 @@
 //
 // What the loop's index does not say, post-tool-call keeps in its own
 // posttool.json in the loop's directory: the test files rescanned since
-// the index was written, the deleted tests already reported, and the CI
-// files as last seen.
+// the index was written, the deleted tests already reported, the CI
+// files, and the files git and later shells run on their own (githooks.go,
+// later.go), as last seen.
 //
 // # Errors
 //
@@ -79,7 +80,10 @@ a ralph loop, catches regressions the moment they happen:
     --no-verify, git commit run with SKIP=…, HUSKY=0 and the like, and
     test or lint steps taken out of a CI file (.github/workflows/*.yml,
     .gitlab-ci.yml, .pre-commit-config.yaml, …) by a Write or Edit, or by
-    a Bash command;
+    a Bash command; and, after a Bash command, a git hook, a command
+    setting of git's configuration (the repository's or the user's) or a
+    file later shells and tools run (~/.bashrc, ~/.npmrc, …) changed
+    without the guard's ask (git-exec, startup-config) for the call;
   - each is recorded in the loop's regression_events (a deleted or skipped
     test sets its escalation flag) and reported once, not on every later
     call; putting a test back and deleting it again reports it again;
