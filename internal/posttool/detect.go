@@ -48,10 +48,6 @@ type cache struct {
 	// (the startup files, the user's git configuration) as the last Bash
 	// call left it (later.go); nil until first taken.
 	Later map[string]laterSeen `json:"later"`
-	// LaterDirs is what the last look knew of their directories, so that
-	// a file absent then, in a directory that lists what it listed, needs
-	// no stat (dirLook).
-	LaterDirs map[string]laterSeen `json:"later_dirs,omitempty"`
 }
 
 // stamp identifies one version of a file.
@@ -291,7 +287,7 @@ func (r *run) withCache(fn func(*cache) error) error {
 	}
 	if cc.Later == nil {
 		paths, git := r.laterPaths()
-		cc.Later, cc.LaterDirs = r.seeLater(nil, nil, paths, git)
+		cc.Later = r.seeLater(nil, paths, git)
 	}
 	if err := fn(cc); err != nil {
 		return err

@@ -3,7 +3,6 @@ package posttool
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -142,23 +141,12 @@ func (r *run) laterPaths() ([]string, map[string]bool) {
 
 // seeLater returns those files as they are now, each file of a watched
 // directory by its own path; an absent file has no entry. A file whose
-// stamp still matches its entry in was is not read again; one absent at
-// the last look (wasDirs) whose directory still lists what it listed is
-// not even looked at. It returns with them what it knows of the
-// directories, for the next look.
-func (r *run) seeLater(was, wasDirs map[string]laterSeen, paths []string, git map[string]bool) (now, dirs map[string]laterSeen) {
-	now = map[string]laterSeen{}
-	l := &dirLook{was: wasDirs, now: map[string]laterSeen{}, memo: map[string]bool{}, at: r.now}
+// stamp still matches its entry in was is not read again.
+func (r *run) seeLater(was map[string]laterSeen, paths []string, git map[string]bool) map[string]laterSeen {
+	now := map[string]laterSeen{}
 	for _, p := range paths {
-		if l.absent(p) {
-			continue
-		}
 		fi, err := os.Lstat(p)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				l.now[p] = laterSeen{Sum: "absent"}
-				l.listed(filepath.Dir(p))
-			}
 			continue
 		}
 		if !fi.IsDir() {
@@ -192,71 +180,7 @@ func (r *run) seeLater(was, wasDirs map[string]laterSeen, paths []string, git ma
 		}
 		walk(p, 1)
 	}
-	return now, l.now
-}
-
-// dirLook is what one look knows of the directories of the watched files.
-// Most of those files do not exist; a file that did not exist at the last
-// look still does not while its directory lists what it listed then — the
-// directory's settled stamp unchanged (creating, renaming or deleting an
-// entry moves it), or the directory still absent itself — and so costs no
-// stat.
-type dirLook struct {
-	// was and now are the entries of the last look and of this one, by
-	// path: a directory's stamp (Sum "dir"; a symlink's by the directory
-	// it leads to), or a path that did not exist (Sum "absent").
-	was, now map[string]laterSeen
-	memo     map[string]bool // listed, by directory
-	at       time.Time
-}
-
-// absent reports whether p, absent at the last look, still is, known by
-// its directory alone.
-func (l *dirLook) absent(p string) bool {
-	old, had := l.was[p]
-	par := filepath.Dir(p)
-	if !had || old.Sum != "absent" || par == p || !l.listed(par) {
-		return false
-	}
-	l.now[p] = old
-	return true
-}
-
-// listed reports whether directory d lists what it listed at the last
-// look, and notes what d is now.
-func (l *dirLook) listed(d string) bool {
-	if v, ok := l.memo[d]; ok {
-		return v
-	}
-	v := l.absent(d) // still absent: it lists nothing, as it did
-	if !v {
-		old, had := l.was[d]
-		fi, err := os.Stat(d)
-		switch {
-		case err == nil && fi.IsDir():
-			st := filestamp.Of(fi)
-			l.now[d] = laterSeen{Stamp: st.Settled(l.at), Sum: "dir"}
-			v = had && old.Sum == "dir" && old.Stamp.Same(st)
-		case errors.Is(err, fs.ErrNotExist) && !isLink(d):
-			// Noted with its own directory, so that next time its
-			// absence is known without a stat.
-			l.now[d] = laterSeen{Sum: "absent"}
-			v = had && old.Sum == "absent"
-			if par := filepath.Dir(d); par != d {
-				l.listed(par)
-			}
-		}
-		// Anything else — a file, a link that leads nowhere yet, a
-		// directory that cannot be read — is looked at every time.
-	}
-	l.memo[d] = v
-	return v
-}
-
-// isLink reports whether p is a symbolic link.
-func isLink(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+	return now
 }
 
 // seeFile returns file p, of lstat info fi, as it is now: its entry in
@@ -351,8 +275,7 @@ func tilde(p, home string) string {
 // git configuration, which gitAfterBash reports with the repository's.
 func (r *run) laterAfterBash(cc *cache) (git []string) {
 	paths, gits := r.laterPaths()
-	now, dirs := r.seeLater(cc.Later, cc.LaterDirs, paths, gits)
-	cc.LaterDirs = dirs
+	now := r.seeLater(cc.Later, paths, gits)
 	files, git := laterChanges(cc.Later, now, gits, project.Home(r.getenv()))
 	cc.Later = now
 	if len(files) > 0 && r.askedBy() != "startup-config" {
@@ -411,7 +334,7 @@ func (r *run) laterFile(cc *cache, p string) {
 		return
 	}
 	paths, git := r.laterPaths()
-	now, _ := r.seeLater(cc.Later, nil, paths, git)
+	now := r.seeLater(cc.Later, paths, git)
 	if s, ok := now[p]; ok {
 		cc.Later[p] = s
 	} else {

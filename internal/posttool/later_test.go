@@ -125,10 +125,9 @@ func TestLaterChanges(t *testing.T) {
 			}
 			r := laterRun(home, env, time.Now())
 			paths, git := r.laterPaths()
-			was, dirs := r.seeLater(nil, nil, paths, git)
+			was := r.seeLater(nil, paths, git)
 			tc.edit(t, home)
-			now, _ := r.seeLater(was, dirs, paths, git)
-			files, settings := laterChanges(was, now, git, home)
+			files, settings := laterChanges(was, r.seeLater(was, paths, git), git, home)
 			var want []string
 			for _, f := range tc.files {
 				if f[0] != '~' {
@@ -202,68 +201,5 @@ func TestLaterSeenText(t *testing.T) {
 		if err := got.UnmarshalText([]byte(b)); err == nil {
 			t.Errorf("UnmarshalText(%q) = %+v, want an error", b, got)
 		}
-	}
-}
-
-// TestDirLook: a file absent at the last look is not looked at while its
-// directory's stamp is the one recorded (a symlink's by the directory it
-// leads to), or its directory is still absent in a directory whose stamp
-// is; a moved or fresh stamp, or none, has it looked at. A symlink that
-// leads nowhere is never recorded absent.
-func TestDirLook(t *testing.T) {
-	home := filepath.Join(t.TempDir(), "home")
-	write(t, home+"/.npmrc", "script-shell=/tmp/x") // there, but recorded absent
-	write(t, home+"/.ssh/rc", "rm -rf src")         // idem, in a directory recorded absent
-	write(t, home+"/real/config.toml", "[build]")   // reached through .cargo, a symlink
-	os.Symlink(home+"/real", home+"/.cargo")
-	os.Symlink(home+"/nowhere", home+"/.docker")
-	st, err := filestamp.Lstat(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(home + "/real")
-	if err != nil {
-		t.Fatal(err)
-	}
-	real := filestamp.Of(fi)
-	if st.CTime == 0 {
-		t.Skip("this platform gives no ctime: no stamp is trusted")
-	}
-	absent := laterSeen{Sum: "absent"}
-	homeSame := laterSeen{Stamp: st, Sum: "dir"}
-	r := laterRun(home, nil, time.Now().Add(time.Hour))
-	paths, git := r.laterPaths()
-	for _, tc := range []struct {
-		name string
-		dirs map[string]laterSeen
-		want []string // of the three, the files seen
-	}{
-		{"home's stamp as recorded", map[string]laterSeen{home: homeSame, home + "/.npmrc": absent, home + "/.ssh": absent, home + "/.ssh/rc": absent}, []string{".cargo/config.toml"}},
-		{"home's stamp moved", map[string]laterSeen{home: {Stamp: filestamp.Stamp{CTime: 1}, Sum: "dir"}, home + "/.npmrc": absent, home + "/.ssh": absent, home + "/.ssh/rc": absent}, []string{".cargo/config.toml", ".npmrc", ".ssh/rc"}},
-		{"a stamp too fresh to trust", map[string]laterSeen{home: {Stamp: st.Settled(time.Now()), Sum: "dir"}, home + "/.npmrc": absent}, []string{".cargo/config.toml", ".npmrc", ".ssh/rc"}},
-		{"no directory recorded", map[string]laterSeen{home + "/.npmrc": absent, home + "/.ssh/rc": absent}, []string{".cargo/config.toml", ".npmrc", ".ssh/rc"}},
-		{"a symlink's directory as recorded", map[string]laterSeen{home + "/.cargo": {Stamp: real, Sum: "dir"}, home + "/.cargo/config.toml": absent}, []string{".npmrc", ".ssh/rc"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			now, _ := r.seeLater(nil, tc.dirs, paths, git)
-			var got []string
-			for _, f := range []string{".cargo/config.toml", ".npmrc", ".ssh/rc"} {
-				if _, ok := now[home+"/"+f]; ok {
-					got = append(got, f)
-				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("seen %q, want %q", got, tc.want)
-			}
-		})
-	}
-	// A real look records what the next one trusts: home, and the files
-	// and directories absent in it; not the link that leads nowhere.
-	_, dirs := r.seeLater(nil, nil, paths, git)
-	if dirs[home].Sum != "dir" || dirs[home+"/.profile"].Sum != "absent" || dirs[home+"/.pip"].Sum != "absent" {
-		t.Errorf("recorded %v", dirs)
-	}
-	if d, ok := dirs[home+"/.docker"]; ok {
-		t.Errorf("a link that leads nowhere recorded as %+v", d)
 	}
 }
