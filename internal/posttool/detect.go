@@ -44,6 +44,10 @@ type cache struct {
 	// Git is what git would run on its own as the last Bash call left it
 	// (githooks.go); nil until first taken.
 	Git map[string]string `json:"git"`
+	// Later is, by path, each file later shells and tools run or obey
+	// (the startup files, the user's git configuration) as the last Bash
+	// call left it (later.go); nil until first taken.
+	Later map[string]laterSeen `json:"later"`
 }
 
 // stamp identifies one version of a file.
@@ -280,6 +284,10 @@ func (r *run) withCache(fn func(*cache) error) error {
 	}
 	if cc.Git == nil {
 		cc.Git = gitRuns(r.c.Scope.Root)
+	}
+	if cc.Later == nil {
+		paths, git := r.laterPaths()
+		cc.Later = r.seeLater(nil, paths, git)
 	}
 	if err := fn(cc); err != nil {
 		return err

@@ -159,6 +159,7 @@ func (r *run) gitAfterBash(cc *cache) {
 	now := gitRuns(r.c.Scope.Root)
 	was := cc.Git
 	cc.Git = now
+	global := r.laterAfterBash(cc)
 	if was == nil {
 		return // the first look: nothing to compare with
 	}
@@ -173,27 +174,36 @@ func (r *run) gitAfterBash(cc *cache) {
 			changed = append(changed, k)
 		}
 	}
-	if len(changed) == 0 || r.guardAsked() {
+	slices.Sort(changed)
+	changed = append(changed, global...)
+	if len(changed) == 0 || r.askedBy() == "git-exec" {
 		return
 	}
-	slices.Sort(changed)
 	cmd, _ := r.c.Event.Str("command")
+	r.unseen++
 	r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed what git runs on its own ("+strings.Join(changed, ", ")+
 		") by a route the guard could not read before the call: git would run it on commit, checkout, merge or push")
 }
 
-// guardAsked reports whether pre-tool-call put this call to the human as
-// one that changes git's hooks or configuration (rule git-exec): the
-// change was seen, and let through by the human.
-func (r *run) guardAsked() bool {
+// askedBy returns the rule by which pre-tool-call put this call to the
+// human ("git-exec" for git's hooks or configuration, "startup-config"
+// for the files later shells and tools run): the change was seen, and let
+// through by the human. It is "" when the call was not asked.
+func (r *run) askedBy() string {
+	if r.asked != nil {
+		return *r.asked
+	}
 	id := r.c.Event.ToolUseID
-	asked := false
+	rule := ""
 	audit.ReadBack(r.c.Scope.Log(), 200, 256<<10, func(e audit.Entry, _ int) bool {
 		if e.Hook != "pre-tool-call" || e.Tool != "Bash" || id != "" && e.ToolUseID != id {
 			return true
 		}
-		asked = e.Rule == "git-exec" && e.Decision == "ask"
+		if e.Decision == "ask" {
+			rule = e.Rule
+		}
 		return false // the newest pre-tool-call of this call
 	})
-	return asked
+	r.asked = &rule
+	return rule
 }

@@ -22,8 +22,9 @@
 //
 // What the loop's index does not say, post-tool-call keeps in its own
 // posttool.json in the loop's directory: the test files rescanned since
-// the index was written, the deleted tests already reported, and the CI
-// files as last seen.
+// the index was written, the deleted tests already reported, the CI
+// files, and the files git and later shells run on their own (githooks.go,
+// later.go), as last seen.
 //
 // # Errors
 //
@@ -79,7 +80,10 @@ a ralph loop, catches regressions the moment they happen:
     --no-verify, git commit run with SKIP=…, HUSKY=0 and the like, and
     test or lint steps taken out of a CI file (.github/workflows/*.yml,
     .gitlab-ci.yml, .pre-commit-config.yaml, …) by a Write or Edit, or by
-    a Bash command;
+    a Bash command; and, after a Bash command, a git hook, a command
+    setting of git's configuration (the repository's or the user's) or a
+    file later shells and tools run (~/.bashrc, ~/.npmrc, …) changed
+    without the guard's ask (git-exec, startup-config) for the call;
   - each is recorded in the loop's regression_events (a deleted or skipped
     test sets its escalation flag) and reported once, not on every later
     call; putting a test back and deleting it again reports it again;
@@ -131,6 +135,10 @@ type run struct {
 	bypasses []string          // validation bypasses of the command
 	ci       []string          // CI steps taken out, by file
 	ciFiles  []string          // those CI files
+	asked    *string           // the rule pre-tool-call asked by, once read (askedBy)
+	unseen   int               // of the bypasses, files git or later shells run changed unseen
+	skipped  bool              // a bypass skipped the project's hooks or checks
+	changed  bool              // a bypass changed files git or later shells run
 }
 
 func fileTool(tool string) bool {
@@ -249,11 +257,15 @@ func (r *run) afterFileTool() error {
 	if p == "" {
 		p, _ = ev.Str("notebook_path")
 	}
-	if r.st != nil && gitFile(p) {
+	if abs := r.abs(p); r.st != nil && (gitFile(p) || r.laterPath(abs)) {
 		// The guard asked before this write to git's hooks or
-		// configuration, and the human let it through: it is what git
-		// runs from now on.
-		if err := r.withCache(func(cc *cache) error { cc.Git = gitRuns(r.c.Scope.Root); return nil }); err != nil {
+		// configuration, or to a file later shells and tools run, and
+		// the human let it through: it is what they run from now on.
+		if err := r.withCache(func(cc *cache) error {
+			cc.Git = gitRuns(r.c.Scope.Root)
+			r.laterFile(cc, abs)
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
@@ -411,6 +423,8 @@ func (r *run) afterBash(failed bool) error {
 
 // finish turns the validation bypasses into regressions of the loop.
 func (r *run) finish() {
+	r.skipped = r.skipped || len(r.bypasses) > r.unseen
+	r.changed = r.changed || r.unseen > 0
 	if len(r.bypasses) > 0 {
 		r.regs = append(r.regs, loop.Regression{
 			Type: "validation_bypass", Severity: "high", Metric: "validation_hooks", Current: float64(len(r.bypasses)),
@@ -424,7 +438,7 @@ func (r *run) finish() {
 		})
 		r.files = append(r.files, r.ciFiles...)
 	}
-	r.bypasses, r.ci = nil, nil
+	r.bypasses, r.ci, r.unseen = nil, nil, 0
 	r.regs = loop.Detected(r.regs, r.cfg)
 }
 
@@ -484,8 +498,11 @@ func (r *run) reason() string {
 	if ci {
 		b.WriteString("Keep the CI running its tests and checks: a CI that no longer runs them proves nothing.\n")
 	}
-	if bypass {
+	if bypass && r.skipped {
 		b.WriteString("Run the checks those hooks run and fix what they report, instead of skipping them.\n")
+	}
+	if bypass && r.changed {
+		b.WriteString("Put those files back as they were, or ask the human to make the change: git and later shells would run what ralph never read.\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

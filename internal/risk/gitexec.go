@@ -7,6 +7,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/startup"
 )
 
 // Git runs programs on its own: the hooks in .git/hooks (or the directory
@@ -34,17 +35,8 @@ func gitExecPaths(root, home string, getenv func(string) string) []string {
 	if gitDir != common {
 		out = append(out, filepath.Join(gitDir, "config"))
 	}
-	if filepath.IsAbs(home) {
-		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
-	}
-	for _, k := range []string{"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
-		v := getenv(k)
-		if !filepath.IsAbs(v) {
-			continue
-		}
-		if k == "XDG_CONFIG_HOME" {
-			v = filepath.Join(v, "git", "config")
-		}
+	out = append(out, startup.GitConfigs(home, getenv)...)
+	if v := getenv("GIT_CONFIG_SYSTEM"); filepath.IsAbs(v) {
 		out = append(out, filepath.Clean(v))
 	}
 	return append(out, "/etc/gitconfig")

@@ -28,6 +28,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/startup"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -166,7 +167,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Protected = append(g.Protected, p)
 		g.gitExec[p] = "git-exec"
 	}
-	for _, p := range startupPaths(g.Home, getenv) {
+	for _, p := range startup.Paths(g.Home, getenv) {
 		if g.gitExec[p] == "" {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "startup-config"

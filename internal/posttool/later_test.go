@@ -1,0 +1,205 @@
+package posttool
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+)
+
+// laterRun is a run whose environment has its home at home.
+func laterRun(home string, env map[string]string, at time.Time) *run {
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return env[k]
+	}
+	return &run{c: &hook.Call{Event: &event.Event{}, Getenv: getenv}, now: at}
+}
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLaterChanges: each route by which a watched file changes shows as a
+// change of that file, or of the git setting; what changes nothing git
+// runs, and an untouched file, do not.
+func TestLaterChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		env         map[string]string
+		setup, edit func(t *testing.T, home string)
+		files, git  []string
+	}{
+		{name: "untouched",
+			setup: func(t *testing.T, h string) { write(t, h+"/.bashrc", "x") },
+			edit:  func(t *testing.T, h string) {}},
+		{name: "appended",
+			setup: func(t *testing.T, h string) { write(t, h+"/.bashrc", "x") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.bashrc", "x\nalias ls='rm -rf src'") },
+			files: []string{"~/.bashrc"}},
+		{name: "created",
+			edit:  func(t *testing.T, h string) { write(t, h+"/.ssh/rc", "rm -rf src") },
+			files: []string{"~/.ssh/rc"}},
+		{name: "deleted",
+			setup: func(t *testing.T, h string) { write(t, h+"/.npmrc", "x") },
+			edit:  func(t *testing.T, h string) { os.Remove(h + "/.npmrc") },
+			files: []string{"~/.npmrc"}},
+		{name: "made executable",
+			setup: func(t *testing.T, h string) { write(t, h+"/.ssh/rc", "x") },
+			edit:  func(t *testing.T, h string) { os.Chmod(h+"/.ssh/rc", 0o755) },
+			files: []string{"~/.ssh/rc"}},
+		{name: "written through a symlink",
+			setup: func(t *testing.T, h string) {
+				write(t, h+"/dotfiles/bashrc", "x")
+				os.Symlink(h+"/dotfiles/bashrc", h+"/.bashrc")
+			},
+			edit:  func(t *testing.T, h string) { write(t, h+"/dotfiles/bashrc", "alias ls='rm -rf src'") },
+			files: []string{"~/.bashrc"}},
+		{name: "symlink pointed elsewhere",
+			setup: func(t *testing.T, h string) {
+				write(t, h+"/dotfiles/bashrc", "x")
+				os.Symlink(h+"/dotfiles/bashrc", h+"/.bashrc")
+			},
+			edit: func(t *testing.T, h string) {
+				write(t, h+"/evil", "x")
+				os.Remove(h + "/.bashrc")
+				os.Symlink(h+"/evil", h+"/.bashrc")
+			},
+			files: []string{"~/.bashrc"}},
+		{name: "a file in fish's directory",
+			setup: func(t *testing.T, h string) { write(t, h+"/.config/fish/config.fish", "x") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.config/fish/conf.d/evil.fish", "rm -rf src") },
+			files: []string{"~/.config/fish/conf.d/evil.fish"}},
+		{name: "BASH_ENV outside home", env: map[string]string{"BASH_ENV": "ENVDIR/env.sh"},
+			setup: func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "x") },
+			edit:  func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "rm -rf src") },
+			files: []string{"ENVDIR/env.sh"}},
+		{name: "a git command setting",
+			setup: func(t *testing.T, h string) { write(t, h+"/.gitconfig", "[user]\n\tname = t\n") },
+			edit: func(t *testing.T, h string) {
+				write(t, h+"/.gitconfig", "[user]\n\tname = t\n[core]\n\tpager = rm -rf src\n")
+			},
+			git: []string{"global config core.pager in ~/.gitconfig"}},
+		{name: "an ordinary git setting",
+			setup: func(t *testing.T, h string) { write(t, h+"/.gitconfig", "[user]\n\tname = t\n") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.gitconfig", "[user]\n\tname = u\n") }},
+		{name: "a git command setting removed",
+			setup: func(t *testing.T, h string) { write(t, h+"/.config/git/config", "[core]\n\tpager = less\n") },
+			edit:  func(t *testing.T, h string) { os.Remove(h + "/.config/git/config") },
+			git:   []string{"global config core.pager in ~/.config/git/config"}},
+		{name: "XDG_CONFIG_HOME", env: map[string]string{"XDG_CONFIG_HOME": "ENVDIR/xdg"},
+			edit: func(t *testing.T, h string) {
+				write(t, filepath.Dir(h)+"/xdg/git/config", "[filter \"x\"]\n\tclean = rm -rf src\n")
+			},
+			git: []string{"global config filter.x.clean in ENVDIR/xdg/git/config"}},
+		{name: "GIT_CONFIG_GLOBAL", env: map[string]string{"GIT_CONFIG_GLOBAL": "ENVDIR/gc"},
+			setup: func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/gc", "") },
+			edit:  func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/gc", "[core]\n\tfsmonitor = x\n") },
+			git:   []string{"global config core.fsmonitor in ENVDIR/gc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			home := filepath.Join(dir, "home")
+			os.Mkdir(home, 0o755)
+			env := map[string]string{}
+			for k, v := range tc.env {
+				env[k] = filepath.Join(dir, v[len("ENVDIR"):])
+			}
+			if tc.setup != nil {
+				tc.setup(t, home)
+			}
+			r := laterRun(home, env, time.Now())
+			paths, git := r.laterPaths()
+			was := r.seeLater(nil, paths, git)
+			tc.edit(t, home)
+			files, settings := laterChanges(was, r.seeLater(was, paths, git), git, home)
+			var want []string
+			for _, f := range tc.files {
+				if f[0] != '~' {
+					f = dir + f[len("ENVDIR"):]
+				}
+				want = append(want, f)
+			}
+			var wantGit []string
+			for _, g := range tc.git {
+				wantGit = append(wantGit, strings.Replace(g, "ENVDIR", dir, 1))
+			}
+			if !slices.Equal(files, want) || !slices.Equal(settings, wantGit) {
+				t.Errorf("changes = %q, %q; want %q, %q", files, settings, want, wantGit)
+			}
+		})
+	}
+}
+
+// TestSeeFileStatFirst: a file whose settled stamp still matches is not
+// read again (its recorded digest stands); one whose stamp moved, or whose
+// stamp was too fresh to trust, is.
+func TestSeeFileStatFirst(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".bashrc")
+	write(t, p, "x")
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour) // the stamp is settled by then
+	s, _ := seeFile(nil, p, fi, false, later)
+	if s.Stamp.CTime == 0 {
+		t.Skip("this platform gives no ctime: every stamp is untrusted, every file read")
+	}
+	marked := map[string]laterSeen{p: {Stamp: s.Stamp, Sum: "recorded"}}
+	if got, _ := seeFile(marked, p, fi, false, later); got.Sum != "recorded" {
+		t.Errorf("unchanged stamp: read again (sum %q), want the recorded digest", got.Sum)
+	}
+	fresh, _ := seeFile(nil, p, fi, false, time.Now().Add(-time.Hour)) // taken as the file changed
+	marked = map[string]laterSeen{p: {Stamp: fresh.Stamp, Sum: "recorded"}}
+	if got, _ := seeFile(marked, p, fi, false, later); got.Sum != s.Sum {
+		t.Errorf("a stamp too fresh to trust: sum %q, want the file read (%q)", got.Sum, s.Sum)
+	}
+	write(t, p, "yy") // another size: a ctime of the same clock tick cannot hide it
+	fi, _ = os.Lstat(p)
+	marked = map[string]laterSeen{p: {Stamp: s.Stamp, Sum: "recorded"}}
+	if got, _ := seeFile(marked, p, fi, false, later); got.Sum == "recorded" || got.Sum == s.Sum {
+		t.Errorf("changed file: sum %q, want a new digest", got.Sum)
+	}
+}
+
+// TestLaterSeenText: an entry reads back as written, git settings of any
+// text included; a damaged one is an error.
+func TestLaterSeenText(t *testing.T) {
+	for _, s := range []laterSeen{
+		{},
+		{Stamp: filestamp.Stamp{Size: 826, MTime: -1, CTime: 1795702840926486597, Ino: 1<<64 - 1, Dev: 65024}, Sum: "0755c0ed0a2dcc622e6c0158"},
+		{Stamp: filestamp.Stamp{Size: 1}, Target: filestamp.Stamp{Size: 2, Ino: 3}, Sum: "ab",
+			Git: map[string]string{"core.pager": "less", `filter.a "b" = c.clean`: "rm -rf 'src' = \"x\"\n\t"}},
+	} {
+		b, err := s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got laterSeen
+		if err := got.UnmarshalText(b); err != nil || got.Stamp != s.Stamp || got.Target != s.Target || got.Sum != s.Sum || !maps.Equal(got.Git, s.Git) {
+			t.Errorf("%q read back as %+v (%v), want %+v", b, got, err, s)
+		}
+	}
+	for _, b := range []string{"", "1 2 3", "1 2 3 4 5 6 7 8 9 x s", "1 2 3 4 5 6 7 8 9 10 s \"k\"", "1 2 3 4 5 6 7 8 9 10 s \"k\"=v", "1 2 3 4 5 6 7 8 9 10 s k=\"v\""} {
+		var got laterSeen
+		if err := got.UnmarshalText([]byte(b)); err == nil {
+			t.Errorf("UnmarshalText(%q) = %+v, want an error", b, got)
+		}
+	}
+}

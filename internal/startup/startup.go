@@ -1,0 +1,66 @@
+// Package startup names the files of the home directory that shells and
+// tools run or obey later, on their own: the shell startup files, ssh's
+// configuration, tool configuration that names a program, and the user's
+// git configuration. The guard asks before a call writes them (package
+// risk, rules startup-config and git-exec); post-tool-call watches them
+// after a Bash call for a change by a route the guard could not read
+// (package posttool). This package is the one owner of the list.
+package startup
+
+import "path/filepath"
+
+// Names are the files later shells and tools run or obey, relative to the
+// home directory: the shell startup files (Claude Code reads them into the
+// shell of every later session), ssh's configuration (ProxyCommand, rc),
+// and tool configuration that names a program or changes how a test runner
+// runs (npm's script-shell, yarn's yarnPath, GOFLAGS in the go env file, a
+// cargo runner, a docker credential helper). .config/fish and
+// .config/direnv are directories.
+var Names = []string{
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login",
+	".config/fish", ".ssh/config", ".ssh/rc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".config/go/env",
+	".cargo/config", ".cargo/config.toml", ".pip/pip.conf", ".config/pip/pip.conf", ".docker/config.json",
+	".config/direnv", ".direnvrc",
+}
+
+// Paths returns those files for home (when absolute), and the ones the
+// environment names: BASH_ENV and ENV, read by every non-interactive bash
+// and sh; GOENV; ZDOTDIR's zsh files.
+func Paths(home string, getenv func(string) string) []string {
+	var out []string
+	if filepath.IsAbs(home) {
+		for _, n := range Names {
+			out = append(out, filepath.Join(home, filepath.FromSlash(n)))
+		}
+	}
+	for _, k := range []string{"BASH_ENV", "ENV", "GOENV"} {
+		if v := getenv(k); filepath.IsAbs(v) {
+			out = append(out, filepath.Clean(v))
+		}
+	}
+	if z := getenv("ZDOTDIR"); filepath.IsAbs(z) {
+		for _, n := range []string{".zshrc", ".zshenv", ".zprofile", ".zlogin"} {
+			out = append(out, filepath.Join(z, n))
+		}
+	}
+	return out
+}
+
+// GitConfigs returns the user's global git configuration files: ~/.gitconfig
+// and ~/.config/git/config (when home is absolute), $XDG_CONFIG_HOME/git/config
+// and $GIT_CONFIG_GLOBAL. Git runs the commands they name (core.fsmonitor,
+// core.pager, a filter's clean, …) in every repository.
+func GitConfigs(home string, getenv func(string) string) []string {
+	var out []string
+	if filepath.IsAbs(home) {
+		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+	}
+	if v := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(v) {
+		out = append(out, filepath.Join(v, "git", "config"))
+	}
+	if v := getenv("GIT_CONFIG_GLOBAL"); filepath.IsAbs(v) {
+		out = append(out, filepath.Clean(v))
+	}
+	return out
+}

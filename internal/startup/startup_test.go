@@ -1,0 +1,31 @@
+package startup
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestPaths(t *testing.T) {
+	env := map[string]string{"BASH_ENV": "/e/bash_env", "ENV": "relative", "ZDOTDIR": "/z", "GOENV": "/g/env"}
+	got := Paths("/h", func(k string) string { return env[k] })
+	for _, want := range []string{"/h/.bashrc", "/h/.ssh/rc", "/h/.config/fish", "/e/bash_env", "/g/env", "/z/.zshrc"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Paths lacks %s: %q", want, got)
+		}
+	}
+	if slices.Contains(got, "relative") {
+		t.Errorf("Paths took a relative ENV: %q", got)
+	}
+	if got := Paths("", func(string) string { return "" }); len(got) != 0 {
+		t.Errorf("Paths without a home = %q, want none", got)
+	}
+}
+
+func TestGitConfigs(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/x", "GIT_CONFIG_GLOBAL": "/g/c/../gc", "GIT_CONFIG_SYSTEM": "/s"}
+	got := GitConfigs("/h", func(k string) string { return env[k] })
+	want := []string{"/h/.gitconfig", "/h/.config/git/config", "/x/git/config", "/g/gc"}
+	if !slices.Equal(got, want) {
+		t.Errorf("GitConfigs = %q, want %q", got, want)
+	}
+}
