@@ -161,6 +161,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 		in.add("go.mod module, go and toolchain lines", keep)
+		goModInputs(root, src, in) // gomod.go
 		if p := goEnvFile(os.Getenv("GOENV")); p != "" {
 			// go env -u leaves an empty file where there was none.
 			if src, _ := readSmall(p); len(bytes.TrimSpace(src)) > 0 {
