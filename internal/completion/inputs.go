@@ -130,26 +130,23 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
-	section := func(rel, label string, keep func(header string) bool) {
-		src, _ := readSmall(filepath.Join(root, rel))
-		if src != nil {
-			if s := tomlSections(src, keep); len(s) > 0 {
-				in.add(rel+" "+label, []byte(strings.Join(s, "")))
-				if label != "package and targets" {
-					configs[rel+" "+label] = []byte(strings.Join(s, ""))
-				}
+	section := func(rel, label string, keep func(header string) bool) []string {
+		src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel)))
+		if src == nil {
+			return nil
+		}
+		s := tomlSections(src, keep)
+		if len(s) > 0 {
+			in.add(rel+" "+label, []byte(strings.Join(s, "")))
+			if !strings.HasSuffix(rel, "Cargo.toml") {
+				configs[rel+" "+label] = []byte(strings.Join(s, ""))
 			}
 		}
+		return s
 	}
 	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
 	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
-	section("Cargo.toml", "package and targets", func(h string) bool {
-		switch h {
-		case "[lib]", "[[test]]", "[[bin]]", "[[bench]]", "[workspace]", "[package]", "[features]":
-			return true
-		}
-		return false
-	})
+	cargoInputs(root, "", section) // cargo.go
 	namedFiles(root, configs, in) // named.go
 	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
