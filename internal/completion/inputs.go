@@ -147,7 +147,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
 	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
 	cargoInputs(root, "", section) // cargo.go
-	namedFiles(root, configs, in) // named.go
+	namedFiles(root, configs, in)  // named.go
 	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
 		var keep []byte
