@@ -144,8 +144,18 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 		return s
 	}
-	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
-	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
+	config := func(rel string) {
+		file(rel)
+		if src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel))); src != nil {
+			configs[rel] = src
+		}
+	}
+	pytestIn("", config, file, section) // pytestdirs.go
+	if pythonic(words, idx) {
+		for _, d := range pytestDirs(idx) {
+			pytestIn(d, config, file, section)
+		}
+	}
 	cargoInputs(root, "", section) // cargo.go
 	namedFiles(root, configs, in)  // named.go
 	supportTree(v, "spec/support", ".rb", file)
