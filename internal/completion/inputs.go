@@ -97,6 +97,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
+		packageManagerInputs(root, in) // npmrc.go
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
 			in.add("package.json scripts", []byte(gjson.GetBytes(pkg, "scripts").Raw))
 		}
