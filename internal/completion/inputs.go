@@ -158,6 +158,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 	}
 	cargoInputs(root, "", section) // cargo.go
+	jvmInputs(root, file, in)      // jvm.go
 	namedFiles(root, configs, in)  // named.go
 	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
