@@ -84,6 +84,10 @@ var gradleTestLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*(?:tasks\.)?test(?:\.get\(\))?\.\S.*$`)
 })
 
+// maxGradleBlocks bounds the blocks read from one Gradle script (each is
+// read to its closing brace).
+const maxGradleBlocks = 200
+
 // gradleTestConfig returns what of the Gradle build script src decides
 // its tests: the blocks that configure the test tasks or the source sets
 // (exclude, filter, ignoreFailures, enabled, onlyIf, jvmArgs, srcDirs …)
@@ -92,7 +96,7 @@ var gradleTestLine = sync.OnceValue(func() *regexp.Regexp {
 func gradleTestConfig(src []byte) string {
 	s := string(src)
 	var out []string
-	for _, ix := range gradleTestStart().FindAllStringIndex(s, -1) {
+	for _, ix := range gradleTestStart().FindAllStringIndex(s, maxGradleBlocks) {
 		open := ix[1] - 1 // the {
 		depth, end := 0, len(s)
 		for i := open; i < len(s); i++ {

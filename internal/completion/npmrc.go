@@ -25,29 +25,34 @@ func packageManagerInputs(root string, in Inputs) {
 		if src == nil {
 			continue
 		}
-		var keep []string
-		for _, l := range strings.Split(string(src), "\n") {
-			t := strings.TrimSpace(l)
-			if t == "" || t[0] == '#' || t[0] == ';' {
-				continue
-			}
-			if strings.HasPrefix(t, "//") { // //host/:_authToken=…: a registry's credentials
-				continue
-			}
-			k := ""
-			if f := strings.FieldsFunc(t, func(r rune) bool { return r == '=' || r == ':' || r == ' ' }); len(f) > 0 {
-				k = strings.ToLower(strings.Trim(f[0], `"'`))
-			}
-			drop := k == "ca" || k == "key"
-			for _, w := range installOnly {
-				drop = drop || strings.Contains(k, w)
-			}
-			if !drop {
-				keep = append(keep, l) // indentation kept: YAML's nesting
-			}
-		}
+		keep := packageManagerLines(src)
 		if len(keep) > 0 {
 			in.add(f, []byte(strings.Join(keep, "\n")))
 		}
 	}
+}
+
+// packageManagerLines returns the lines of a package manager's
+// configuration src that are kept: all but blank lines, comments, a
+// registry's credentials (//host/:_authToken=…) and [installOnly] keys.
+func packageManagerLines(src []byte) []string {
+	var keep []string
+	for _, l := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '#' || t[0] == ';' || strings.HasPrefix(t, "//") {
+			continue
+		}
+		k := ""
+		if f := strings.FieldsFunc(t, func(r rune) bool { return r == '=' || r == ':' || r == ' ' }); len(f) > 0 {
+			k = strings.ToLower(strings.Trim(f[0], `"'`))
+		}
+		drop := k == "ca" || k == "key"
+		for _, w := range installOnly {
+			drop = drop || strings.Contains(k, w)
+		}
+		if !drop {
+			keep = append(keep, strings.TrimRight(l, "\r")) // indentation kept: YAML's nesting
+		}
+	}
+	return keep
 }
