@@ -38,17 +38,24 @@ const maxInput = 4 << 20
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
-//   - the runners' configuration: pytest.ini, tox.ini, setup.cfg's
-//     [tool:pytest], pyproject.toml's [tool.pytest.ini_options], every
-//     conftest.py, jest, vitest, vite and mocha config files and
-//     package.json's jest key, Cargo.toml's target and workspace sections,
-//     .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//   - the runners' configuration: pytest.ini, .pytest.ini, tox.ini,
+//     setup.cfg's [tool:pytest], pyproject.toml's
+//     [tool.pytest.ini_options] and conftest.py, at the root and in the
+//     directories above the census's Python files (see [pytestDirs]),
+//     jest, vitest, vite and mocha config files and package.json's jest
+//     key, .npmrc and .yarnrc(.yml) in an npm project (see
+//     [packageManagerInputs]), Cargo.toml's target, workspace, [patch]
+//     and [replace] sections and its workspace members' (see
+//     [cargoInputs]), Maven's and Gradle's test configuration (see
+//     [jvmInputs]), .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
 //     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
 //     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
 //     loads by a glob); the project's files these name
 //     (setup files, transforms, mappers' targets, -p plugins: see
 //     [namedFiles]);
-//   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
+//   - Go: go.work, go.mod's module, go and toolchain lines, its replace
+//     and godebug lines and the Go files of a replace target outside the
+//     project (see [goModInputs]), the go env file
 //     (go env -w), the build constraints of every Go test file, and the
 //     code that can end the test binary or choose its tests before they
 //     run (see [goStart]);
