@@ -116,6 +116,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReports -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzJSCall -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzSources -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzBuildConfig -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:

@@ -25,9 +25,13 @@
 //     ([Collect]): the Makefile or justfile it runs, the runners' config
 //     (pytest.ini, pyproject's [tool.pytest.ini_options], setup.cfg,
 //     tox.ini, conftest.py, jest and vitest config, package.json's scripts
-//     and jest key, Cargo.toml's targets, .cargo/config), go.work and
-//     go.mod's go and toolchain lines, the go env file, the build
-//     constraints of Go test files; named.go: the project's files that
+//     and jest key, .cargo/config), go.work and go.mod's go and toolchain
+//     lines, the go env file, the build constraints of Go test files;
+//     gomod.go: go.mod's replace and godebug lines and the replace targets
+//     outside the project; cargo.go: Cargo.toml's targets, [patch] and
+//     [replace], and the workspace members'; pytestdirs.go: pytest's
+//     configuration below the root; npmrc.go: .npmrc and .yarnrc(.yml);
+//     jvm.go: Maven's and Gradle's test configuration; named.go: the project's files that
 //     configuration names (setup files, -p plugins, .rspec's requires);
 //     gostart.go: the Go code that can end the test binary or choose its
 //     tests before they run (TestMain, init, variable initializers);

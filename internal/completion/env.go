@@ -86,9 +86,24 @@ func fileGOFLAGS(p string) string {
 	return ""
 }
 
+// npmRemoved are the npm settings that npm, which reads them from any
+// variable named npm_config_<setting> in any case, applies to every script
+// it runs: the shell that runs it, node's options in it, the user's and
+// the global configuration file to read instead (as the project's .npmrc,
+// see [Collect]). The registry and cache settings stay.
+var npmRemoved = []string{"script_shell", "script-shell", "node_options", "node-options", "shell",
+	"userconfig", "globalconfig", "ignore_scripts", "ignore-scripts"}
+
 // Removed reports whether the variable named k is kept from the
 // completion command.
 func Removed(k string) bool {
+	if s, ok := strings.CutPrefix(strings.ToLower(k), "npm_config_"); ok {
+		for _, r := range npmRemoved {
+			if s == r {
+				return true
+			}
+		}
+	}
 	for _, r := range removed {
 		if k == r || strings.HasSuffix(r, "_") && strings.HasPrefix(k, r) {
 			return true

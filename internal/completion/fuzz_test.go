@@ -131,3 +131,38 @@ func FuzzSources(f *testing.F) {
 		namedFiles(root, map[string][]byte{"jest.config.js": []byte(src), "pytest.ini": []byte(src), ".rspec": []byte(src)}, Inputs{})
 	})
 }
+
+// FuzzBuildConfig: the readers of build files that branch cfg added take
+// any text without panicking, and what they keep is one directive a line:
+// go.mod's replace and godebug lines, Cargo.toml's [patch] and workspace
+// members, a pom's and a Gradle script's test configuration, .npmrc's and
+// .yarnrc.yml's lines.
+func FuzzBuildConfig(f *testing.F) {
+	for _, s := range []string{
+		"module m\n\ngo 1.22\n\nreplace (\n\tx => ../x // c\n)\ngodebug panicnil=1\n",
+		"[workspace]\nmembers = [\"a\", 'b/*']\n[patch.crates-io]\nx = { path = \"y\" }\n",
+		"<project><properties><skipTests>true</skipTests></properties><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId></plugin></plugins></build><modules><module>a</module></modules></project>",
+		"test {\n  exclude '**/A*'\n  filter { excludeTestsMatching 'x' }\n}\ntasks.withType<Test>().configureEach { ignoreFailures = true\ntest.enabled = false\n",
+		"script-shell=./x.sh\n//r/:_authToken=x\nyarnPath: a\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		lines, _ := goModDirectives([]byte(src))
+		for _, l := range lines {
+			if strings.Contains(l, "\n") {
+				t.Fatalf("goModDirectives kept a line with a newline: %q", l)
+			}
+		}
+		for _, s := range tomlSections([]byte(src), cargoPatch) {
+			workspaceMembers().FindStringSubmatch(s)
+		}
+		pomTestConfig([]byte(src))
+		gradleTestConfig([]byte(src))
+		for _, l := range packageManagerLines([]byte(src)) {
+			if strings.TrimSpace(l) == "" {
+				t.Fatalf("packageManagerLines kept a blank line")
+			}
+		}
+	})
+}

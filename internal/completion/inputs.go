@@ -38,17 +38,24 @@ const maxInput = 4 << 20
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
-//   - the runners' configuration: pytest.ini, tox.ini, setup.cfg's
-//     [tool:pytest], pyproject.toml's [tool.pytest.ini_options], every
-//     conftest.py, jest, vitest, vite and mocha config files and
-//     package.json's jest key, Cargo.toml's target and workspace sections,
-//     .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//   - the runners' configuration: pytest.ini, .pytest.ini, tox.ini,
+//     setup.cfg's [tool:pytest], pyproject.toml's
+//     [tool.pytest.ini_options] and conftest.py, at the root and in the
+//     directories above the census's Python files (see [pytestDirs]),
+//     jest, vitest, vite and mocha config files and package.json's jest
+//     key, .npmrc and .yarnrc(.yml) in an npm project (see
+//     [packageManagerInputs]), Cargo.toml's target, workspace, [patch]
+//     and [replace] sections and its workspace members' (see
+//     [cargoInputs]), Maven's and Gradle's test configuration (see
+//     [jvmInputs]), .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
 //     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
 //     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
 //     loads by a glob); the project's files these name
 //     (setup files, transforms, mappers' targets, -p plugins: see
 //     [namedFiles]);
-//   - Go: go.work, go.mod's module, go and toolchain lines, the go env file
+//   - Go: go.work, go.mod's module, go and toolchain lines, its replace
+//     and godebug lines and the Go files of a replace target outside the
+//     project (see [goModInputs]), the go env file
 //     (go env -w), the build constraints of every Go test file, and the
 //     code that can end the test binary or choose its tests before they
 //     run (see [goStart]);
@@ -97,6 +104,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
+		packageManagerInputs(root, in) // npmrc.go
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
 			in.add("package.json scripts", []byte(gjson.GetBytes(pkg, "scripts").Raw))
 		}
@@ -130,27 +138,35 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
-	section := func(rel, label string, keep func(header string) bool) {
-		src, _ := readSmall(filepath.Join(root, rel))
-		if src != nil {
-			if s := tomlSections(src, keep); len(s) > 0 {
-				in.add(rel+" "+label, []byte(strings.Join(s, "")))
-				if label != "package and targets" {
-					configs[rel+" "+label] = []byte(strings.Join(s, ""))
-				}
+	section := func(rel, label string, keep func(header string) bool) []string {
+		src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel)))
+		if src == nil {
+			return nil
+		}
+		s := tomlSections(src, keep)
+		if len(s) > 0 {
+			in.add(rel+" "+label, []byte(strings.Join(s, "")))
+			if !strings.HasSuffix(rel, "Cargo.toml") {
+				configs[rel+" "+label] = []byte(strings.Join(s, ""))
 			}
 		}
+		return s
 	}
-	section("setup.cfg", "[tool:pytest]", func(h string) bool { return h == "[tool:pytest]" })
-	section("pyproject.toml", "[tool.pytest]", func(h string) bool { return h == "[tool.pytest.ini_options]" || h == "[tool.pytest]" })
-	section("Cargo.toml", "package and targets", func(h string) bool {
-		switch h {
-		case "[lib]", "[[test]]", "[[bin]]", "[[bench]]", "[workspace]", "[package]", "[features]":
-			return true
+	config := func(rel string) {
+		file(rel)
+		if src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel))); src != nil {
+			configs[rel] = src
 		}
-		return false
-	})
-	namedFiles(root, configs, in) // named.go
+	}
+	pytestIn("", config, file, section) // pytestdirs.go
+	if pythonic(words, idx) {
+		for _, d := range pytestDirs(idx) {
+			pytestIn(d, config, file, section)
+		}
+	}
+	cargoInputs(root, "", section) // cargo.go
+	jvmInputs(root, file, in)      // jvm.go
+	namedFiles(root, configs, in)  // named.go
 	supportTree(v, "spec/support", ".rb", file)
 	if src, _ := readSmall(filepath.Join(root, "go.mod")); src != nil {
 		var keep []byte
@@ -161,6 +177,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 		in.add("go.mod module, go and toolchain lines", keep)
+		goModInputs(root, src, in) // gomod.go
 		if p := goEnvFile(os.Getenv("GOENV")); p != "" {
 			// go env -u leaves an empty file where there was none.
 			if src, _ := readSmall(p); len(bytes.TrimSpace(src)) > 0 {

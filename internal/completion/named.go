@@ -65,11 +65,18 @@ func namedFiles(root string, configs map[string][]byte, in Inputs) {
 		if !strings.Contains(from, " ") { // a file of its own, not package.json's key
 			dir = path.Dir(from)
 		}
-		if strings.HasPrefix(from, "pytest") || strings.Contains(from, "[tool") || strings.HasPrefix(from, "tox.ini") {
+		if base := path.Base(strings.Fields(from)[0]); strings.HasPrefix(base, "pytest") || strings.HasPrefix(base, ".pytest") ||
+			strings.Contains(from, "[tool") || base == "tox.ini" {
+			// A plugin module is found on sys.path: the root, or the
+			// configuration's own directory (its rootdir).
+			cdir := path.Dir(strings.Fields(from)[0])
 			for _, m := range pluginOpt().FindAllStringSubmatch(string(src), -1) {
 				mod := strings.ReplaceAll(m[1], ".", "/")
 				for _, rel := range []string{mod + ".py", mod + "/__init__.py"} {
 					named(root, rel, from, in)
+					if cdir != "." {
+						named(root, path.Join(cdir, rel), from, in)
+					}
 				}
 			}
 			continue
