@@ -81,19 +81,33 @@ var awareExts = sync.OnceValue(func() map[string]bool {
 // the program (if testing.Testing() { return 2 }). A file unchanged since
 // base was collected keeps base's digests.
 func testChecksIn(v *treeview.View, idx testindex.Index, in, base Inputs, since time.Time) {
-	prev := map[string][]string{}
-	for k := range base {
-		if rest, ok := strings.CutPrefix(k, AwareLabel); ok {
-			if i := strings.LastIndex(rest, ": "); i >= 0 {
-				prev[rest[:i]] = append(prev[rest[:i]], k)
-			}
-		}
-	}
 	// Go files are read by goStart, which digests their checks too.
 	rels := v.Files(func(name string) bool { return path.Ext(name) != ".go" && awareExts()[path.Ext(name)] }, func(rel string) bool {
 		_, test := idx[rel]
 		return !test && !testSupport(rel)
 	})
+	eachChanged(v, rels, in, base, since, []string{AwareLabel}, func(rel string, src []byte) {
+		for label, lines := range testCheckLines(rel, src) {
+			in.add(AwareLabel+rel+": "+label, []byte(strings.Join(lines, "\n")))
+		}
+	})
+}
+
+// eachChanged calls fn with the text of each regular file of rels (up to
+// maxInput bytes) changed since base was collected (see [unchanged]); a
+// file unchanged keeps in base's digests of it, those whose key is one of
+// labels followed by the file's path and ": ".
+func eachChanged(v *treeview.View, rels []string, in, base Inputs, since time.Time, labels []string, fn func(rel string, src []byte)) {
+	prev := map[string][]string{} // base's digests by file
+	for k := range base {
+		for _, label := range labels {
+			if rest, ok := strings.CutPrefix(k, label); ok {
+				if i := strings.LastIndex(rest, ": "); i >= 0 {
+					prev[rest[:i]] = append(prev[rest[:i]], k)
+				}
+			}
+		}
+	}
 	v.StatAll(rels)
 	for _, rel := range rels {
 		st, ok := v.Stat(rel)
@@ -106,12 +120,8 @@ func testChecksIn(v *treeview.View, idx testindex.Index, in, base Inputs, since 
 			}
 			continue
 		}
-		src, err := os.ReadFile(v.Path(rel))
-		if err != nil {
-			continue
-		}
-		for label, lines := range testCheckLines(rel, src) {
-			in.add(AwareLabel+rel+": "+label, []byte(strings.Join(lines, "\n")))
+		if src, err := os.ReadFile(v.Path(rel)); err == nil {
+			fn(rel, src)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path"
 	"strings"
 	"time"
@@ -51,46 +50,20 @@ var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []
 // The same pass digests the Go files' test checks ([testChecksIn]), so
 // that each Go file is read once.
 func goStart(v *treeview.View, idx testindex.Index, in Inputs, base Inputs, since time.Time) {
-	// base's digests by file, once.
-	prev := map[string][]string{}
-	for k := range base {
-		for _, label := range []string{exitLabel, startLabel, AwareLabel} {
-			if rest, ok := strings.CutPrefix(k, label); ok {
-				if i := strings.LastIndex(rest, ": "); i >= 0 {
-					prev[rest[:i]] = append(prev[rest[:i]], k)
-				}
-			}
-		}
-	}
 	rels := v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil)
-	v.StatAll(rels)
-	for _, rel := range rels {
-		st, ok := v.Stat(rel)
-		if !ok || !st.Mode.IsRegular() || st.Size > maxInput {
-			continue
-		}
-		if unchanged(v, rel, base, since) {
-			for _, k := range prev[rel] {
-				in[k] = base[k]
-			}
-			continue
-		}
-		src, err := os.ReadFile(v.Path(rel))
-		if err != nil {
-			continue
-		}
+	eachChanged(v, rels, in, base, since, []string{exitLabel, startLabel, AwareLabel}, func(rel string, src []byte) {
 		if _, test := idx[rel]; !test && !testSupport(rel) {
 			for label, lines := range testCheckLines(rel, src) {
 				in.add(AwareLabel+rel+": "+label, []byte(strings.Join(lines, "\n")))
 			}
 		}
 		if !containsAny(src, goNeedles) {
-			continue
+			return
 		}
 		for k, body := range goStartCode(src) {
 			in.add(strings.Replace(k, "\x00", rel, 1), body)
 		}
-	}
+	})
 }
 
 func containsAny(src []byte, needles [][]byte) bool {
