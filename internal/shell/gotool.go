@@ -29,6 +29,20 @@ var goValueFlags = map[string]bool{
 // programs its flags and GOFLAGS name, the settings go env -w keeps, and
 // the code go run runs.
 func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
+	dir := sc.cwd
+	// go -C DIR …: the directory go changes to first, before anything.
+	if len(args) > 1 && args[0].Lit() == "-C" || len(args) > 0 && strings.HasPrefix(args[0].Lit(), "-C=") {
+		d, ok := args[0].Value()
+		if d == "-C" {
+			d, ok = args[1].Value()
+			args = args[1:]
+		}
+		args = args[1:]
+		dir = ""
+		if ok {
+			dir = dirOf(strings.TrimPrefix(d, "-C="), sc)
+		}
+	}
 	if len(args) == 0 {
 		return
 	}
@@ -45,7 +59,6 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 			w.goFlags(gc, v.vals[0], sc)
 		}
 	}
-	dir := sc.cwd
 	var pos []Word
 	for i := 1; i < len(args); i++ {
 		s := args[i].Lit()
