@@ -159,12 +159,7 @@ func TestShellStateCopilot(t *testing.T) {
 	}
 	res, _ := findResult(results, modelserver.ToolUseID(1))
 	t.Logf("second call answered: %q", res.Text)
-	var pre [][]byte
-	for _, e := range readCaptured(t, h.events) {
-		if e.event == "preToolUse" {
-			pre = append(pre, e.raw)
-		}
-	}
+	pre := capturedOf(t, h.events, "preToolUse")
 	if len(pre) != 5 {
 		t.Fatalf("%d preToolUse events, want 5", len(pre))
 	}
@@ -273,13 +268,7 @@ func TestShellStateCodex(t *testing.T) {
 		r, _ := findResult(results, modelserver.ToolUseID(i))
 		t.Logf("step %d answered: %q", i, r.Text)
 	}
-	var pre [][]byte
-	for _, e := range readCaptured(t, h.events) {
-		t.Logf("captured %s: %s", e.event, e.raw)
-		if e.event == "PreToolUse" {
-			pre = append(pre, e.raw)
-		}
-	}
+	pre := capturedOf(t, h.events, "PreToolUse")
 	// exec_command runs each command in a fresh process; write_stdin types
 	// into a running one, and no PreToolUse hook sees what it types.
 	if len(pre) != 6 {
@@ -393,12 +382,7 @@ func TestShellStateOpenCode(t *testing.T) {
 	}
 	res, _ := findResult(results, modelserver.ToolUseID(1))
 	t.Logf("second call answered: %q", res.Text)
-	var pre [][]byte
-	for _, e := range readCaptured(t, h.events) {
-		if e.event == "tool.execute.before" {
-			pre = append(pre, e.raw)
-		}
-	}
+	pre := capturedOf(t, h.events, "tool.execute.before")
 	if len(pre) != 5 {
 		t.Fatalf("%d tool.execute.before events, want 5", len(pre))
 	}
@@ -467,12 +451,7 @@ func TestShellStateGemini(t *testing.T) {
 			t.Errorf("%s: %v; want Gemini CLI to have run it", f, err)
 		}
 	}
-	var pre [][]byte
-	for _, e := range readCaptured(t, h.events) {
-		if e.event == "BeforeTool" {
-			pre = append(pre, e.raw)
-		}
-	}
+	pre := capturedOf(t, h.events, "BeforeTool")
 	if len(pre) != 6 {
 		t.Fatalf("%d BeforeTool events, want 6", len(pre))
 	}
@@ -509,6 +488,20 @@ func notJoined(t *testing.T, proj string, closed bool) {
 	if _, err := os.Stat(filepath.Join(proj, "closed")); closed && err == nil {
 		t.Error(") ; touch closed ; (true ran touch")
 	}
+}
+
+// capturedOf returns the raw events of one kind the capture hook wrote
+// into dir, in order, and logs every event captured.
+func capturedOf(t *testing.T, dir, event string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, e := range readCaptured(t, dir) {
+		t.Logf("captured %s: %s", e.event, e.raw)
+		if e.event == event {
+			out = append(out, e.raw)
+		}
+	}
+	return out
 }
 
 func raws(evs []hookEvent) [][]byte {
