@@ -2,17 +2,12 @@ package bench
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/demo"
 	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
 	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
-	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
-	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // BenchmarkTreeCalls runs in-process, one call per op, the two hook calls
@@ -26,36 +21,7 @@ import (
 // against it (the events: PostCases[1] and Cases[4]; the vault in
 // RALPH_BENCH_DIR.vault).
 func BenchmarkTreeCalls(b *testing.B) {
-	n := 5000
-	if s := os.Getenv("RALPH_FILES"); s != "" {
-		if _, err := fmt.Sscan(s, &n); err != nil {
-			b.Fatalf("RALPH_FILES=%q: %v", s, err)
-		}
-	}
-	dir := os.Getenv("RALPH_BENCH_DIR")
-	if dir == "" {
-		dir = b.TempDir()
-		b.Setenv(vault.Env, b.TempDir())
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	} else {
-		b.Setenv(vault.Env, dir+".vault") // kept with the project
-	}
-	b.Setenv("CLAUDE_PROJECT_DIR", "")
-	b.Setenv("RALPH_LOOP_ID", "")
-	if _, err := os.Stat(dir + "/.aiwg/ralph/registry.json"); err != nil {
-		if err := demo.Unpack(dir); err != nil {
-			b.Fatal(err)
-		}
-		if err := sprawl(dir, n); err != nil {
-			b.Fatal(err)
-		}
-		time.Sleep(treeview.Margin) // see Run
-		if _, err := startLoop(dir, 10, loopCommand); err != nil {
-			b.Fatal(err)
-		}
-		time.Sleep(treeview.Margin) // see Run
-	}
+	dir := loopProject(b)
 	for _, c := range []struct {
 		name string
 		main func([]string, io.Reader, io.Writer, io.Writer) int
