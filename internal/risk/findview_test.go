@@ -44,16 +44,7 @@ func TestFindFromTreeView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	run := func(root string, cmds ...string) func() {
-		return func() {
-			for _, c := range cmds {
-				c = strings.ReplaceAll(c, "ROOT", root)
-				if out, err := runSh(c); err != nil {
-					t.Fatalf("%s: %v: %s", c, err, out)
-				}
-			}
-		}
-	}
+	run := func(root string, cmds ...string) func() { return shellChange(t, root, cmds...) }
 	changes := []struct {
 		name   string
 		change func(root string) func()

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
@@ -41,6 +42,19 @@ func TestGitHelperEnv(t *testing.T) {
 		}
 		if v := g.Command(tt.cmd, root); v.Decision != tt.want {
 			t.Errorf("%v %s = %s, want %s", tt.env, tt.cmd, v.Decision, tt.want)
+		}
+	}
+}
+
+// shellChange returns a change to the tree at root: cmds run by sh, each
+// with ROOT standing for root, the test failing on the first that fails.
+func shellChange(t *testing.T, root string, cmds ...string) func() {
+	return func() {
+		for _, c := range cmds {
+			c = strings.ReplaceAll(c, "ROOT", root)
+			if out, err := runSh(c); err != nil {
+				t.Fatalf("%s: %v: %s", c, err, out)
+			}
 		}
 	}
 }
