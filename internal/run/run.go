@@ -124,6 +124,10 @@ type Runner struct {
 	rnd     func() float64
 	stopped chan struct{} // closed on Stop or when the stop file is seen
 	once    sync.Once
+	// gitMu serialises git worktree add and remove: git reads every
+	// worktree's administrative files while it makes one, and two at once
+	// in one repository fail ("failed to read .git/worktrees/…/commondir").
+	gitMu sync.Mutex
 }
 
 // Run runs the tasks of o and returns what became of each.

@@ -63,6 +63,8 @@ func (r *Runner) openWorktree(s *session) (*worktree, error) {
 	id := s.t.ID
 	wt := &worktree{dir: filepath.Join(r.o.Root, WorktreesDir, id), branch: "ralph/" + id}
 	if _, err := os.Stat(filepath.Join(wt.dir, ".git")); err != nil {
+		r.gitMu.Lock()
+		defer r.gitMu.Unlock()
 		if _, err := git(r.o.Root, "rev-parse", "--verify", "-q", "refs/heads/"+wt.branch); err == nil {
 			_, err = git(r.o.Root, "worktree", "add", "-q", wt.dir, wt.branch)
 			if err != nil {
@@ -154,6 +156,8 @@ func (s *session) closeWorktree() {
 	if s.wt == nil || !s.wt.finished {
 		return
 	}
+	s.r.gitMu.Lock()
+	defer s.r.gitMu.Unlock()
 	if _, err := git(s.r.o.Root, "worktree", "remove", "--force", s.wt.dir); err != nil {
 		s.r.disp.Note(fmt.Sprintf("%s: removing its worktree: %v", s.t.ID, err))
 	}
