@@ -7,7 +7,10 @@
 // (package posttool). This package is the one owner of the list.
 package startup
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Names are the files later shells and tools run or obey, relative to the
 // home directory: the shell startup files (Claude Code reads them into the
@@ -26,7 +29,7 @@ var Names = []string{
 
 // Paths returns those files for home (when absolute), and the ones the
 // environment names: BASH_ENV and ENV, read by every non-interactive bash
-// and sh; GOENV; ZDOTDIR's zsh files.
+// and sh; GOENV; ZDOTDIR's zsh files; and the agents' (Agents).
 func Paths(home string, getenv func(string) string) []string {
 	var out []string
 	if filepath.IsAbs(home) {
@@ -34,6 +37,7 @@ func Paths(home string, getenv func(string) string) []string {
 			out = append(out, filepath.Join(home, filepath.FromSlash(n)))
 		}
 	}
+	out = append(out, Agents(home, getenv)...)
 	for _, k := range []string{"BASH_ENV", "ENV", "GOENV"} {
 		if v := getenv(k); filepath.IsAbs(v) {
 			out = append(out, filepath.Clean(v))
@@ -45,6 +49,46 @@ func Paths(home string, getenv func(string) string) []string {
 		}
 	}
 	return out
+}
+
+// Agents returns the files an agent's shell sources before each command
+// it runs: Claude Code's shell snapshots (the user's functions, aliases and
+// options, captured when a session starts) and its session environment
+// files (what CLAUDE_ENV_FILE collects), both directories under its
+// configuration directory (CLAUDE_CONFIG_DIR, else ~/.claude), and
+// CLAUDE_ENV_FILE itself. A line added to one runs before every later
+// command of the session, where the guard sees only the command. Claude
+// Code writes new ones itself when a session starts, so a file that
+// appears there is not a change of the agent's (New).
+func Agents(home string, getenv func(string) string) []string {
+	dir := getenv("CLAUDE_CONFIG_DIR")
+	if !filepath.IsAbs(dir) {
+		if !filepath.IsAbs(home) {
+			dir = ""
+		} else {
+			dir = filepath.Join(home, ".claude")
+		}
+	}
+	var out []string
+	if dir != "" {
+		out = append(out, filepath.Join(dir, "shell-snapshots"), filepath.Join(dir, "session-env"))
+	}
+	if v := getenv("CLAUDE_ENV_FILE"); filepath.IsAbs(v) {
+		out = append(out, filepath.Clean(v))
+	}
+	return out
+}
+
+// New reports whether file p, found where none was before, may be one
+// that an agent made itself: a shell snapshot or session environment file
+// of Claude Code's, which it writes when a session starts.
+func New(p, home string, getenv func(string) string) bool {
+	for _, d := range Agents(home, getenv) {
+		if rel, err := filepath.Rel(d, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // GitConfigs returns the user's global git configuration files: ~/.gitconfig
