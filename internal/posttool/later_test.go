@@ -95,7 +95,9 @@ func TestLaterChanges(t *testing.T) {
 			setup: func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-1-a.sh", "x") },
 			edit:  func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-2-b.sh", "y") }},
 		{name: "a session environment file", env: map[string]string{"CLAUDE_CONFIG_DIR": "ENVDIR/cc"},
-			setup: func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "x") },
+			setup: func(t *testing.T, h string) {
+				write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "x")
+			},
 			edit: func(t *testing.T, h string) {
 				write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "export PATH=/tmp/evil:$PATH")
 			},
