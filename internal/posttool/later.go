@@ -240,8 +240,8 @@ func laterChanges(was, now map[string]laterSeen, git map[string]bool, home strin
 			}
 			continue
 		}
-		if !hadA && hasB && startup.New(p, home, getenv) {
-			continue // Claude Code's own, for a session that started
+		if startup.Own(p, hadA != hasB, home, getenv) {
+			continue // Claude Code's own: a session started or was cleaned up, or its cwd moved
 		}
 		if hadA != hasB || a.Sum != b.Sum {
 			files = append(files, tilde(p, home))

@@ -102,6 +102,9 @@ func TestLaterChanges(t *testing.T) {
 				write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "export PATH=/tmp/evil:$PATH")
 			},
 			files: []string{"ENVDIR/cc/session-env/s1/sessionstart-hook-0.sh"}},
+		{name: "the env file Claude Code empties when cwd changes",
+			setup: func(t *testing.T, h string) { write(t, h+"/.claude/session-env/s1/cwdchanged-hook-0.sh", "export A=1") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.claude/session-env/s1/cwdchanged-hook-0.sh", "") }},
 		{name: "BASH_ENV outside home", env: map[string]string{"BASH_ENV": "ENVDIR/env.sh"},
 			setup: func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "x") },
 			edit:  func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "rm -rf src") },

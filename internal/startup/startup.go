@@ -58,8 +58,7 @@ func Paths(home string, getenv func(string) string) []string {
 // configuration directory (CLAUDE_CONFIG_DIR, else ~/.claude), and
 // CLAUDE_ENV_FILE itself. A line added to one runs before every later
 // command of the session, where the guard sees only the command. Claude
-// Code writes new ones itself when a session starts, so a file that
-// appears there is not a change of the agent's (New).
+// Code writes some of them itself (Own).
 func Agents(home string, getenv func(string) string) []string {
 	dir := getenv("CLAUDE_CONFIG_DIR")
 	if !filepath.IsAbs(dir) {
@@ -79,12 +78,20 @@ func Agents(home string, getenv func(string) string) []string {
 	return out
 }
 
-// New reports whether file p, found where none was before, may be one
-// that an agent made itself: a shell snapshot or session environment file
-// of Claude Code's, which it writes when a session starts.
-func New(p, home string, getenv func(string) string) bool {
+// Own reports whether a change to file p may be the agent program's own
+// rather than its model's: a shell snapshot or session environment file
+// of Claude Code's that appeared or went (it writes them when a session
+// starts, and deletes old ones), or one of the session environment files it empties itself whenever the
+// working directory changes or a watched file does (cwdchanged-hook-N.sh,
+// filechanged-hook-N.sh).
+func Own(p string, came bool, home string, getenv func(string) string) bool {
 	for _, d := range Agents(home, getenv) {
-		if rel, err := filepath.Rel(d, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		rel, err := filepath.Rel(d, p)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		base := filepath.Base(p)
+		if came || strings.HasPrefix(base, "cwdchanged-hook-") || strings.HasPrefix(base, "filechanged-hook-") {
 			return true
 		}
 	}
