@@ -266,6 +266,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
 				p = g.escape(p, strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/."))
 			}
+			if (kind == opWrite || kind == opModify) && !w.Glob {
+				p = g.through(p)
+			}
 			if w.Glob {
 				o.pattern = p
 				matches, _ := filepath.Glob(p)
@@ -330,6 +333,26 @@ func (g *Guard) escape(p string, follow bool) string {
 		return p // still in the project
 	}
 	return q
+}
+
+// through returns the file a write of p in the project changes: a link
+// there (notes.txt -> tests/a_test.go) is written through, by a
+// redirection, cp, tee, truncate or dd, so the file it leads to is the one
+// judged. Otherwise, and for a link that leads out of the project (judged
+// by protectedAt where it matters), it returns p.
+func (g *Guard) through(p string) string {
+	if _, ok := g.inProject(p); !ok {
+		return p
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	if q := g.real(p, true); q != p {
+		if _, ok := g.inProject(q); ok {
+			return q
+		}
+	}
+	return p
 }
 
 // underDir returns the directory a dynamic word is known to be under, from
