@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -344,7 +345,17 @@ func (g *Guard) through(p string) string {
 	if _, ok := g.inProject(p); !ok {
 		return p
 	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return p
+	}
+	if fi.Mode().IsRegular() {
+		if q, ok := g.testTwin(p, fi); ok {
+			return q
+		}
+		return p
+	}
+	if fi.Mode()&os.ModeSymlink == 0 {
 		return p
 	}
 	if q := g.real(p, true); q != p {
@@ -353,6 +364,47 @@ func (g *Guard) through(p string) string {
 		}
 	}
 	return p
+}
+
+// maxTwinWalk bounds the files testTwin looks at.
+const maxTwinWalk = 200_000
+
+// testTwin returns the test file of the project that p, a file of several
+// names (ln tests/a_test.go h.txt), is another name of: writing p writes
+// it. Files of one name, the common case, cost nothing more.
+func (g *Guard) testTwin(p string, fi fs.FileInfo) (string, bool) {
+	id, nlink, ok := idOf(fi)
+	if !ok || nlink < 2 {
+		return "", false
+	}
+	twin, n := "", 0
+	filepath.WalkDir(g.Root, func(q string, d fs.DirEntry, err error) error {
+		if n >= maxTwinWalk || twin != "" {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			return nil // unreadable: the walk goes on
+		}
+		n++
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || q == p {
+			return nil
+		}
+		if rel, ok := g.inProject(q); ok && g.IsTestPath(rel) {
+			if qi, err := d.Info(); err == nil {
+				if qid, _, ok := idOf(qi); ok && qid == id {
+					twin = q
+				}
+			}
+		}
+		return nil
+	})
+	return twin, twin != ""
 }
 
 // underDir returns the directory a dynamic word is known to be under, from
