@@ -265,7 +265,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				continue
 			}
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
-				p = g.escape(p, strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/."))
+				// rm -rf t/ deletes what the link t leads to; mv t/ x
+				// fails (Not a directory).
+				p = g.escape(p, kind == opDelete && (strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/.")))
 			}
 			if (kind == opWrite || kind == opModify) && !w.Glob {
 				p = g.through(p)
@@ -331,9 +333,30 @@ func (g *Guard) escape(p string, follow bool) string {
 		root = r
 	}
 	if within(q, root) {
+		if follow {
+			// rm -rf t/ with t -> tests empties tests.
+			rel, _ := filepath.Rel(root, q)
+			return filepath.Join(g.Root, rel)
+		}
 		return p // still in the project
 	}
 	return q
+}
+
+// linkedDir returns the directory p leads to when p is a link in the
+// project to a directory in it, spelled from the root; otherwise p.
+func (g *Guard) linkedDir(p string) string {
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	if _, ok := g.inProject(p); !ok {
+		return p
+	}
+	q := g.real(p, true)
+	if _, ok := g.inProject(q); ok {
+		return q
+	}
+	return p
 }
 
 // through returns the file a write of p in the project changes: a link
