@@ -360,9 +360,10 @@ func (g *Guard) linkedDir(p string) string {
 }
 
 // through returns the file a write of p in the project changes: a link
-// there (notes.txt -> tests/a_test.go) is written through, by a
-// redirection, cp, tee, truncate or dd, so the file it leads to is the one
-// judged. Otherwise, and for a link that leads out of the project (judged
+// there (notes.txt -> tests/a_test.go), or on the way (t/x.py with t ->
+// tests), is written through, by a redirection, cp, tee, truncate or dd,
+// so the file it leads to is the one judged; so is the test file that p
+// is a hard link to. Otherwise, and for a link that leads out of the project (judged
 // by protectedAt where it matters), it returns p.
 func (g *Guard) through(p string) string {
 	if _, ok := g.inProject(p); !ok {
@@ -376,10 +377,6 @@ func (g *Guard) through(p string) string {
 		if q, ok := g.testTwin(p, fi); ok {
 			return q
 		}
-		return p
-	}
-	if fi.Mode()&os.ModeSymlink == 0 {
-		return p
 	}
 	if q := g.real(p, true); q != p {
 		if _, ok := g.inProject(q); ok {
