@@ -214,6 +214,8 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 	case "flock":
 		return w.flock(c, args, sc, redirs, in)
+	case "tmux", "screen", "dtach", "abduco", "entr":
+		return w.terminal(c, name, words, sc, redirs, in)
 	case "watch":
 		if rest, ok := skipOpts(args, "ndq", "interval differences equexit"); ok {
 			// watch joins its arguments for sh -c (or, -x, runs them as
