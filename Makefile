@@ -75,6 +75,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzCode -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzProjectFiles -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzTaskFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzSedExec -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzOutlasting -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/

@@ -38,6 +38,8 @@ func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
 		w.just(c, args, sc)
 	case "npm", "yarn", "pnpm", "bun":
 		w.pkgScripts(c, name, args, sc)
+	case "deno", "composer", "task", "go-task":
+		w.tasks(c, name, args, sc)
 	}
 }
 
