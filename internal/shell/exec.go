@@ -214,7 +214,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 	case "flock":
 		return w.flock(c, args, sc, redirs, in)
-	case "tmux", "screen", "dtach", "abduco", "entr":
+	case "tmux", "screen", "dtach", "abduco", "entr", "bwrap":
 		return w.terminal(c, name, words, sc, redirs, in)
 	case "watch":
 		if rest, ok := skipOpts(args, "ndq", "interval differences equexit"); ok {

@@ -40,6 +40,8 @@ func (w *walker) terminal(c *ctx, name string, words []Word, sc *scope, redirs [
 				break
 			}
 		}
+	case "bwrap":
+		w.bwrap(tc, args, sc, in)
 	case "entr":
 		// entr [-acdnprsz] UTILITY [ARGS]; -s hands UTILITY to $SHELL -c.
 		if rest, ok := skipOpts(args, "", ""); ok {
@@ -51,6 +53,42 @@ func (w *walker) terminal(c *ctx, name string, words []Word, sc *scope, redirs [
 		}
 	}
 	return cmd
+}
+
+// bwrapNoArg and bwrapTwo are bubblewrap's options that take no value and
+// two; the others take one (--overlay three).
+var (
+	bwrapNoArg = " --unshare-all --unshare-user --unshare-user-try --unshare-ipc --unshare-pid --unshare-net --unshare-uts --unshare-cgroup --unshare-cgroup-try --share-net --die-with-parent --as-pid-1 --new-session --clearenv --disable-userns --assert-userns-disabled --level-prefix "
+	bwrapTwo   = " --bind --bind-try --dev-bind --dev-bind-try --ro-bind --ro-bind-try --symlink --setenv --file --bind-data --ro-bind-data --chmod --bind-fd --ro-bind-fd "
+)
+
+// bwrap judges bubblewrap's command, run where the sandbox binds the
+// files (bwrap --bind / / rm -rf tests deletes tests): in the directory
+// --chdir names, else here.
+func (w *walker) bwrap(c *ctx, args []Word, sc *scope, in *Cmd) {
+	nsc := sc
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case s == "--":
+			w.exec(c, args[i+1:], nsc, nil, in)
+			return
+		case !strings.HasPrefix(s, "--"):
+			w.exec(c, args[i:], nsc, nil, in)
+			return
+		case strings.Contains(bwrapNoArg, " "+s+" "):
+		case strings.Contains(bwrapTwo, " "+s+" "):
+			i += 2
+		case s == "--overlay":
+			i += 3
+		case s == "--chdir" && i+1 < len(args):
+			nsc = sc.clone()
+			w.cd("cd", []Word{args[i+1]}, nsc)
+			i++
+		default:
+			i++
+		}
+	}
 }
 
 // tmux judges tmux's command line: global options, then commands split at
