@@ -40,6 +40,8 @@ func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
 		w.pkgScripts(c, name, args, sc)
 	case "deno", "composer", "task", "go-task":
 		w.tasks(c, name, args, sc)
+	case "mise", "pdm", "poe", "hatch":
+		w.tomlTasks(c, name, args, sc)
 	}
 }
 
