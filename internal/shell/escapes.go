@@ -169,6 +169,11 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 			switch {
 			case (s == "-c" || s == "--cmd" || s == "-S") && i+1 < len(args):
 				v, n = args[i+1], 2
+			case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+				var ok bool
+				if v, n, ok = vimCluster(args, i); !ok {
+					continue
+				}
 			case strings.HasPrefix(s, "+") && len(s) > 1:
 				v = Word{Raw: s[1:], Values: []string{s[1:]}}
 			default:
