@@ -569,11 +569,8 @@ func skipOpts(args []Word, withArg, longArg string) ([]Word, bool) {
 			if strings.Contains(name, "=") {
 				continue
 			}
-			for _, l := range longs {
-				if name == l {
-					i++
-					break
-				}
+			if _, ok := matchLong(name, longs); ok {
+				i++ // --user root, or --us root
 			}
 		case len(a) > 1 && a[0] == '-' && !args[i].Dynamic:
 			// -u root, -uroot, -iu root
@@ -636,13 +633,13 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 	for i := 0; i < len(args); i++ {
 		a := args[i].Lit()
 		switch {
-		case a == "-S" || a == "--split-string":
+		case a == "-S" || isLong(a, "--split-string", false):
 			if i+1 < len(args) {
 				return w.joined(c.with("env -S"), args[i+1:], sc, in)
 			}
 			return nil
-		case strings.HasPrefix(a, "--split-string="):
-			s := strings.TrimPrefix(a, "--split-string=")
+		case isLong(a, "--split-string", true):
+			s, _, _ := longValue(a, "--split-string")
 			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), sc, in)
 		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-P" || a == "-a" || a == "--argv0":
 			if i+1 < len(args) && (a == "-C" || a == "--chdir") {
@@ -1370,8 +1367,10 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	w.gitIndirect(c, args, sc)
 	for i, a := range args {
 		s := a.Lit()
-		if (s == "--exec" || s == "-x") && i+1 < len(args) {
+		if (s == "-x" || isLong(s, "--exec", false)) && i+1 < len(args) {
 			w.joinedOne(c.with("git rebase --exec"), args[i+1], sc)
+		} else if v, _, ok := longValue(s, "--exec"); ok && isLong(s, "--exec", true) {
+			w.joinedOne(c.with("git rebase --exec"), Word{Raw: v, Values: []string{v}}, sc)
 		}
 		if s == "run" && i > 0 && args[i-1].Lit() == "bisect" && i+1 < len(args) {
 			w.exec(c.with("git bisect run"), args[i+1:], sc, nil, nil)
