@@ -149,6 +149,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
 	w.indirect(c, name, args, sc)
+	w.bashEnv(c, name, sc)
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which
@@ -650,10 +651,11 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		case a == "--":
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
 		case strings.HasPrefix(a, "-"):
-		case isAssignWord(args[i]):
+		case envAssign(args[i]):
 			if nsc == sc {
 				nsc = sc.clone()
 			}
+			w.envFunc(c, args[i], nsc)
 			k, _, _ := strings.Cut(args[i].Lit(), "=")
 			if val, ok := args[i].Value(); ok {
 				_, v, _ := strings.Cut(val, "=")

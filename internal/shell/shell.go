@@ -275,6 +275,8 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
+	// envRead holds the $BASH_ENV files walked (bashenv.go).
+	envRead map[string]bool
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
