@@ -939,6 +939,9 @@ func setStdout(cmd *Cmd) {
 // cd follows cd/pushd/popd when their target is known: pushd keeps the
 // directory it leaves, popd goes back to it, cd - to $OLDPWD.
 func (w *walker) cd(name string, args []Word, sc *scope) {
+	if w.dirStack(name, args, sc) {
+		return
+	}
 	if name == "popd" {
 		if n := len(sc.dirs); n > 0 {
 			sc.setCwd(sc.dirs[n-1])
