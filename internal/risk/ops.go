@@ -263,6 +263,7 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				o.unknown = true
 				continue
 			}
+			p = g.viaLineLinks(p, strings.HasSuffix(val, "/"))
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
 				p = g.escape(p, strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/."))
 			}
@@ -327,6 +328,13 @@ func (g *Guard) escape(p string, follow bool) string {
 		root = r
 	}
 	if within(q, root) {
+		if follow && q != root {
+			// rm -rf link/ deletes what the link leads to: judge that,
+			// spelled from the project root.
+			if rel, err := filepath.Rel(root, q); err == nil {
+				return filepath.Join(g.Root, rel)
+			}
+		}
 		return p // still in the project
 	}
 	return q
