@@ -15,6 +15,7 @@ import (
 // inplace, sponge, yq -i, sd, dos2unix, patch, uniq's output).
 func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 	defer g.noteLineLinks(c)
+	out = append(out, g.outputFiles(c)...)
 	args := c.Args
 	switch c.Name {
 	case "ln", "link", "cp":
