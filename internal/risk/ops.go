@@ -433,8 +433,13 @@ func (g *Guard) inPlace(c *shell.Cmd) []op {
 		case s == "--":
 			files = append(files, args[i+1:]...)
 			i = len(args)
-		case strings.HasPrefix(s, "--in-place"):
+		case strings.HasPrefix(s, "--in-place") || c.Name == "sed" && sedInPlace(s):
 			inplace = true
+		case c.Name == "sed" && sedScript(s) != 0:
+			script = true
+			if sedScript(s) == 2 {
+				i++
+			}
 		case s == "-e" || s == "-f" || s == "--expression" || s == "--file" || s == "-E" && c.Name != "sed":
 			script = true
 			i++

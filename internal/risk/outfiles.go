@@ -16,7 +16,7 @@ import (
 // nothing), PREFIX?* for split (its suffix is never empty).
 func (g *Guard) outputFiles(c *shell.Cmd) []op {
 	clobber := func(o *op) { o.clobber = true }
-	var out []op
+	out := g.longOutput(c)
 	switch c.Name {
 	case "find":
 		for i := 0; i+1 < len(c.Args); i++ {
