@@ -73,7 +73,7 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 			return g.targets(gc.cmd, opDiscard, paths, nil)
 		}
 	}
-	return nil
+	return g.gitTreeOps(gc)
 }
 
 // pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a
