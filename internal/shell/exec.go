@@ -37,6 +37,10 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 	words := make([]Word, 0, len(ce.Args))
 	for _, a := range ce.Args {
 		w.subst(c, a, sc)
+		if pw, ok := positionalWords(a, callsc); ok {
+			words = append(words, pw...) // "$@"
+			continue
+		}
 		words = append(words, w.fields(c, a, callsc)...)
 	}
 	if len(words) > 0 {
@@ -76,6 +80,9 @@ func (w *walker) callFunc(c *ctx, name string, f function, args []Word, sc *scop
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	savedPos, savedSet := sc.pos, sc.posSet
+	sc.pos, sc.posSet = args, true
+	defer func() { sc.pos, sc.posSet = savedPos, savedSet }()
 	saved := map[string]value{}
 	for i := 1; i <= 9; i++ {
 		k := strconv.Itoa(i)
@@ -318,6 +325,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return leaf()
 	case "unset":
 		w.unset(args, sc)
+		return leaf()
+	case "set", "shift":
+		setArgs(name, args, sc)
 		return leaf()
 	case "read", "mapfile", "readarray":
 		// The variables read sets come from input: each is any text,
@@ -851,6 +861,10 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 				if v, ok := a.Value(); ok {
 					nsc.vars[strconv.Itoa(n)] = value{vals: []string{v}}
 				}
+			}
+			nsc.posSet = true
+			if len(args) > k+2 {
+				nsc.pos = args[k+2:] // after $0
 			}
 		}
 		w.scriptAt(script, nsc, c.with(label).via, c.depth+1, c.line)

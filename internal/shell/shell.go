@@ -312,6 +312,10 @@ type scope struct {
 	funcs    map[string]function
 	exported map[string]bool
 	dirs     []string // pushd's stack, "" for an unknown directory
+	// pos are the positional parameters ("$@") when posSet: set by a
+	// function call, sh -c SCRIPT NAME ARG…, or set -- (positional.go).
+	pos    []Word
+	posSet bool
 }
 
 // function is a function's body and the source it was written in.
@@ -321,7 +325,7 @@ type function struct {
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
@@ -341,6 +345,7 @@ func (s *scope) clone() *scope {
 func (s *scope) child() *scope {
 	n := s.clone()
 	n.dirs = nil
+	n.pos, n.posSet = nil, false // a new shell has its own
 	for k := range n.funcs {
 		if !s.exported[k] {
 			delete(n.funcs, k)
