@@ -135,6 +135,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		w.emitRedirsAt(c, redirs, sc)
 		return nil
 	}
+	words = w.realProgram(words, sc)
 	name := cmdName(words[0])
 	args := words[1:]
 	if v, ok := sc.aliases[words[0].Raw]; ok && !words[0].Dynamic {
@@ -157,6 +158,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	w.indirect(c, name, args, sc)
 	w.bashEnv(c, name, sc)
+	w.noteCopy(name, args, sc)
+	if name == "hash" {
+		w.noteHash(args)
+	}
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which

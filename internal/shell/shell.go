@@ -220,6 +220,10 @@ type Analyzer struct {
 	// ReadDir lists a directory, for the files a build tool reads its
 	// commands from (go generate ./...); nil leaves them unread.
 	ReadDir func(dir string) ([]fs.DirEntry, error)
+	// Program returns the program a file on disk runs when it is another
+	// one under this name (a link to /bin/rm, a copy of it); nil, or
+	// false, takes the file for what its name says.
+	Program func(path string) (string, bool)
 }
 
 // Analyze returns what src runs when started in directory cwd.
@@ -277,6 +281,9 @@ type walker struct {
 	indirectN int
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
+	// progs and hashed are the programs the line put under other names
+	// (progcopy.go).
+	progs, hashed map[string]string
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -654,6 +661,7 @@ func (w *walker) writtenFile(p, cwd string) (string, bool) {
 
 // assign records X=val in sc.
 func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
+	w.noteCmdsAssign(c, as, sc)
 	if as.Value != nil {
 		w.subst(c, as.Value, sc)
 	}
@@ -676,6 +684,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		sc.vars[name] = value{vals: []string{filepath.Join(tempDir(w.a.Env), "mktemp-result")}}
 	default:
 		wd := w.word(c, as.Value, sc)
+		notePathPrefix(name, wd, sc)
 		if wd.Dynamic || wd.Glob {
 			sc.vars[name] = value{dynamic: true, words: line(unquote(as.Value.Parts), sc, false)}
 		} else {
