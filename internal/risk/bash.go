@@ -423,6 +423,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.judgeWrite(v, t, text)
 			return
 		}
+		if g.inputClobber(v, o, text) {
+			return
+		}
 		if o.kind != opMeta && o.kind != opDiscard {
 			g.codeUnknown(v, o, text)
 		}

@@ -865,6 +865,8 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 			for n, a := range args[k+1:] {
 				if v, ok := a.Value(); ok {
 					nsc.vars[strconv.Itoa(n)] = value{vals: []string{v}}
+				} else {
+					nsc.vars[strconv.Itoa(n)] = argValue(a)
 				}
 			}
 			nsc.posSet = true

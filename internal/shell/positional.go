@@ -67,7 +67,7 @@ func setPositional(sc *scope, args []Word) {
 			if v, ok := args[i-1].Value(); ok {
 				sc.vars[k] = value{vals: []string{v}}
 			} else {
-				sc.vars[k] = value{dynamic: true}
+				sc.vars[k] = argValue(args[i-1])
 			}
 		}
 	}
@@ -95,4 +95,11 @@ func positionalWords(x *syntax.Word, sc *scope) ([]Word, bool) {
 		return append([]Word(nil), sc.pos...), true
 	}
 	return nil, false
+}
+
+// argValue is the value of a parameter given a word that is not known: one
+// of many when find or xargs fills it in (sh -c 'rm "$1"' _ {}), or when
+// it stands for many words itself.
+func argValue(a Word) value {
+	return value{dynamic: true, many: a.FromInput || a.Many}
 }
