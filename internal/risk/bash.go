@@ -9,6 +9,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // opKind is what a command does to a path.
@@ -328,14 +329,14 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		if !exists(p) {
 			// Nothing to lose, but a test by its name is still not the
 			// agent's to delete: the guard must not depend on what it sees.
-			if (g.IsTestPath(rel) || g.isTestDir(rel)) && !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+			if (g.IsTestPath(rel) || g.isTestDir(rel)) && !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(p, o.dest)) {
 				tests = append(tests, rel)
 			}
 			continue
 		}
 		_, destIn := g.inProject(o.dest)
 		if t := g.testsIn(p, rel); len(t) > 0 {
-			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(p, o.dest)) {
 				tests = append(tests, t...)
 			}
 			continue
@@ -401,11 +402,19 @@ func (g *Guard) fileDelete(text string, paths []string) Finding {
 	return g.builtin("file-delete", fmt.Sprintf("%s changes or deletes %s; a rollback checkpoint is taken first.", text, strings.Join(firstN(relAll(g, paths), 5), ", ")), text, paths)
 }
 
-// stillTest reports whether a test moved to dest stays a test in the
-// project.
-func (g *Guard) stillTest(dest string) bool {
+// stillTest reports whether a test moved from src to dest stays a test in
+// the project: under a test path, and, for a test file the runners find by
+// its name (a_test.go, test_a.py), under a name they find too (not
+// a_test.go.bak, though still under tests/).
+func (g *Guard) stillTest(src, dest string) bool {
 	rel, ok := g.inProject(dest)
-	return ok && rel != "." && (g.IsTestPath(rel) || g.isTestDir(rel))
+	if !ok || rel == "." || !g.IsTestPath(rel) && !g.isTestDir(rel) {
+		return false
+	}
+	if from, ok := g.inProject(src); ok && testindex.Lang(g.cfg.TestFiles, from) != "" {
+		return testindex.Lang(g.cfg.TestFiles, rel) != ""
+	}
+	return true
 }
 
 // judgeWrite judges writes, edits, metadata changes and discards.
