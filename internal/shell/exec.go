@@ -43,6 +43,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 		}
 		words = append(words, w.fields(c, a, callsc)...)
 	}
+	words = nocase(words, callsc)
 	if len(words) > 0 {
 		if name, ok := words[0].Value(); ok {
 			if f, ok := sc.funcs[name]; ok && !strings.Contains(name, "/") {
@@ -333,6 +334,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return leaf()
 	case "set", "shift":
 		setArgs(name, args, sc)
+		return leaf()
+	case "shopt":
+		noteShopt(args, sc)
 		return leaf()
 	case "read", "mapfile", "readarray":
 		// The variables read sets come from input: each is any text,
