@@ -221,6 +221,7 @@ type guardState struct {
 	plain     map[string]bool      // see deleteProtected
 	walkedOut bool                 // a find's matches walked a directory the view does not hold
 	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
+	walkCut   bool                 // a find's matches stopped at maxWalk entries
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem
