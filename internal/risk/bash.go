@@ -335,6 +335,7 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 			continue
 		}
 		_, destIn := g.inProject(o.dest)
+		g.walkCut = false
 		if t := g.testsIn(p, rel); len(t) > 0 {
 			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(p, o.dest)) {
 				tests = append(tests, t...)
@@ -343,6 +344,12 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		}
 		if o.kind == opMoveFrom && o.dest != "" && destIn || regenerable(p) {
 			continue // a rename inside the project, or build output
+		}
+		if g.walkCut {
+			// More entries than ralph looks through: what it did not
+			// see may hold tests.
+			g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s %s, more than the %d entries ralph looks through, so it cannot check that no test is among them. Delete it in parts.", text, verb, rel, maxWalk), text, nil))
+			continue
 		}
 		changes = append(changes, p)
 	}

@@ -25,6 +25,7 @@ func (g *Guard) walk(dir string, fn func(p string, isDir bool) bool) {
 			return nil
 		}
 		if n++; n > maxWalk {
+			g.walkCut = true
 			return filepath.SkipAll
 		}
 		if d.IsDir() && project.NotSource(d.Name()) {
