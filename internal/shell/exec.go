@@ -661,12 +661,21 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		case isLong(a, "--split-string", true):
 			s, _, _ := longValue(a, "--split-string")
 			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), sc, in)
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-P" || a == "-a" || a == "--argv0":
-			if i+1 < len(args) && (a == "-C" || a == "--chdir") {
+		case a == "-u" || a == "-C" || a == "-P" || a == "-a" || isLong(a, "--unset", false) ||
+			isLong(a, "--chdir", false) || isLong(a, "--argv0", false):
+			if i+1 < len(args) && (a == "-C" || isLong(a, "--chdir", false)) {
 				nsc = sc.clone()
 				w.cd("cd", args[i+1:i+2], nsc)
 			}
 			i++
+		case isLong(a, "--chdir", true) || strings.HasPrefix(a, "-C") && !args[i].Dynamic:
+			// --chdir=DIR, --ch=DIR, -CDIR
+			d, _, _ := longValue(a, "--chdir")
+			if !strings.HasPrefix(a, "--") {
+				d = a[2:]
+			}
+			nsc = sc.clone()
+			w.cd("cd", []Word{{Raw: d, Values: []string{d}}}, nsc)
 		case a == "--":
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
 		case strings.HasPrefix(a, "-"):

@@ -86,15 +86,66 @@ func positionalWords(x *syntax.Word, sc *scope) ([]Word, bool) {
 		part, quoted = dq.Parts[0], true
 	}
 	pe, ok := part.(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Index != nil || pe.Slice != nil ||
+	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Index != nil ||
 		pe.Repl != nil || pe.Exp != nil || pe.Names != 0 || pe.NestedParam != nil {
 		return nil, false
 	}
-	switch {
-	case pe.Param.Value == "@", pe.Param.Value == "*" && !quoted:
-		return append([]Word(nil), sc.pos...), true
+	if pe.Param.Value != "@" && (pe.Param.Value != "*" || quoted) {
+		return nil, false
 	}
-	return nil, false
+	words := sc.pos
+	if pe.Slice != nil {
+		// ${@:N} and ${@:N:M}: from parameter N ($0 is 0), M of them.
+		from, ok := arithLit(pe.Slice.Offset)
+		if !ok || from < 0 {
+			return nil, false
+		}
+		all := append([]Word{{Raw: "$0"}}, sc.pos...)
+		if from > len(all) {
+			from = len(all)
+		}
+		words = all[from:]
+		if pe.Slice.Length != nil {
+			n, ok := arithLit(pe.Slice.Length)
+			if !ok || n < 0 {
+				return nil, false
+			}
+			words = words[:min(n, len(words))]
+		}
+		if from == 0 {
+			return nil, false // $0 itself: not kept
+		}
+	}
+	if quoted {
+		return append([]Word(nil), words...), true
+	}
+	// Unquoted, each parameter is split by IFS again.
+	ifs := " \t\n"
+	if v := sc.vars["IFS"]; !v.dynamic && len(v.vals) == 1 {
+		ifs = v.vals[0]
+	}
+	var out []Word
+	for _, w := range words {
+		v, ok := w.Value()
+		if !ok || ifs == "" {
+			out = append(out, w)
+			continue
+		}
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(ifs, r) }) {
+			out = append(out, Word{Raw: f, Values: []string{f}, Glob: globChars(f)})
+		}
+	}
+	return out, true
+}
+
+// arithLit reads an arithmetic expression that is a plain number.
+func arithLit(x syntax.ArithmExpr) (int, bool) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w.Lit())
+	return n, err == nil
 }
 
 // argValue is the value of a parameter given a word that is not known: one

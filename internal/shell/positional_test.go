@@ -46,3 +46,36 @@ func TestPositional(t *testing.T) {
 		})
 	}
 }
+
+// TestPositionalSplit checks $* and ${@:N} as bash 5.2 expanded them.
+func TestPositionalSplit(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`f() { local IFS=,; rm $*; }; f -rf,tests`, []string{"-rf", "tests"}},
+		{`f() { rm "$@"; }; f "a b"`, []string{"a b"}},
+		{`f() { rm $@; }; f "a b"`, []string{"a", "b"}},
+		{`set -- x -rf tests; rm "${@:2}"`, []string{"-rf", "tests"}},
+		{`set -- x -rf tests; rm "${@:2:1}"`, []string{"-rf"}},
+		{`set -- x y; rm "${@:5}"`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			a := testAnalyzer().Analyze(tt.src, "/proj")
+			var got []string
+			for _, c := range a.Cmds {
+				if c.Name != "rm" {
+					continue
+				}
+				for _, w := range c.Args {
+					v, _ := w.Value()
+					got = append(got, v)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Analyze(%q): rm %q, want %q", tt.src, got, tt.want)
+			}
+		})
+	}
+}
