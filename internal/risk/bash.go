@@ -54,7 +54,7 @@ type op struct {
 
 // Command judges a Bash command line run in cwd.
 func (g *Guard) Command(cmdline, cwd string) *Verdict {
-	g.lineLinks = nil
+	g.lineLinks, g.lineTexts = nil, nil
 	a := g.analyzer.Analyze(cmdline, cwd)
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {

@@ -222,6 +222,7 @@ type guardState struct {
 	walkedOut bool                 // a find's matches walked a directory the view does not hold
 	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
 	walkCut   bool                 // a find's matches stopped at maxWalk entries
+	lineTexts map[string]string    // files the command line writes with known text (patches.go)
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem
