@@ -9,6 +9,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // opKind is what a command does to a path.
@@ -53,6 +54,7 @@ type op struct {
 
 // Command judges a Bash command line run in cwd.
 func (g *Guard) Command(cmdline, cwd string) *Verdict {
+	g.lineLinks, g.lineTexts = nil, nil
 	a := g.analyzer.Analyze(cmdline, cwd)
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {
@@ -292,20 +294,27 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		if !exists(p) {
 			// Nothing to lose, but a test by its name is still not the
 			// agent's to delete: the guard must not depend on what it sees.
-			if (g.IsTestPath(rel) || g.isTestDir(rel)) && !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+			if (g.IsTestPath(rel) || g.isTestDir(rel)) && !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(p, o.dest)) {
 				tests = append(tests, rel)
 			}
 			continue
 		}
 		_, destIn := g.inProject(o.dest)
+		g.walkCut = false
 		if t := g.testsIn(p, rel); len(t) > 0 {
-			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(o.dest)) {
+			if !(o.kind == opMoveFrom && o.dest != "" && g.stillTest(p, o.dest)) {
 				tests = append(tests, t...)
 			}
 			continue
 		}
 		if o.kind == opMoveFrom && o.dest != "" && destIn || regenerable(p) {
 			continue // a rename inside the project, or build output
+		}
+		if g.walkCut {
+			// More entries than ralph looks through: what it did not
+			// see may hold tests.
+			g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s %s, more than the %d entries ralph looks through, so it cannot check that no test is among them. Delete it in parts.", text, verb, rel, maxWalk), text, nil))
+			continue
 		}
 		changes = append(changes, p)
 	}
@@ -365,11 +374,19 @@ func (g *Guard) fileDelete(text string, paths []string) Finding {
 	return g.builtin("file-delete", fmt.Sprintf("%s changes or deletes %s; a rollback checkpoint is taken first.", text, strings.Join(firstN(relAll(g, paths), 5), ", ")), text, paths)
 }
 
-// stillTest reports whether a test moved to dest stays a test in the
-// project.
-func (g *Guard) stillTest(dest string) bool {
+// stillTest reports whether a test moved from src to dest stays a test in
+// the project: under a test path, and, for a test file the runners find by
+// its name (a_test.go, test_a.py), under a name they find too (not
+// a_test.go.bak, though still under tests/).
+func (g *Guard) stillTest(src, dest string) bool {
 	rel, ok := g.inProject(dest)
-	return ok && rel != "." && (g.IsTestPath(rel) || g.isTestDir(rel))
+	if !ok || rel == "." || !g.IsTestPath(rel) && !g.isTestDir(rel) {
+		return false
+	}
+	if from, ok := g.inProject(src); ok && testindex.Lang(g.cfg.TestFiles, from) != "" {
+		return testindex.Lang(g.cfg.TestFiles, rel) != ""
+	}
+	return true
 }
 
 // judgeWrite judges writes, edits, metadata changes and discards.
@@ -385,6 +402,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		if t, ok := g.findTests(o); ok {
 			g.judgeWrite(v, t, text)
+			return
+		}
+		if g.inputClobber(v, o, text) {
 			return
 		}
 		if o.kind != opMeta && o.kind != opDiscard {

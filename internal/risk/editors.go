@@ -14,6 +14,10 @@ import (
 // that edit or replace a file in place (sort -o, ed, ex, vim, awk -i
 // inplace, sponge, yq -i, sd, dos2unix, patch, uniq's output).
 func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
+	defer g.noteLineLinks(c)
+	defer func() { g.noteLineTexts(out) }()
+	out = append(out, g.outputFiles(c)...)
+	out = append(out, g.patchOps(c)...)
 	args := c.Args
 	switch c.Name {
 	case "ln", "link", "cp":

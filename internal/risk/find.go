@@ -14,7 +14,7 @@ import (
 )
 
 // maxWalk bounds the entries ralph looks at under one directory.
-const maxWalk = 50000
+var maxWalk = 50000 // a variable for the tests
 
 // walk calls fn for every entry under dir (dir itself excluded), skipping
 // project.NotSource, until fn returns false or maxWalk entries were seen.
@@ -25,6 +25,7 @@ func (g *Guard) walk(dir string, fn func(p string, isDir bool) bool) {
 			return nil
 		}
 		if n++; n > maxWalk {
+			g.walkCut = true
 			return filepath.SkipAll
 		}
 		if d.IsDir() && project.NotSource(d.Name()) {
@@ -232,6 +233,7 @@ func (s *findSpec) matches(g *Guard, root string) []found {
 	byName := s.byName()
 	visit := func(dir, name string, depth int, isDir bool) error {
 		if n++; n > maxWalk {
+			g.walkCut = true
 			return filepath.SkipAll
 		}
 		if s.maxDepth >= 0 && depth > s.maxDepth || isDir && name == ".git" {
@@ -423,6 +425,11 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 			// path leads out of it.
 			g.judgeTemp(v, &op{cmd: o.cmd}, root, text, verb)
 			continue
+		case g.isTemp(root) && !s.filtered && root != g.Root && s.minDepth <= 1:
+			// A temp directory that holds the project, taken whole: the
+			// walk below may stop before it reaches the project.
+			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s %s everything under %s, which holds the project.", text, verb, root), text, nil))
+			continue
 		case g.isTemp(root):
 			// The project lives in this temp directory: judge what the
 			// find would take from it, below.
@@ -435,6 +442,12 @@ func (g *Guard) judgeFind(v *Verdict, o *op, text, verb string) {
 		}
 		sel := g.selectFind(s, root)
 		tests, nTests, changes, tamper, git := sel.tests, sel.nTests, sel.changes, sel.tamper, sel.git
+		if sel.cut && nTests == 0 && tamper == "" && git == "" {
+			// More entries than ralph looks at: what it did not see may
+			// hold tests.
+			g.add(v, g.builtin("rm-unknown", fmt.Sprintf("%s %s files under %s, more than the %d entries ralph looks through, so it cannot check that no test is among them. Narrow the find.", text, verb, g.rel(root), maxWalk), text, nil))
+			continue
+		}
 		if nTests == 0 {
 			// By name, whether or not such files exist here yet.
 			for _, n := range s.names {

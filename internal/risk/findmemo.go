@@ -50,6 +50,7 @@ type selection struct {
 	changes []string // the other files (only when there are no tests)
 	tamper  string   // the first protected path it reaches
 	git     string   // the first of git's hooks or configuration it reaches
+	cut     bool     // the walk stopped at maxWalk entries (never kept)
 }
 
 // findMemoKey is the key of a find's selection under root; "" when it
@@ -158,6 +159,7 @@ func (g *Guard) selectFind(s *findSpec, root string) selection {
 	g.evals, g.plain = map[string]evaluated{}, map[string]bool{}
 	defer func() { g.evals, g.plain = nil, nil }()
 	g.walkedOut = false // set by matches when it walks what the view does not hold
+	g.walkCut = false   // set by matches when it stops at maxWalk entries
 	var sel selection
 	keep := key != ""
 	for _, m := range s.matches(g, root) {
@@ -187,7 +189,8 @@ func (g *Guard) selectFind(s *findSpec, root string) selection {
 	if sel.nTests > 0 {
 		sel.changes = nil // not used: the tests are what the find is judged by
 	}
-	if keep && !g.walkedOut {
+	sel.cut = g.walkCut
+	if keep && !g.walkedOut && !sel.cut {
 		g.saveSelection(key, g.view, sel)
 	}
 	return sel

@@ -73,7 +73,7 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 			return g.targets(gc.cmd, opDiscard, paths, nil)
 		}
 	}
-	return nil
+	return g.gitTreeOps(gc)
 }
 
 // pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a
@@ -399,7 +399,7 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 			return one("git-history-destroy", "deletes the reflog, the safety net for lost commits.")
 		}
 	case "gc":
-		if p := fl.values["prune"]; p == "now" || p == "all" {
+		if p := abbrevValue(fl, "prune"); p == "now" || p == "all" {
 			return one("git-history-destroy", "prunes unreachable commits at once, so lost work cannot be recovered.")
 		}
 	case "filter-branch", "filter-repo":

@@ -220,6 +220,9 @@ type guardState struct {
 	evals     map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
 	plain     map[string]bool      // see deleteProtected
 	walkedOut bool                 // a find's matches walked a directory the view does not hold
+	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
+	walkCut   bool                 // a find's matches stopped at maxWalk entries
+	lineTexts map[string]string    // files the command line writes with known text (patches.go)
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

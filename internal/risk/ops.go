@@ -264,6 +264,7 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				o.unknown = true
 				continue
 			}
+			p = g.viaLineLinks(p, strings.HasSuffix(val, "/"))
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
 				// rm -rf t/ deletes what the link t leads to; mv t/ x
 				// fails (Not a directory).
@@ -334,9 +335,11 @@ func (g *Guard) escape(p string, follow bool) string {
 	}
 	if within(q, root) {
 		if follow {
-			// rm -rf t/ with t -> tests empties tests.
-			rel, _ := filepath.Rel(root, q)
-			return filepath.Join(g.Root, rel)
+			// rm -rf link/ deletes what the link leads to (t/ with t ->
+			// tests empties tests): judge that, spelled from the root.
+			if rel, err := filepath.Rel(root, q); err == nil {
+				return filepath.Join(g.Root, rel)
+			}
 		}
 		return p // still in the project
 	}
@@ -520,8 +523,13 @@ func (g *Guard) inPlace(c *shell.Cmd) []op {
 		case s == "--":
 			files = append(files, args[i+1:]...)
 			i = len(args)
-		case strings.HasPrefix(s, "--in-place"):
+		case strings.HasPrefix(s, "--in-place") || c.Name == "sed" && sedInPlace(s):
 			inplace = true
+		case c.Name == "sed" && sedScript(s) != 0:
+			script = true
+			if sedScript(s) == 2 {
+				i++
+			}
 		case s == "-e" || s == "-f" || s == "--expression" || s == "--file" || s == "-E" && c.Name != "sed":
 			script = true
 			i++

@@ -10,10 +10,10 @@ import (
 // Programs that run a shell command line given in one of their options or
 // arguments (the routes GTFOBins lists): tar --checkpoint-action=exec=CMD,
 // rsync -e CMD, ssh -o ProxyCommand=CMD, less +!CMD, vim -c '!CMD', gdb -ex
-// 'shell CMD', sqlite3 '.shell CMD', psql -c '\! CMD', hyperfine 'CMD', and
-// the like; and programs that run the rest of their arguments as a command
-// (unshare, chroot DIR, fakeroot, xvfb-run, …). What they run is walked as
-// the command line it is.
+// 'shell CMD', split --filter=CMD, sqlite3 '.shell CMD', psql -c '\! CMD',
+// hyperfine 'CMD', and the like; and programs that run the rest of their
+// arguments as a command (unshare, chroot DIR, fakeroot, xvfb-run, …). What
+// they run is walked as the command line it is.
 
 // runsRest are the programs that run the command after their options, with
 // the options that take a value (short letters, long names) and how many
@@ -45,7 +45,7 @@ var runsRest = map[string]struct {
 // escapeNames are the programs escape knows besides runsRest.
 var escapeNames = strings.Fields(`tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
 vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect
-sed gsed`)
+sed gsed split`)
 
 // escapes reports whether program name runs command lines it is given
 // (escape walks them).
@@ -72,10 +72,10 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 	value := func(i int, long, short string) (Word, int, bool) {
 		s := args[i].Lit()
 		switch {
-		case long != "" && strings.HasPrefix(s, long+"="):
-			v := s[len(long)+1:]
+		case long != "" && isLong(s, long, true):
+			v, _, _ := longValue(s, long)
 			return Word{Raw: v, Values: []string{v}}, 1, true
-		case (long != "" && s == long || short != "" && s == short) && i+1 < len(args):
+		case (long != "" && isLong(s, long, false) || short != "" && s == short) && i+1 < len(args):
 			return args[i+1], 2, true
 		case short != "" && len(s) > len(short) && strings.HasPrefix(s, short) && !strings.HasPrefix(s, "--"):
 			v := s[len(short):]
@@ -87,7 +87,7 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 	case "tar", "gtar", "bsdtar":
 		for i := 0; i < len(args); i++ {
 			s := args[i].Lit()
-			if v, ok := strings.CutPrefix(s, "--checkpoint-action="); ok {
+			if v, _, ok := longValue(s, "--checkpoint-action"); ok && isLong(s, "--checkpoint-action", true) {
 				if cmd, ok := strings.CutPrefix(v, "exec="); ok {
 					run("tar --checkpoint-action", Word{Raw: cmd, Values: []string{cmd}})
 				}
@@ -110,6 +110,14 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 		}
 	case "sed", "gsed":
 		w.sed(c, args, sc)
+	case "split":
+		// split --filter=CMD: each piece is piped into sh -c CMD.
+		for i := 0; i < len(args); i++ {
+			if v, n, ok := value(i, "--filter", ""); ok {
+				run("split --filter", v)
+				i += n - 1
+			}
+		}
 	case "rsync":
 		for i := 0; i < len(args); i++ {
 			// -e at the end of a cluster of flags: rsync -avze CMD.
@@ -169,6 +177,11 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 			switch {
 			case (s == "-c" || s == "--cmd" || s == "-S") && i+1 < len(args):
 				v, n = args[i+1], 2
+			case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+				var ok bool
+				if v, n, ok = vimCluster(args, i); !ok {
+					continue
+				}
 			case strings.HasPrefix(s, "+") && len(s) > 1:
 				v = Word{Raw: s[1:], Values: []string{s[1:]}}
 			default:

@@ -37,8 +37,13 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 	words := make([]Word, 0, len(ce.Args))
 	for _, a := range ce.Args {
 		w.subst(c, a, sc)
+		if pw, ok := positionalWords(a, callsc); ok {
+			words = append(words, pw...) // "$@"
+			continue
+		}
 		words = append(words, w.fields(c, a, callsc)...)
 	}
+	words = nocase(words, callsc)
 	if len(words) > 0 {
 		if name, ok := words[0].Value(); ok {
 			if f, ok := sc.funcs[name]; ok && !strings.Contains(name, "/") {
@@ -76,6 +81,9 @@ func (w *walker) callFunc(c *ctx, name string, f function, args []Word, sc *scop
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	savedPos, savedSet := sc.pos, sc.posSet
+	sc.pos, sc.posSet = args, true
+	defer func() { sc.pos, sc.posSet = savedPos, savedSet }()
 	saved := map[string]value{}
 	for i := 1; i <= 9; i++ {
 		k := strconv.Itoa(i)
@@ -128,6 +136,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		w.emitRedirsAt(c, redirs, sc)
 		return nil
 	}
+	words = w.realProgram(words, sc)
 	name := cmdName(words[0])
 	args := words[1:]
 	if v, ok := sc.aliases[words[0].Raw]; ok && !words[0].Dynamic {
@@ -149,6 +158,11 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
 	w.indirect(c, name, args, sc)
+	w.bashEnv(c, name, sc)
+	w.noteCopy(name, args, sc)
+	if name == "hash" {
+		w.noteHash(args)
+	}
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which
@@ -319,6 +333,12 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return leaf()
 	case "unset":
 		w.unset(args, sc)
+		return leaf()
+	case "set", "shift":
+		setArgs(name, args, sc)
+		return leaf()
+	case "shopt":
+		noteShopt(args, sc)
 		return leaf()
 	case "read", "mapfile", "readarray":
 		// The variables read sets come from input: each is any text,
@@ -571,11 +591,8 @@ func skipOpts(args []Word, withArg, longArg string) ([]Word, bool) {
 			if strings.Contains(name, "=") {
 				continue
 			}
-			for _, l := range longs {
-				if name == l {
-					i++
-					break
-				}
+			if _, ok := matchLong(name, longs); ok {
+				i++ // --user root, or --us root
 			}
 		case len(a) > 1 && a[0] == '-' && !args[i].Dynamic:
 			// -u root, -uroot, -iu root
@@ -638,27 +655,37 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 	for i := 0; i < len(args); i++ {
 		a := args[i].Lit()
 		switch {
-		case a == "-S" || a == "--split-string":
+		case a == "-S" || isLong(a, "--split-string", false):
 			if i+1 < len(args) {
 				return w.joined(c.with("env -S"), args[i+1:], sc, in)
 			}
 			return nil
-		case strings.HasPrefix(a, "--split-string="):
-			s := strings.TrimPrefix(a, "--split-string=")
+		case isLong(a, "--split-string", true):
+			s, _, _ := longValue(a, "--split-string")
 			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), sc, in)
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-P" || a == "-a" || a == "--argv0":
-			if i+1 < len(args) && (a == "-C" || a == "--chdir") {
+		case a == "-u" || a == "-C" || a == "-P" || a == "-a" || isLong(a, "--unset", false) ||
+			isLong(a, "--chdir", false) || isLong(a, "--argv0", false):
+			if i+1 < len(args) && (a == "-C" || isLong(a, "--chdir", false)) {
 				nsc = sc.clone()
 				w.cd("cd", args[i+1:i+2], nsc)
 			}
 			i++
+		case isLong(a, "--chdir", true) || strings.HasPrefix(a, "-C") && !args[i].Dynamic:
+			// --chdir=DIR, --ch=DIR, -CDIR
+			d, _, _ := longValue(a, "--chdir")
+			if !strings.HasPrefix(a, "--") {
+				d = a[2:]
+			}
+			nsc = sc.clone()
+			w.cd("cd", []Word{{Raw: d, Values: []string{d}}}, nsc)
 		case a == "--":
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
 		case strings.HasPrefix(a, "-"):
-		case isAssignWord(args[i]):
+		case envAssign(args[i]):
 			if nsc == sc {
 				nsc = sc.clone()
 			}
+			w.envFunc(c, args[i], nsc)
 			k, _, _ := strings.Cut(args[i].Lit(), "=")
 			if val, ok := args[i].Value(); ok {
 				_, v, _ := strings.Cut(val, "=")
@@ -853,7 +880,13 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 			for n, a := range args[k+1:] {
 				if v, ok := a.Value(); ok {
 					nsc.vars[strconv.Itoa(n)] = value{vals: []string{v}}
+				} else {
+					nsc.vars[strconv.Itoa(n)] = argValue(a)
 				}
+			}
+			nsc.posSet = true
+			if len(args) > k+2 {
+				nsc.pos = args[k+2:] // after $0
 			}
 		}
 		w.scriptAt(script, nsc, c.with(label).via, c.depth+1, c.line)
@@ -942,6 +975,9 @@ func setStdout(cmd *Cmd) {
 // cd follows cd/pushd/popd when their target is known: pushd keeps the
 // directory it leaves, popd goes back to it, cd - to $OLDPWD.
 func (w *walker) cd(name string, args []Word, sc *scope) {
+	if w.dirStack(name, args, sc) {
+		return
+	}
 	if name == "popd" {
 		if n := len(sc.dirs); n > 0 {
 			sc.setCwd(sc.dirs[n-1])
@@ -1372,8 +1408,10 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	w.gitIndirect(c, args, sc)
 	for i, a := range args {
 		s := a.Lit()
-		if (s == "--exec" || s == "-x") && i+1 < len(args) {
+		if (s == "-x" || isLong(s, "--exec", false)) && i+1 < len(args) {
 			w.joinedOne(c.with("git rebase --exec"), args[i+1], sc)
+		} else if v, _, ok := longValue(s, "--exec"); ok && isLong(s, "--exec", true) {
+			w.joinedOne(c.with("git rebase --exec"), Word{Raw: v, Values: []string{v}}, sc)
 		}
 		if s == "run" && i > 0 && args[i-1].Lit() == "bisect" && i+1 < len(args) {
 			w.exec(c.with("git bisect run"), args[i+1:], sc, nil, nil)

@@ -110,15 +110,17 @@ func (w *walker) sed(c *ctx, args []Word, sc *scope) {
 	for i := 0; i < len(args); i++ {
 		s := args[i].Lit()
 		switch {
-		case s == "--expression" && i+1 < len(args):
+		case isLong(s, "--expression", false) && i+1 < len(args):
 			scripts, explicit = append(scripts, args[i+1]), true
 			i++
-		case strings.HasPrefix(s, "--expression="):
-			v := s[len("--expression="):]
+		case isLong(s, "--expression", true):
+			v, _, _ := longValue(s, "--expression")
 			scripts, explicit = append(scripts, Word{Raw: v, Values: []string{v}}), true
-		case s == "-f" || s == "--file" || s == "-l" || s == "--line-length":
-			explicit = explicit || s == "-f" || s == "--file"
+		case s == "-f" || s == "-l" || isLong(s, "--file", false) && s != "--f" || isLong(s, "--line-length", false):
+			explicit = explicit || s == "-f" || strings.HasPrefix(s, "--f")
 			i++
+		case isLong(s, "--file", true) && !strings.HasPrefix(s, "--f="):
+			explicit = true
 		case strings.HasPrefix(s, "--"):
 		case len(s) > 1 && s[0] == '-' && !args[i].Dynamic:
 			for j := 1; j < len(s); j++ {

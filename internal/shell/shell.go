@@ -220,6 +220,10 @@ type Analyzer struct {
 	// ReadDir lists a directory, for the files a build tool reads its
 	// commands from (go generate ./...); nil leaves them unread.
 	ReadDir func(dir string) ([]fs.DirEntry, error)
+	// Program returns the program a file on disk runs when it is another
+	// one under this name (a link to /bin/rm, a copy of it); nil, or
+	// false, takes the file for what its name says.
+	Program func(path string) (string, bool)
 }
 
 // Analyze returns what src runs when started in directory cwd.
@@ -275,6 +279,11 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
+	// envRead holds the $BASH_ENV files walked (bashenv.go).
+	envRead map[string]bool
+	// progs and hashed are the programs the line put under other names
+	// (progcopy.go).
+	progs, hashed map[string]string
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -310,6 +319,10 @@ type scope struct {
 	funcs    map[string]function
 	exported map[string]bool
 	dirs     []string // pushd's stack, "" for an unknown directory
+	// pos are the positional parameters ("$@") when posSet: set by a
+	// function call, sh -c SCRIPT NAME ARG…, or set -- (positional.go).
+	pos    []Word
+	posSet bool
 }
 
 // function is a function's body and the source it was written in.
@@ -319,7 +332,7 @@ type function struct {
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
@@ -339,6 +352,7 @@ func (s *scope) clone() *scope {
 func (s *scope) child() *scope {
 	n := s.clone()
 	n.dirs = nil
+	n.pos, n.posSet = nil, false // a new shell has its own
 	for k := range n.funcs {
 		if !s.exported[k] {
 			delete(n.funcs, k)
@@ -647,6 +661,7 @@ func (w *walker) writtenFile(p, cwd string) (string, bool) {
 
 // assign records X=val in sc.
 func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
+	w.noteCmdsAssign(c, as, sc)
 	if as.Value != nil {
 		w.subst(c, as.Value, sc)
 	}
@@ -669,6 +684,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		sc.vars[name] = value{vals: []string{filepath.Join(tempDir(w.a.Env), "mktemp-result")}}
 	default:
 		wd := w.word(c, as.Value, sc)
+		notePathPrefix(name, wd, sc)
 		if wd.Dynamic || wd.Glob {
 			sc.vars[name] = value{dynamic: true, words: line(unquote(as.Value.Parts), sc, false)}
 		} else {

@@ -1,0 +1,198 @@
+package risk
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// A patch names the files it deletes, creates and changes only inside its
+// text: git apply d.patch or patch -p1 < d.patch with a hunk to /dev/null
+// deletes a test. The guard reads the patch (a file on disk, one a write
+// earlier in the same line put there with known text, a here-document)
+// and judges each file as the deletion, write or edit it is.
+
+// maxPatch bounds the patch text read.
+const maxPatch = 1 << 20
+
+// noteLineTexts records the files the line writes with known text, for a
+// patch applied later in the same line.
+func (g *Guard) noteLineTexts(ops []op) {
+	for _, o := range ops {
+		if o.kind != opWrite || !o.known || o.append || len(o.paths) != 1 {
+			continue
+		}
+		if g.lineTexts == nil {
+			g.lineTexts = map[string]string{}
+		}
+		g.lineTexts[o.paths[0]] = o.text
+	}
+}
+
+// patchOps returns what git apply or patch does to the files its patch
+// names.
+func (g *Guard) patchOps(c *shell.Cmd) []op {
+	var files []shell.Word
+	reverse, strip, dir := false, []int{1}, c.Cwd
+	switch c.Name {
+	case "git":
+		gc := parseGit(c)
+		if gc == nil || gc.sub != "apply" {
+			return nil
+		}
+		fl, operands := splitFlags(gc.args, "pC")
+		if fl.has("check", "stat", "numstat", "summary", "cached") {
+			return nil // reads, or changes the index only
+		}
+		reverse = fl.has("R", "reverse")
+		if p, err := strconv.Atoi(fl.values["p"]); err == nil {
+			strip = []int{p}
+		}
+		files, dir = operands, g.Root
+	case "patch":
+		fl, operands := splitFlags(c.Args, "BbDdFgiopVYzr")
+		if fl.has("dry-run") {
+			return nil
+		}
+		reverse = fl.has("R", "reverse")
+		strip = []int{0, 1} // without -p, patch tries the names as they are
+		if p, err := strconv.Atoi(fl.values["p"]); err == nil {
+			strip = []int{p}
+		}
+		if i := fl.value("i", "input"); !empty(i) {
+			files = []shell.Word{i}
+		} else if len(operands) > 1 {
+			files = operands[1:] // patch FILE PATCHFILE
+		}
+	default:
+		return nil
+	}
+	var texts []string
+	for _, f := range files {
+		if t, ok := g.patchText(c, f); ok {
+			texts = append(texts, t)
+		}
+	}
+	if len(files) == 0 {
+		if t, ok := c.StdinText(); ok {
+			texts = append(texts, t)
+		}
+		for _, r := range c.Redirs {
+			if r.Op == "<" {
+				if t, ok := g.patchText(c, r.Target); ok {
+					texts = append(texts, t)
+				}
+			}
+		}
+	}
+	var out []op
+	for _, t := range texts {
+		for _, f := range patchFiles(t, reverse) {
+			for _, n := range strip {
+				if f.bare {
+					n = 0
+				}
+				rel, ok := stripPath(f.path, n)
+				if !ok || dir == "" {
+					continue
+				}
+				w := shell.Word{Raw: rel, Values: []string{filepath.Join(dir, rel)}}
+				switch f.kind {
+				case opDelete:
+					out = append(out, g.target(c, opDelete, w, func(o *op) { o.force = true }))
+				default:
+					out = append(out, g.target(c, f.kind, w, nil))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// patchText reads a patch file: written earlier in the line, or on disk.
+func (g *Guard) patchText(c *shell.Cmd, w shell.Word) (string, bool) {
+	v, ok := w.Value()
+	if !ok || v == "-" {
+		return "", false
+	}
+	p, ok := g.resolve(c, v)
+	if !ok {
+		return "", false
+	}
+	if t, ok := g.lineTexts[p]; ok {
+		return t, true
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxPatch {
+		return "", false
+	}
+	data, err := os.ReadFile(p)
+	return string(data), err == nil
+}
+
+type patchFile struct {
+	path string
+	kind opKind
+	bare bool // a name without the a/ or b/ that -p strips
+}
+
+// patchFiles reads the files a unified or git diff deletes (opDelete),
+// creates (opWrite) and changes (opModify), reversed with -R.
+func patchFiles(text string, reverse bool) []patchFile {
+	var out []patchFile
+	old := ""
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "--- "):
+			old = patchName(line[4:])
+		case strings.HasPrefix(line, "+++ ") && old != "":
+			from, to := old, patchName(line[4:])
+			old = ""
+			if reverse {
+				from, to = to, from
+			}
+			switch {
+			case to == "/dev/null":
+				out = append(out, patchFile{path: from, kind: opDelete})
+			case from == "/dev/null":
+				out = append(out, patchFile{path: to, kind: opWrite})
+			default:
+				out = append(out, patchFile{path: to, kind: opModify})
+			}
+		case strings.HasPrefix(line, "rename from ") && !reverse, strings.HasPrefix(line, "rename to ") && reverse:
+			// git's rename: the old name goes (written without a/).
+			_, name, _ := strings.Cut(line[len("rename "):], " ")
+			out = append(out, patchFile{path: patchName(name), kind: opDelete, bare: true})
+		}
+	}
+	return out
+}
+
+// patchName is the file name of a ---/+++ line, without the timestamp.
+func patchName(s string) string {
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(strings.TrimSpace(s), `"`)
+}
+
+// stripPath drops n leading components of a patch's file name (-pN).
+func stripPath(p string, n int) (string, bool) {
+	if p == "/dev/null" || p == "" {
+		return "", false
+	}
+	for range n {
+		_, rest, ok := strings.Cut(p, "/")
+		if !ok {
+			return "", false
+		}
+		p = rest
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "../") || p == ".." {
+		return p, !filepath.IsAbs(p) // an absolute name: patch refuses it without -p0 on purpose
+	}
+	return p, true
+}
