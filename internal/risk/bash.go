@@ -441,9 +441,13 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			g.add(v, g.builtin("system-write", fmt.Sprintf("%s changes %s, a system file outside the project.", text, p), text, nil))
 			continue
 		}
-		if w := g.where(p); (w == outside || w == home) && (o.clobber || o.overwrite && o.kind == opWrite) &&
+		if w := g.where(p); (w == outside || w == home) && (o.clobber || o.overwrite && o.kind == opWrite || o.kind == opModify) &&
 			!g.isTemp(p) && !strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "/proc/") && exists(p) {
-			g.add(v, g.builtin("system-write", fmt.Sprintf("%s replaces %s, an existing file outside the project.", text, g.rel(p)), text, nil))
+			verb := "replaces"
+			if o.kind == opModify {
+				verb = "edits in place" // sed -i d ~/notes: no checkpoint covers it
+			}
+			g.add(v, g.builtin("system-write", fmt.Sprintf("%s %s %s, an existing file outside the project.", text, verb, g.rel(p)), text, nil))
 			continue
 		}
 		if o.kind == opMeta {

@@ -82,7 +82,7 @@ var Builtins = []Builtin{
 		"> (or >|, &>, tee, truncate, cp /dev/null) over an existing test file with text ralph cannot see; known text (a heredoc, echo) is checked like a Write, and other files are checkpointed and allowed",
 		"go test ./... > pkg/foo/foo_test.go"},
 	{"system-write", High, answer.Deny,
-		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …), replacing existing files outside the project (~/.bashrc), or putting a program on PATH ahead of one of the same name (~/go/bin/git before /usr/bin/git)",
+		"overwriting, editing or changing the permissions of system files (/etc, /usr, /bin, /boot, /lib, /var, …), replacing or editing in place existing files outside the project and temp directories (~/notes.txt; sed -i, perl -i: no checkpoint covers them), or putting a program on PATH ahead of one of the same name (~/go/bin/git before /usr/bin/git)",
 		"echo '127.0.0.1 example.com' > /etc/hosts"},
 	{"system-power", High, answer.Deny,
 		"shutdown, reboot, halt, poweroff, init 0/6, kill -9 -1, crontab -r, mount and umount (a bind mount hides what is below it)",
