@@ -466,6 +466,9 @@ func (p *parser) elem(first bool) *Elem {
 			lit.Reset()
 		}
 	}
+	if p.i >= len(p.s) {
+		return nil
+	}
 	if !first && p.s[p.i] == '-' && p.i+1 < len(p.s) && (unicode.IsLetter(p.s[p.i+1]) || p.s[p.i+1] == '_' || p.s[p.i+1] == '?') {
 		j := p.i + 1
 		for j < len(p.s) && (unicode.IsLetter(p.s[j]) || unicode.IsDigit(p.s[j]) || p.s[j] == '_' || p.s[j] == '?' || p.s[j] == '-') {
