@@ -483,3 +483,74 @@ func decodeUTF16(s string) (string, bool) {
 	}
 	return string(utf16.Decode(u)), true
 }
+
+// approvedVerbs are PowerShell's approved verbs (Get-Verb).
+var approvedVerbs = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields(`add clear close copy enter exit find format get hide join lock move new open
+		optimize pop push redo remove rename reset resize search select set show skip split step switch undo
+		unlock watch connect disconnect read receive send write backup checkpoint compare compress convert
+		convertfrom convertto dismount edit expand export group import initialize limit merge mount out publish
+		restore save sync unpublish update approve assert build complete confirm deny deploy disable enable
+		install invoke register request restart resume start stop submit suspend uninstall unregister wait
+		debug measure ping repair resolve test trace block grant protect revoke unblock unprotect use`) {
+		approvedVerbs[v] = true
+	}
+}
+
+// Looks reports whether a command line given as a Bash command is
+// PowerShell: it parses as PowerShell and names a cmdlet ralph maps, a
+// Verb-Noun command written as cmdlets are (Clear-RecycleBin), or a
+// static .NET call. Copilot CLI's PascalCase hooks report its powershell
+// tool as Bash; such a command is judged as PowerShell too.
+func Looks(src string) bool {
+	sc, _, err := Parse(src)
+	if err != nil {
+		return false
+	}
+	return looks(sc)
+}
+
+func looks(sc *Script) bool {
+	for _, st := range sc.Stmts {
+		for _, c := range st.Cmds {
+			for i, e := range c.Elems {
+				if i == 0 && !c.Expr {
+					if name, ok := e.Literal(); ok && cmdletName(name) {
+						return true
+					}
+				}
+				if elemLooks(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func elemLooks(e *Elem) bool {
+	for _, c := range e.Calls {
+		if c.Type != "" {
+			return true
+		}
+	}
+	for _, sc := range append(append([]*Script{}, e.Subs...), e.Blocks...) {
+		if looks(sc) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdletName reports whether name is written as a cmdlet's.
+func cmdletName(name string) bool {
+	low := strings.ToLower(name)
+	if strings.Contains(low, "-") && cmdlet(low) != "" {
+		return true
+	}
+	i := strings.IndexByte(name, '-')
+	return i > 0 && verbNoun.MatchString(low) && approvedVerbs[low[:i]] && name[0] >= 'A' && name[0] <= 'Z' &&
+		name[i+1] >= 'A' && name[i+1] <= 'Z'
+}

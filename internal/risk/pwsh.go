@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/pwsh"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
@@ -72,3 +73,20 @@ func (g *Guard) pwshRules(c *shell.Cmd) []Finding {
 
 // isPowerShell reports whether a program is powershell or pwsh.
 func isPowerShell(name string) bool { return pwsh.IsPowerShell(name) }
+
+// bashAsPowerShell judges a Bash command that reads as PowerShell (a
+// cmdlet, a .NET call: Copilot CLI's PascalCase hooks report its
+// powershell tool as Bash) as PowerShell too; the worse verdict stands.
+func (g *Guard) bashAsPowerShell(ev *event.Event, v *Verdict, cmd, cwd string) *Verdict {
+	if !pwsh.Looks(cmd) {
+		return v
+	}
+	if ev.DirUnknown || ev.Shell == event.ShellTyped {
+		cwd = "" // as bashCall: relative paths name nothing ralph knows
+	}
+	pv := g.PowerShell(cmd, cwd)
+	if !pv.Decision.Worse(v.Decision) {
+		return v
+	}
+	return pv
+}
