@@ -91,12 +91,12 @@ func TestTranslate(t *testing.T) {
 // commands that do the same.
 func TestDotNet(t *testing.T) {
 	tests := map[string]string{
-		"[IO.Directory]::Delete('t', $true)":          "rm -r -f -- t",
-		"[System.IO.File]::Delete('a')":               "rm -f -- a",
-		"[IO.File]::WriteAllText('a', 'x')":           "printf %s x > a",
-		"[IO.File]::AppendAllText('a', 'x')":          `printf %s "$RALPH_PS_VALUE" >> a`,
-		"[IO.File]::Move('a', 'b')":                   "mv -f -- a b",
-		"[IO.File]::Copy('a', 'b', $true)":            "cp -f -- a b",
+		"[IO.Directory]::Delete('t', $true)":           "rm -r -f -- t",
+		"[System.IO.File]::Delete('a')":                "rm -f -- a",
+		"[IO.File]::WriteAllText('a', 'x')":            "printf %s x > a",
+		"[IO.File]::AppendAllText('a', 'x')":           `printf %s "$RALPH_PS_VALUE" >> a`,
+		"[IO.File]::Move('a', 'b')":                    "mv -f -- a b",
+		"[IO.File]::Copy('a', 'b', $true)":             "cp -f -- a b",
 		"$null = [IO.Directory]::CreateDirectory('d')": "mkdir -p -- d",
 	}
 	for in, want := range tests {
