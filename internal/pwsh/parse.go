@@ -67,6 +67,7 @@ type Elem struct {
 	Calls  []Call    // .NET and method calls in it
 	Commas bool      // an unquoted comma: an array of values
 	Values []*Elem   // for an array, its values
+	Splat  bool      // @name: arguments from a variable
 }
 
 // Part is a piece of a word: literal text, or a variable.
@@ -416,7 +417,7 @@ func (p *parser) assignTarget() (string, int) {
 		j++
 	}
 	if j < len(p.s) && p.s[j] == '=' && (j+1 >= len(p.s) || p.s[j+1] != '=') {
-		return strings.ToLower(name), j + 1 - p.i
+		return varName(name), j + 1 - p.i
 	}
 	return "", 0
 }
@@ -537,6 +538,12 @@ func (p *parser) elem(first bool) *Elem {
 			closer := map[rune]rune{'(': ')', '{': '}'}[p.peek(1)]
 			p.i += 2
 			e.Subs = append(e.Subs, p.script(closer))
+			e.Parts = append(e.Parts, Part{Sub: true})
+		case r == '@' && p.i == start && isIdentStart(p.peek(1)):
+			// @args splats a hashtable or array into the arguments.
+			p.i++
+			p.ident()
+			e.Splat = true
 			e.Parts = append(e.Parts, Part{Sub: true})
 		case r == '$':
 			flush()
@@ -736,7 +743,7 @@ func (p *parser) variable(e *Elem) {
 		e.Parts = append(e.Parts, Part{Lit: "$"})
 		return
 	}
-	e.Parts = append(e.Parts, Part{Var: strings.ToLower(name), Pos: p.i})
+	e.Parts = append(e.Parts, Part{Var: varName(name), Pos: p.i})
 	p.member(e, false)
 }
 
@@ -868,4 +875,14 @@ func (e *Elem) Literal() (string, bool) {
 		return "", false
 	}
 	return b.String(), true
+}
+
+// varName is a variable's name, lower case, without the scope that names
+// the same variable at the top level ($script:x is $x).
+func varName(name string) string {
+	low := strings.ToLower(name)
+	for _, scope := range []string{"script:", "global:", "local:", "private:", "using:"} {
+		low = strings.TrimPrefix(low, scope)
+	}
+	return low
 }

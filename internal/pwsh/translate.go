@@ -55,6 +55,10 @@ func (t *translator) source(src, via string) string {
 		return "true"
 	}
 	outer := t.assigns
+	if poisoned(sc) {
+		// Variables are set where ralph does not follow: none is known.
+		assigns = append(assigns, assignment{name: "*"})
+	}
 	t.assigns = assigns
 	defer func() { t.assigns = outer }()
 	var b strings.Builder
@@ -118,7 +122,7 @@ func (t *translator) nested(e *Elem, later *strings.Builder) {
 	for _, sc := range append(append([]*Script{}, e.Subs...), e.Blocks...) {
 		var b strings.Builder
 		t.script(&b, sc)
-		if s := strings.TrimSpace(b.String()); s != "" {
+		if s := strings.TrimSpace(b.String()); s != "" && strings.Trim(strings.ReplaceAll(s, "true", ""), " \n{}|") != "" {
 			later.WriteString("{ " + strings.TrimRight(b.String(), "\n") + "\n}\n")
 		}
 	}
@@ -136,6 +140,10 @@ func (t *translator) nested(e *Elem, later *strings.Builder) {
 func (t *translator) cmd(c *Cmd, prev []*Cmd, later *strings.Builder) string {
 	for _, e := range c.Elems {
 		t.nested(e, later)
+		if e.Splat && !c.Expr {
+			t.problem("dynamic-command", "in the PowerShell command `"+raw(c)+"` the arguments "+e.Raw+" are splatted from a variable; ralph cannot tell what they are. Write the arguments out.")
+			return "true"
+		}
 	}
 	redirs := ""
 	for _, r := range c.Redirs {
@@ -202,6 +210,13 @@ func (t *translator) named(name string, args []*Elem, c *Cmd, prev []*Cmd, later
 			}
 			return out
 		}
+		if web[low] {
+			out := t.download(args, c)
+			if low == "curl" || low == "wget" {
+				out += "\n" + t.external(low, args) // pwsh on Unix: the program
+			}
+			return out
+		}
 		if a, ok := aliases[low]; ok && verbNoun.MatchString(a) {
 			return t.unknownCmdlet(a, c)
 		}
@@ -214,6 +229,8 @@ func (t *translator) named(name string, args []*Elem, c *Cmd, prev []*Cmd, later
 		return t.powershell(name, args, c)
 	case "cmd":
 		return t.cmdExe(args, c)
+	case "wsl":
+		return t.wsl(args, c, later)
 	}
 	if strings.ContainsAny(name, `/\`) {
 		return t.externalPath(name, args)
@@ -268,6 +285,9 @@ func (t *translator) unknownCmdlet(name string, c *Cmd) string {
 func (t *translator) external(name string, args []*Elem) string {
 	words := []string{quote(name)}
 	for _, a := range args {
+		if a.Raw == "--%" {
+			continue // stop-parsing: the rest goes to the program as written
+		}
 		words = append(words, t.argWords(a)...)
 	}
 	return strings.Join(words, " ")
@@ -275,11 +295,7 @@ func (t *translator) external(name string, args []*Elem) string {
 
 // externalPath renders a program named by a path.
 func (t *translator) externalPath(name string, args []*Elem) string {
-	words := []string{quote(strings.ReplaceAll(name, `\`, "/"))}
-	for _, a := range args {
-		words = append(words, t.argWords(a)...)
-	}
-	return strings.Join(words, " ")
+	return quote(strings.ReplaceAll(name, `\`, "/")) + strings.TrimPrefix(t.external("x", args), "x")
 }
 
 // argWords renders an argument to a program: a bare word globs (pwsh
@@ -343,6 +359,9 @@ func (t *translator) lookup(pt Part) (string, bool) {
 	}
 	var found *assignment
 	for i := range t.assigns {
+		if t.assigns[i].name == "*" {
+			return "", false
+		}
 		if t.assigns[i].name == pt.Var {
 			if found != nil {
 				return "", false
@@ -392,6 +411,9 @@ func (t *translator) pathWord(e *Elem, wild bool) string {
 	for i, pt := range e.Parts {
 		if pt.isLit() {
 			pt.Lit = strings.ReplaceAll(pt.Lit, `\`, "/")
+			if i == 0 {
+				pt.Lit = stripProvider(pt.Lit)
+			}
 		}
 		c.Parts[i] = pt
 	}
@@ -553,4 +575,126 @@ func cmdletName(name string) bool {
 	i := strings.IndexByte(name, '-')
 	return i > 0 && verbNoun.MatchString(low) && approvedVerbs[low[:i]] && name[0] >= 'A' && name[0] <= 'Z' &&
 		name[i+1] >= 'A' && name[i+1] <= 'Z'
+}
+
+// setsVariables are commands that set variables by name.
+var setsVariables = map[string]bool{"set-variable": true, "sv": true, "set": true, "new-variable": true, "nv": true,
+	"clear-variable": true, "clv": true, "remove-variable": true, "rv": true}
+
+// poisoned reports whether sc sets variables by routes other than
+// $name = value (Set-Variable, -OutVariable, variable:, [ref], loops).
+func poisoned(sc *Script) bool {
+	for _, st := range sc.Stmts {
+		for _, c := range st.Cmds {
+			for i, e := range c.Elems {
+				low := strings.ToLower(e.Raw)
+				if i == 0 && (setsVariables[low] || c.Expr && (low == "foreach" || low == "for" || low == "switch")) {
+					return true
+				}
+				if strings.Contains(low, "variable:") || strings.Contains(low, "[ref]") || setsVar(e.Param) {
+					return true
+				}
+				if poisonedElem(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func poisonedElem(e *Elem) bool {
+	if e == nil {
+		return false
+	}
+	for _, sc := range append(append([]*Script{}, e.Subs...), e.Blocks...) {
+		if poisoned(sc) {
+			return true
+		}
+	}
+	return false
+}
+
+// setsVar reports whether a parameter is one of the common parameters
+// that store into a variable (-OutVariable, -ErrorVariable, …).
+func setsVar(param string) bool {
+	switch param {
+	case "ov", "ev", "wv", "iv", "pv":
+		return true
+	case "":
+		return false
+	}
+	for _, n := range []string{"outvariable", "errorvariable", "warningvariable", "informationvariable", "pipelinevariable"} {
+		if len(param) >= 2 && strings.HasPrefix(n, param) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripProvider removes the FileSystem provider's prefix from a path
+// (FileSystem::/x, Microsoft.PowerShell.Core/FileSystem::x).
+func stripProvider(p string) string {
+	low := strings.ToLower(p)
+	if i := strings.Index(low, "filesystem::"); i >= 0 && (i == 0 || strings.HasSuffix(low[:i], "microsoft.powershell.core/")) {
+		return p[i+len("filesystem::"):]
+	}
+	return p
+}
+
+// web are Invoke-WebRequest, Invoke-RestMethod and their aliases (curl
+// and wget in Windows PowerShell).
+var web = map[string]bool{"invoke-webrequest": true, "iwr": true, "invoke-restmethod": true, "irm": true, "curl": true, "wget": true}
+
+// download maps Invoke-WebRequest -OutFile PATH onto a write of PATH
+// with text ralph cannot see.
+func (t *translator) download(args []*Elem, c *Cmd) string {
+	var out []string
+	for i, a := range args {
+		if len(a.Param) < 4 || !strings.HasPrefix("outfile", a.Param) {
+			continue
+		}
+		p := a.Glued
+		if p == nil && i+1 < len(args) {
+			p = args[i+1]
+		}
+		if p != nil {
+			out = append(out, `printf %s "$RALPH_PS_VALUE" > `+t.pathWord(p, false))
+		}
+	}
+	if len(out) == 0 {
+		return "true"
+	}
+	return strings.Join(out, "\n")
+}
+
+// wsl runs a Linux command on the same files: wsl [options] [--exec|-e|--]
+// CMD ARGS is CMD ARGS.
+func (t *translator) wsl(args []*Elem, c *Cmd, later *strings.Builder) string {
+	for i := 0; i < len(args); i++ {
+		v, ok := t.value(args[i])
+		if !ok {
+			t.problem("dynamic-command", "in `"+raw(c)+"` what wsl runs is computed at run time; ralph cannot tell what runs. Write it out.")
+			return "true"
+		}
+		if args[i].Param != "" && args[i].Glued == nil {
+			v = args[i].Raw
+		}
+		switch strings.ToLower(v) {
+		case "-d", "--distribution", "-u", "--user", "--cd", "--shell-type":
+			i++
+		case "-e", "--exec", "--":
+			if i+1 < len(args) {
+				return t.external("x", args[i+1:])[2:]
+			}
+			return "true"
+		default:
+			if strings.HasPrefix(v, "-") {
+				t.problem("opaque", "wsl's option "+v+" in `"+raw(c)+"` is not one ralph reads. Run the Linux command directly.")
+				return "true"
+			}
+			return t.external("x", args[i:])[2:]
+		}
+	}
+	return "true"
 }
