@@ -53,7 +53,7 @@ var readOnly = map[string]bool{
 	"get-service": true, "get-computerinfo": true, "get-error": true, "get-uptime": true, "out-gridview": true,
 	"set-strictmode": true, "convertto-csv": true, "convertfrom-csv": true, "convertto-xml": true,
 	"convertfrom-stringdata": true, "convertto-html": true, "get-psreadlineoption": true, "test-json": true,
-	"select-xml": true, "get-itempropertyvalue": true, "import-csv": true, "tee-object": false,
+	"select-xml": true, "get-itempropertyvalue": true, "import-csv": true, "new-object": true,
 }
 
 // cmdlet returns the cmdlet low names (lower case), through its alias; ""

@@ -186,6 +186,11 @@ func (t *translator) command(c *Cmd, prev []*Cmd, later *strings.Builder) string
 
 // named maps the command called name with args.
 func (t *translator) named(name string, args []*Elem, c *Cmd, prev []*Cmd, later *strings.Builder) string {
+	if i := strings.LastIndexByte(name, '\\'); i > 0 && moduleName.MatchString(name[:i]) && (verbNoun.MatchString(strings.ToLower(name[i+1:])) || aliases[strings.ToLower(name[i+1:])] != "") {
+		// Microsoft.PowerShell.Management\Remove-Item: a cmdlet named
+		// with its module.
+		name = name[i+1:]
+	}
 	low := strings.ToLower(name)
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
 	switch ext := path.Ext(base); ext {
@@ -257,6 +262,9 @@ func raw(c *Cmd) string {
 	}
 	return s
 }
+
+// moduleName is how a module that qualifies a cmdlet is named.
+var moduleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
 
 // verbNoun is how a cmdlet or function is named.
 var verbNoun = regexp.MustCompile(`^[a-z]+-[a-z][a-z0-9]*$`)
