@@ -37,3 +37,31 @@ func TestPowerShell(t *testing.T) {
 		t.Errorf("codex bash -lc: tool %q (%v)", ev.Tool, err)
 	}
 }
+
+// TestGeminiWindows checks that Gemini CLI's run_shell_command is
+// PowerShell on Windows, its shell wrapper stripped as Gemini strips it,
+// and Bash elsewhere.
+func TestGeminiWindows(t *testing.T) {
+	defer func(g string) { goos = g }(goos)
+	tests := []struct{ cmd, want string }{
+		{"Remove-Item -Recurse tests", "Remove-Item -Recurse tests"},
+		{`bash -c "ri -r tests"`, "ri -r tests"},
+		{"powershell.exe -NoProfile -Command 'ri -r tests'", "ri -r tests"},
+	}
+	for _, tt := range tests {
+		data := `{"hook_event_name":"BeforeTool","session_id":"s","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":` + string(jsonString(tt.cmd)) + `}}`
+		goos = "windows"
+		ev, err := Decode([]byte(data), "gemini")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, _ := ev.Str("command")
+		if ev.Tool != "PowerShell" || cmd != tt.want || len(ev.Runs) > 0 {
+			t.Errorf("windows %q: tool %q command %q runs %v, want PowerShell %q", tt.cmd, ev.Tool, cmd, ev.Runs, tt.want)
+		}
+		goos = "linux"
+		if ev, err = Decode([]byte(data), "gemini"); err != nil || ev.Tool != "Bash" {
+			t.Errorf("linux %q: tool %q (%v), want Bash", tt.cmd, ev.Tool, err)
+		}
+	}
+}
