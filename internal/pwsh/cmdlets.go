@@ -317,6 +317,11 @@ func (t *translator) paths(b *bound, _ string) []string {
 	for _, e := range b.named["filepath"] {
 		out = append(out, t.pathWord(e, false))
 	}
+	for _, e := range b.extra {
+		// PowerShell refuses a positional argument too many; were it
+		// read otherwise, it would be a path: the worse reading.
+		out = append(out, t.pathWord(e, true))
+	}
 	return out
 }
 

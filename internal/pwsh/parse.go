@@ -135,7 +135,7 @@ func Parse(src string) (*Script, []assignment, error) {
 func normalize(s string) string {
 	return strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'",
 		"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u2013", "-", "\u2014", "-", "\u2015", "-",
-		"\r\n", "\n").Replace(s)
+		"\r\n", "\n", "\r", "\n").Replace(s)
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -157,7 +157,7 @@ func (p *parser) space(nl bool) {
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0xa0:
+		case isBlank(c):
 			p.i++
 		case c == '`' && p.peek(1) == '\n':
 			p.i += 2
@@ -281,7 +281,7 @@ func (p *parser) cmd(end rune) *Cmd {
 		case r == '&' && p.peek(1) != '&':
 			c.Call = "&"
 			p.i++
-		case r == '.' && (p.peek(1) == ' ' || p.peek(1) == '\t' || p.peek(1) == '\'' || p.peek(1) == '"' || p.peek(1) == '$' || p.peek(1) == '&' || p.peek(1) == '('):
+		case r == '.' && (isBlank(p.peek(1)) || p.peek(1) == '\'' || p.peek(1) == '"' || p.peek(1) == '$' || p.peek(1) == '&' || p.peek(1) == '('):
 			c.Call = "."
 			p.i++
 		}
@@ -410,7 +410,7 @@ func (p *parser) assignTarget() (string, int) {
 	if name == "" {
 		return "", 0
 	}
-	for j < len(p.s) && (p.s[j] == ' ' || p.s[j] == '\t') {
+	for j < len(p.s) && isBlank(p.s[j]) {
 		j++
 	}
 	if j < len(p.s) && strings.ContainsRune("+-*/%?", p.s[j]) && j+1 < len(p.s) && p.s[j+1] == '=' {
@@ -475,7 +475,7 @@ func (p *parser) elem(first bool) *Elem {
 		for j < len(p.s) && (unicode.IsLetter(p.s[j]) || unicode.IsDigit(p.s[j]) || p.s[j] == '_' || p.s[j] == '?' || p.s[j] == '-') {
 			j++
 		}
-		if j >= len(p.s) || strings.ContainsRune(" \t\n;|&)}:,", p.s[j]) || p.s[j] == '`' && j+1 < len(p.s) && p.s[j+1] == '\n' {
+		if j >= len(p.s) || isBlank(p.s[j]) || strings.ContainsRune("\n;|&)}:,", p.s[j]) || p.s[j] == '`' && j+1 < len(p.s) && p.s[j+1] == '\n' {
 			e.Param = strings.ToLower(string(p.s[p.i+1 : j]))
 			p.i = j
 			if p.i < len(p.s) && p.s[p.i] == ':' {
@@ -498,7 +498,7 @@ func (p *parser) elem(first bool) *Elem {
 	for p.i < len(p.s) && p.err == nil {
 		r := p.s[p.i]
 		switch {
-		case r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == ')' || r == '}' || r == '\r':
+		case isBlank(r) || r == '\n' || r == ';' || r == '|' || r == ')' || r == '}':
 			goto done
 		case r == '&' && p.i > start:
 			goto done
@@ -885,4 +885,15 @@ func varName(name string) string {
 		low = strings.TrimPrefix(low, scope)
 	}
 	return low
+}
+
+// isBlank reports whether PowerShell's tokenizer reads r as a blank:
+// space, tab, form feed, vertical tab, and any Unicode separator (NBSP,
+// em space, U+2028 …), as char.IsSeparator does.
+func isBlank(r rune) bool {
+	switch r {
+	case ' ', '\t', '\f', '\v', 0x85:
+		return true
+	}
+	return r > 127 && (unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp))
 }
