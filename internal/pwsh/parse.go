@@ -281,7 +281,7 @@ func (p *parser) cmd(end rune) *Cmd {
 		case r == '&' && p.peek(1) != '&':
 			c.Call = "&"
 			p.i++
-		case r == '.' && (isBlank(p.peek(1)) || p.peek(1) == '\'' || p.peek(1) == '"' || p.peek(1) == '$' || p.peek(1) == '&' || p.peek(1) == '('):
+		case r == '.' && (isBlank(p.peek(1)) || p.peek(1) == '{' || p.peek(1) == '\'' || p.peek(1) == '"' || p.peek(1) == '$' || p.peek(1) == '&' || p.peek(1) == '('):
 			c.Call = "."
 			p.i++
 		}
@@ -326,9 +326,9 @@ func (p *parser) cmd(end rune) *Cmd {
 			break
 		}
 		if first {
-			c.Expr = e.Quoted || len(e.Parts) == 0 || strings.ContainsRune("$([@0123456789", firstRune(e.Raw)) ||
+			c.Expr = e.Quoted || len(e.Parts) == 0 || strings.ContainsRune("$([@{0123456789", firstRune(e.Raw)) ||
 				(firstRune(e.Raw) == '-' && len(e.Raw) > 1 && unicode.IsDigit([]rune(e.Raw)[1]))
-			if kw := strings.ToLower(e.Raw); keywords[kw] && !e.Quoted {
+			if kw := keyword(e.Raw); kw != "" && !e.Quoted {
 				c.Expr = true
 				switch kw {
 				case "foreach", "for", "while", "do", "until", "function", "filter", "switch", "trap":
@@ -346,6 +346,20 @@ func (p *parser) cmd(end rune) *Cmd {
 			return c
 		}
 		c.Elems = append(c.Elems, e)
+		kw := ""
+		if c.Expr {
+			kw = keyword(c.Elems[0].Raw)
+		}
+		if len(c.Elems) == 1 && (kw == "return" || kw == "throw") ||
+			len(c.Elems) == 2 && strings.HasPrefix(c.Elems[0].Raw, "$") && strings.EqualFold(e.Raw, "in") {
+			// return PIPELINE, throw PIPELINE, and foreach's $x in
+			// PIPELINE run the pipeline.
+			p.space(false)
+			if p.i < len(p.s) && !strings.ContainsRune(";\n)}", p.s[p.i]) {
+				c.Elems = append(c.Elems, &Elem{Raw: "…", Subs: []*Script{p.stmtRHS(end)}})
+			}
+			return c
+		}
 	}
 	if len(c.Elems) == 0 && c.Call == "" && len(c.Redirs) == 0 {
 		return nil
@@ -896,4 +910,18 @@ func isBlank(r rune) bool {
 		return true
 	}
 	return r > 127 && (unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp))
+}
+
+// keyword returns the keyword a statement's first word starts with (if,
+// foreach, … written alone or glued to its ( or {), or "".
+func keyword(raw string) string {
+	n := 0
+	for n < len(raw) && (raw[n] >= 'a' && raw[n] <= 'z' || raw[n] >= 'A' && raw[n] <= 'Z') {
+		n++
+	}
+	kw := strings.ToLower(raw[:n])
+	if !keywords[kw] || n < len(raw) && raw[n] != '(' && raw[n] != '{' {
+		return ""
+	}
+	return kw
 }
