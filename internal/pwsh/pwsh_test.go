@@ -172,3 +172,10 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkTranslate(b *testing.B) {
+	cmd := `$c = 'Remove-Item'; Get-ChildItem tests -Recurse -Filter *_test.go | Where-Object { $_.Length -gt 0 } | & $c -Force; git status && go test ./...`
+	for i := 0; i < b.N; i++ {
+		Translate(cmd)
+	}
+}
