@@ -242,6 +242,9 @@ func newHarness(t *testing.T, files map[string]string) *harness {
 	}
 	h.env = []string{
 		"PATH=" + os.Getenv("PATH"),
+		// Claude Code runs commands in $SHELL when it names bash or zsh,
+		// else in zsh when installed: name one (TestClaudeZsh sets zsh).
+		"SHELL=/bin/bash",
 		"HOME=" + h.home,
 		"TMPDIR=" + os.TempDir(),
 		"LANG=C.UTF-8",

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
-	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
@@ -179,9 +178,8 @@ func (r *run) gitAfterBash(cc *cache) {
 	if len(changed) == 0 || r.askedBy() == "git-exec" {
 		return
 	}
-	cmd, _ := r.c.Event.Str("command")
 	r.unseen++
-	r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed what git runs on its own ("+strings.Join(changed, ", ")+
+	r.bypasses = append(r.bypasses, r.what()+" changed what git runs on its own ("+strings.Join(changed, ", ")+
 		") by a route the guard could not read before the call: git would run it on commit, checkout, merge or push")
 }
 

@@ -226,7 +226,7 @@ func seeFile(was map[string]laterSeen, p string, fi fs.FileInfo, git bool, at ti
 // laterChanges compares the files as they were with how they are: the
 // startup files changed (by path), and the command settings of the user's
 // git configuration files (git) changed ("global config KEY in PATH").
-func laterChanges(was, now map[string]laterSeen, git map[string]bool, home string) (files, settings []string) {
+func laterChanges(was, now map[string]laterSeen, git map[string]bool, home string, getenv func(string) string) (files, settings []string) {
 	for _, p := range slices.Sorted(maps.Keys(joinKeys(was, now))) {
 		a, hadA := was[p]
 		b, hasB := now[p]
@@ -239,6 +239,9 @@ func laterChanges(was, now map[string]laterSeen, git map[string]bool, home strin
 				}
 			}
 			continue
+		}
+		if startup.Own(p, hadA != hasB, home, getenv) {
+			continue // Claude Code's own: a session started or was cleaned up, or its cwd moved
 		}
 		if hadA != hasB || a.Sum != b.Sum {
 			files = append(files, tilde(p, home))
@@ -276,15 +279,22 @@ func tilde(p, home string) string {
 func (r *run) laterAfterBash(cc *cache) (git []string) {
 	paths, gits := r.laterPaths()
 	now := r.seeLater(cc.Later, paths, gits)
-	files, git := laterChanges(cc.Later, now, gits, project.Home(r.getenv()))
+	files, git := laterChanges(cc.Later, now, gits, project.Home(r.getenv()), r.getenv())
 	cc.Later = now
 	if len(files) > 0 && r.askedBy() != "startup-config" {
-		cmd, _ := r.c.Event.Str("command")
 		r.unseen++
-		r.bypasses = append(r.bypasses, "`"+clip.String(cmd, 200)+"` changed files that later shells and tools run or obey on their own ("+
+		r.bypasses = append(r.bypasses, r.what()+" changed files that later shells and tools run or obey on their own ("+
 			strings.Join(clip.List(files, 5), ", ")+") by a route the guard could not read before the call: the next session's shell or the completion command would run what they now hold")
 	}
 	return git
+}
+
+// what names the call in a bypass: its command, or the tool.
+func (r *run) what() string {
+	if cmd, _ := r.c.Event.Str("command"); r.c.Event.Tool == "Bash" && cmd != "" {
+		return "`" + clip.String(cmd, 200) + "`"
+	}
+	return "the " + r.c.Event.Tool + " call"
 }
 
 // getenv is the call's environment.

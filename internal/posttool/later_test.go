@@ -85,6 +85,26 @@ func TestLaterChanges(t *testing.T) {
 			setup: func(t *testing.T, h string) { write(t, h+"/.config/fish/config.fish", "x") },
 			edit:  func(t *testing.T, h string) { write(t, h+"/.config/fish/conf.d/evil.fish", "rm -rf src") },
 			files: []string{"~/.config/fish/conf.d/evil.fish"}},
+		{name: "Claude Code's shell snapshot",
+			setup: func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-1-a.sh", "x") },
+			edit: func(t *testing.T, h string) {
+				write(t, h+"/.claude/shell-snapshots/snapshot-zsh-1-a.sh", "alias ls='rm -rf src'")
+			},
+			files: []string{"~/.claude/shell-snapshots/snapshot-zsh-1-a.sh"}},
+		{name: "a new session's snapshot is Claude Code's own",
+			setup: func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-1-a.sh", "x") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-2-b.sh", "y") }},
+		{name: "a session environment file", env: map[string]string{"CLAUDE_CONFIG_DIR": "ENVDIR/cc"},
+			setup: func(t *testing.T, h string) {
+				write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "x")
+			},
+			edit: func(t *testing.T, h string) {
+				write(t, filepath.Dir(h)+"/cc/session-env/s1/sessionstart-hook-0.sh", "export PATH=/tmp/evil:$PATH")
+			},
+			files: []string{"ENVDIR/cc/session-env/s1/sessionstart-hook-0.sh"}},
+		{name: "the env file Claude Code empties when cwd changes",
+			setup: func(t *testing.T, h string) { write(t, h+"/.claude/session-env/s1/cwdchanged-hook-0.sh", "export A=1") },
+			edit:  func(t *testing.T, h string) { write(t, h+"/.claude/session-env/s1/cwdchanged-hook-0.sh", "") }},
 		{name: "BASH_ENV outside home", env: map[string]string{"BASH_ENV": "ENVDIR/env.sh"},
 			setup: func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "x") },
 			edit:  func(t *testing.T, h string) { write(t, filepath.Dir(h)+"/env.sh", "rm -rf src") },
@@ -127,7 +147,7 @@ func TestLaterChanges(t *testing.T) {
 			paths, git := r.laterPaths()
 			was := r.seeLater(nil, paths, git)
 			tc.edit(t, home)
-			files, settings := laterChanges(was, r.seeLater(was, paths, git), git, home)
+			files, settings := laterChanges(was, r.seeLater(was, paths, git), git, home, r.getenv())
 			var want []string
 			for _, f := range tc.files {
 				if f[0] != '~' {

@@ -146,6 +146,18 @@ func fileTool(tool string) bool {
 	return tool == "Write" || tool == "Edit" || tool == "MultiEdit" || tool == "NotebookEdit"
 }
 
+// readOnly are the tools, by Claude Code's names (the event package maps
+// the other agents' onto them), that change no file. Any other tool — an
+// MCP server's, a subagent, one an agent adds tomorrow — may have changed
+// the tree unseen by the guard before it ran, and is checked after it like
+// a Bash command.
+var readOnly = map[string]bool{
+	"Read": true, "Glob": true, "Grep": true, "LS": true, "WebFetch": true, "WebSearch": true,
+	"AskUserQuestion": true, "TodoWrite": true, "TodoRead": true, "BashOutput": true, "KillShell": true,
+	"KillBash": true, "ExitPlanMode": true, "EnterPlanMode": true, "NotebookRead": true,
+	"ListMcpResourcesTool": true, "ReadMcpResourceTool": true,
+}
+
 func handle(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
@@ -156,7 +168,7 @@ func handle(c *hook.Call) (hook.Result, error) {
 			return res, nil // the user stopped it: not an error of the agent
 		}
 	}
-	if !fileTool(ev.Tool) && !shellTool(ev.Tool) && !(failed && c.Scope.Loop != "") {
+	if readOnly[ev.Tool] && !(failed && c.Scope.Loop != "") {
 		return res, nil
 	}
 	cfg := c.Config() // the defaults when aiwg.yml is invalid: detection stays on
@@ -171,7 +183,7 @@ func handle(c *hook.Call) (hook.Result, error) {
 	switch {
 	case fileTool(ev.Tool) && !failed:
 		err = r.afterFileTool()
-	case shellTool(ev.Tool):
+	case !readOnly[ev.Tool] && !fileTool(ev.Tool):
 		err = r.afterBash(failed)
 	}
 	if err != nil {
@@ -398,7 +410,7 @@ func (r *run) afterBash(failed bool) error {
 	if ev.Tool == "PowerShell" {
 		cmd = pwsh.Translate(cmd).Bash // the shell commands it amounts to
 	}
-	if !failed && cmd != "" {
+	if shellTool(ev.Tool) && !failed && cmd != "" {
 		cwd := ev.Cwd
 		if cwd == "" {
 			cwd = r.c.Scope.Root
@@ -457,6 +469,9 @@ func (r *run) callName() string {
 	if shellTool(ev.Tool) {
 		cmd, _ := ev.Str("command")
 		return "this " + ev.Tool + " command (`" + clip.String(strings.TrimSpace(cmd), 120) + "`)"
+	}
+	if !fileTool(ev.Tool) {
+		return "this " + ev.Tool + " call"
 	}
 	p, _ := ev.Str("file_path")
 	if p == "" {

@@ -84,71 +84,16 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	return v
 }
 
-// dangerous are programs whose mention in an unparsable command line makes
-// ralph ask before it runs.
-var dangerous = map[string]bool{
-	"rm": true, "rmdir": true, "unlink": true, "shred": true, "dd": true, "git": true, "chmod": true,
-	"chown": true, "chgrp": true, "find": true, "xargs": true, "mv": true, "truncate": true, "psql": true,
-	"mysql": true, "sqlite3": true, "eval": true, "sudo": true, "bash": true, "sh": true, "zsh": true,
-	"node": true, "perl": true, "ruby": true, "tee": true, "cp": true, "ln": true, "rimraf": true,
-	"rsync": true, "wipefs": true, "srm": true, "exec": true, "ralph": true,
-}
-
-// unparsed judges a command line the shell parser rejected.
+// unparsed judges a command line the shell parser rejected. It always
+// asks, whatever the line names: zsh, the shell Claude Code uses when it
+// is the user's, runs lines bash cannot parse (x=r; for c (${x}m) $c -rf
+// tests). The complete statements before the error, which bash runs, are
+// judged as well. Only a quote left open at the end, which bash and zsh
+// refuse, is let through (shell/refused.go), and that is judged before
+// this.
 func (g *Guard) unparsed(v *Verdict, cmdline string, err error) {
-	var hits []string
-	for _, name := range commandWords(cmdline) {
-		if dangerous[name] || strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "python") {
-			hits = append(hits, name)
-		}
-	}
-	if strings.Contains(cmdline, ">") {
-		hits = append(hits, ">")
-	}
-	if len(hits) == 0 {
-		// Nothing destructive mentioned: let it run, and say so in the log.
-		f := g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v) and mentions no destructive program, so it was allowed unchecked.", err), cmdline, nil)
-		f.Action, f.Level = answer.Allow, Low
-		g.add(v, f)
-		return
-	}
-	g.add(v, g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v) and mentions %s, so ralph cannot tell what it would do. Fix the syntax or split it into simpler commands.", err, strings.Join(uniq(hits), ", ")), cmdline, nil))
+	g.add(v, g.builtin("unparsed", fmt.Sprintf("the command does not parse as shell (%v), so ralph cannot tell what it would do (zsh, which some agents run commands in, reads syntax bash does not). Fix the syntax or split it into simpler commands.", err), cmdline, nil))
 }
-
-// commandWords returns the words of a command line that cannot be parsed
-// which stand where a program's name does: the first word of each part
-// between ; | & ( ) { } ` and newlines, after wrappers (sudo, env, …) and
-// assignments, and the first word of quoted text after -c or eval. A
-// program named only inside other text (echo "find . -delete) is data.
-func commandWords(cmdline string) []string {
-	var out []string
-	for _, part := range strings.FieldsFunc(cmdline, func(r rune) bool { return strings.ContainsRune(";|&(){}`\n", r) }) {
-		f := strings.Fields(part)
-		for i := 0; i < len(f); i++ {
-			w := strings.Trim(f[i], `"'\$`)
-			name := strings.ToLower(filepath.Base(w))
-			switch {
-			case w == "" || strings.Contains(w, "=") && i == 0 || wrappers[name]:
-				continue
-			case strings.HasPrefix(w, "-") && i > 0:
-				if (w == "-c" || strings.HasSuffix(w, "c") && !strings.HasPrefix(w, "--")) && i+1 < len(f) {
-					out = append(out, strings.ToLower(filepath.Base(strings.Trim(f[i+1], `"'\$`))))
-				}
-				continue
-			}
-			out = append(out, name)
-			if name == "eval" && i+1 < len(f) {
-				out = append(out, strings.ToLower(filepath.Base(strings.Trim(f[i+1], `"'\$`))))
-			}
-			break
-		}
-	}
-	return out
-}
-
-// wrappers run the command that follows them, for commandWords.
-var wrappers = map[string]bool{"sudo": true, "env": true, "command": true, "nice": true, "nohup": true, "time": true,
-	"timeout": true, "exec": true, "doas": true, "xargs": true, "!": true, "then": true, "do": true, "else": true}
 
 // judgeCmd applies every rule to one command.
 func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
@@ -158,6 +103,8 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 		g.add(v, g.builtin("dynamic-command", "in "+text+" the program to run comes from the input; ralph cannot tell what runs. Name the program literally.", text, nil))
 	case c.Name == "" && c.NameWord.Line:
 		g.add(v, g.builtin("dynamic-command", "in "+text+" the whole command line `"+c.NameWord.Raw+"` is computed at run time (an array, or the output of a command); ralph cannot tell what runs. Name the program and its arguments literally.", text, nil))
+	case globName(c.NameWord):
+		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` in "+text+" is a pattern the shell matches against file names (/bin/r[m] runs /bin/rm); ralph cannot tell what runs. Name the program literally.", text, nil))
 	case c.Name == "" && len(c.Args) > 0 && c.NameWord.Dynamic && destructiveArgs(c):
 		g.add(v, g.builtin("dynamic-command", "the program `"+c.NameWord.Raw+"` in "+text+" is computed at run time and its arguments look destructive; ralph cannot tell what runs. Name the program literally.", text, nil))
 	}
@@ -205,6 +152,24 @@ func normalized(c *shell.Cmd) string {
 		parts = append(parts, a.Lit())
 	}
 	return strings.Join(parts, " ")
+}
+
+// globName reports whether w, a program's name, is a pattern the shell
+// expands against file names before running it: an unquoted *, ? or a
+// bracket expression closed by ]. A lone [ is the test command.
+func globName(w shell.Word) bool {
+	if !w.Glob {
+		return false
+	}
+	s := w.Raw
+	if len(w.Values) == 1 {
+		s = w.Values[0]
+	}
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') > 0
 }
 
 // destructiveArgs reports whether arguments look like a deletion's: a

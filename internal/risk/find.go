@@ -106,8 +106,9 @@ type namePat struct {
 func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
 	s := &findSpec{maxDepth: -1}
 	args := c.Args
-	i := 0
+	i, follow := 0, false
 	for i < len(args) && isFindOption(args[i].Lit()) {
+		follow = args[i].Lit() == "-H" || args[i].Lit() == "-L" || follow && args[i].Lit() != "-P"
 		i++ // -H -L -P -O3
 	}
 	for _, a := range args {
@@ -132,6 +133,9 @@ func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
 		if !ok {
 			s.unknown = true
 			continue
+		}
+		if follow || strings.HasSuffix(v, "/") || strings.HasSuffix(v, "/.") {
+			p = g.linkedDir(p) // find t/ walks the directory t leads to
 		}
 		s.roots = append(s.roots, p)
 	}

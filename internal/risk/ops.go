@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -264,7 +265,12 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				continue
 			}
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
-				p = g.escape(p, strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/."))
+				// rm -rf t/ deletes what the link t leads to; mv t/ x
+				// fails (Not a directory).
+				p = g.escape(p, kind == opDelete && (strings.HasSuffix(val, "/") || strings.HasSuffix(val, "/.")))
+			}
+			if (kind == opWrite || kind == opModify) && !w.Glob {
+				p = g.through(p)
 			}
 			if w.Glob {
 				o.pattern = p
@@ -327,9 +333,98 @@ func (g *Guard) escape(p string, follow bool) string {
 		root = r
 	}
 	if within(q, root) {
+		if follow {
+			// rm -rf t/ with t -> tests empties tests.
+			rel, _ := filepath.Rel(root, q)
+			return filepath.Join(g.Root, rel)
+		}
 		return p // still in the project
 	}
 	return q
+}
+
+// linkedDir returns the directory p leads to when p is a link in the
+// project to a directory in it, spelled from the root; otherwise p.
+func (g *Guard) linkedDir(p string) string {
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	if _, ok := g.inProject(p); !ok {
+		return p
+	}
+	q := g.real(p, true)
+	if _, ok := g.inProject(q); ok {
+		return q
+	}
+	return p
+}
+
+// through returns the file a write of p in the project changes: a link
+// there (notes.txt -> tests/a_test.go), or on the way (t/x.py with t ->
+// tests), is written through, by a redirection, cp, tee, truncate or dd,
+// so the file it leads to is the one judged; so is the test file that p
+// is a hard link to. Otherwise, and for a link that leads out of the project (judged
+// by protectedAt where it matters), it returns p.
+func (g *Guard) through(p string) string {
+	if _, ok := g.inProject(p); !ok {
+		return p
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return p
+	}
+	if fi.Mode().IsRegular() {
+		if q, ok := g.testTwin(p, fi); ok {
+			return q
+		}
+	}
+	if q := g.real(p, true); q != p {
+		if _, ok := g.inProject(q); ok {
+			return q
+		}
+	}
+	return p
+}
+
+// maxTwinWalk bounds the files testTwin looks at.
+const maxTwinWalk = 200_000
+
+// testTwin returns the test file of the project that p, a file of several
+// names (ln tests/a_test.go h.txt), is another name of: writing p writes
+// it. Files of one name, the common case, cost nothing more.
+func (g *Guard) testTwin(p string, fi fs.FileInfo) (string, bool) {
+	id, nlink, ok := idOf(fi)
+	if !ok || nlink < 2 {
+		return "", false
+	}
+	twin, n := "", 0
+	filepath.WalkDir(g.Root, func(q string, d fs.DirEntry, err error) error {
+		if n >= maxTwinWalk || twin != "" {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			return nil // unreadable: the walk goes on
+		}
+		n++
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || q == p {
+			return nil
+		}
+		if rel, ok := g.inProject(q); ok && g.IsTestPath(rel) {
+			if qi, err := d.Info(); err == nil {
+				if qid, _, ok := idOf(qi); ok && qid == id {
+					twin = q
+				}
+			}
+		}
+		return nil
+	})
+	return twin, twin != ""
 }
 
 // underDir returns the directory a dynamic word is known to be under, from

@@ -297,7 +297,7 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if p == "" {
 			return &Verdict{Decision: answer.Allow}, nil
 		}
-		return g.File(ev.Tool, g.procPath(abs(cwd, p), cwd)), nil
+		return g.File(ev.Tool, g.through(g.procPath(abs(cwd, p), cwd))), nil
 	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil

@@ -23,7 +23,7 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 		wd.Raw = x.Lit()
 	}
 	multi, glob, dynamic := w.refs(x.Parts, sc)
-	wd.Glob = glob || hasGlob(x.Parts)
+	wd.Glob = glob || hasGlob(x.Parts) || globRef(x.Parts, sc)
 	if dynamic {
 		wd.Dynamic = true
 		wd.Prefix = tildePrefix(prefix(x.Parts), x, sc)
@@ -241,6 +241,24 @@ func hasGlob(parts []syntax.WordPart) bool {
 			}
 		case *syntax.ExtGlob:
 			return true
+		}
+	}
+	return false
+}
+
+// globRef reports whether parts expand, unquoted, a known variable whose
+// value holds pattern characters: the shell matches that value against
+// file names (c='tes*'; rm -rf $c deletes tests).
+func globRef(parts []syntax.WordPart, sc *scope) bool {
+	for _, p := range parts {
+		x, ok := p.(*syntax.ParamExp)
+		if !ok || x.Param == nil {
+			continue
+		}
+		for _, v := range sc.vars[x.Param.Value].vals {
+			if globChars(v) {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,7 +7,10 @@
 // (package posttool). This package is the one owner of the list.
 package startup
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Names are the files later shells and tools run or obey, relative to the
 // home directory: the shell startup files (Claude Code reads them into the
@@ -26,7 +29,7 @@ var Names = []string{
 
 // Paths returns those files for home (when absolute), and the ones the
 // environment names: BASH_ENV and ENV, read by every non-interactive bash
-// and sh; GOENV; ZDOTDIR's zsh files.
+// and sh; GOENV; ZDOTDIR's zsh files; and the agents' (Agents).
 func Paths(home string, getenv func(string) string) []string {
 	var out []string
 	if filepath.IsAbs(home) {
@@ -34,6 +37,7 @@ func Paths(home string, getenv func(string) string) []string {
 			out = append(out, filepath.Join(home, filepath.FromSlash(n)))
 		}
 	}
+	out = append(out, Agents(home, getenv)...)
 	for _, k := range []string{"BASH_ENV", "ENV", "GOENV"} {
 		if v := getenv(k); filepath.IsAbs(v) {
 			out = append(out, filepath.Clean(v))
@@ -45,6 +49,53 @@ func Paths(home string, getenv func(string) string) []string {
 		}
 	}
 	return out
+}
+
+// Agents returns the files an agent's shell sources before each command
+// it runs: Claude Code's shell snapshots (the user's functions, aliases and
+// options, captured when a session starts) and its session environment
+// files (what CLAUDE_ENV_FILE collects), both directories under its
+// configuration directory (CLAUDE_CONFIG_DIR, else ~/.claude), and
+// CLAUDE_ENV_FILE itself. A line added to one runs before every later
+// command of the session, where the guard sees only the command. Claude
+// Code writes some of them itself (Own).
+func Agents(home string, getenv func(string) string) []string {
+	dir := getenv("CLAUDE_CONFIG_DIR")
+	if !filepath.IsAbs(dir) {
+		if !filepath.IsAbs(home) {
+			dir = ""
+		} else {
+			dir = filepath.Join(home, ".claude")
+		}
+	}
+	var out []string
+	if dir != "" {
+		out = append(out, filepath.Join(dir, "shell-snapshots"), filepath.Join(dir, "session-env"))
+	}
+	if v := getenv("CLAUDE_ENV_FILE"); filepath.IsAbs(v) {
+		out = append(out, filepath.Clean(v))
+	}
+	return out
+}
+
+// Own reports whether a change to file p may be the agent program's own
+// rather than its model's: a shell snapshot or session environment file
+// of Claude Code's that appeared or went (it writes them when a session
+// starts, and deletes old ones), or one of the session environment files it empties itself whenever the
+// working directory changes or a watched file does (cwdchanged-hook-N.sh,
+// filechanged-hook-N.sh).
+func Own(p string, came bool, home string, getenv func(string) string) bool {
+	for _, d := range Agents(home, getenv) {
+		rel, err := filepath.Rel(d, p)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		base := filepath.Base(p)
+		if came || strings.HasPrefix(base, "cwdchanged-hook-") || strings.HasPrefix(base, "filechanged-hook-") {
+			return true
+		}
+	}
+	return false
 }
 
 // GitConfigs returns the user's global git configuration files: ~/.gitconfig

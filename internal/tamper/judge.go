@@ -56,7 +56,7 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
-	return judge(cfg, root, filepath.Clean(p), ev.Tool, func(before []byte) ([]byte, bool, error) {
+	return judge(cfg, root, through(root, filepath.Clean(p)), ev.Tool, func(before []byte) ([]byte, bool, error) {
 		if ev.Tool == "Write" {
 			content, err := ev.Str("content")
 			return []byte(content), err == nil, err
@@ -71,6 +71,30 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 		}
 		return []byte(s), true, nil
 	})
+}
+
+// through returns the file a write of p changes: where p is a link in the
+// project to a file in it (notes.txt -> tests/a_test.go), that file, which
+// a file tool that opens the path and writes to it changes (Claude Code's
+// refuses to write through a link; an agent's that does not check would
+// follow it), spelled from root. Otherwise p.
+func through(root, p string) string {
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	q, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p
+	}
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		r = root
+	}
+	rel, err := filepath.Rel(r, q)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.Join(root, rel)
 }
 
 // JudgeWrite judges a Bash command that writes content to test file p
