@@ -197,6 +197,11 @@ func (p *parser) script(end rune) *Script {
 			p.i++
 			p.space(true)
 		}
+		if n := len(sc.Stmts); n > 0 && (sc.Stmts[n-1].Op == "&&" || sc.Stmts[n-1].Op == "||") &&
+			(p.i >= len(p.s) || p.s[p.i] == end || p.s[p.i] == ';') {
+			p.fail("no command after %s", sc.Stmts[n-1].Op)
+			return sc
+		}
 		if p.i >= len(p.s) {
 			if end != 0 {
 				p.fail("%q left open", map[rune]string{')': "(", '}': "{"}[end])

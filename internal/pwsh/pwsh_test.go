@@ -1,11 +1,12 @@
 package pwsh
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
-	"encoding/base64"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func TestTranslate(t *testing.T) {
@@ -169,6 +170,11 @@ func FuzzTranslate(f *testing.F) {
 		}
 		if r.Bash == "" {
 			t.Fatalf("Translate(%q): no shell commands", s)
+		}
+		// What the guard judges must parse as shell: a line it cannot
+		// parse would be judged by another rule than its commands'.
+		if _, err := syntax.NewParser().Parse(strings.NewReader(r.Bash), ""); err != nil {
+			t.Fatalf("Translate(%q) = %q, which does not parse as shell: %v", s, r.Bash, err)
 		}
 	})
 }
