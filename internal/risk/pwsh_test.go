@@ -30,6 +30,9 @@ func TestPowerShell(t *testing.T) {
 		if v.Decision == answer.Deny && len(v.Changes) > 0 {
 			t.Errorf("pwsh.txt:%d: denied with changes %v", c.line, v.Changes)
 		}
+		if v.Analysis != nil && v.Analysis.ParseErr != nil {
+			t.Errorf("pwsh.txt:%d: the translation does not parse as shell: %v\n\t%s", c.line, v.Analysis.ParseErr, PowerShellRead(c.command))
+		}
 	}
 }
 
