@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/pwsh"
 )
 
 // Codex decodes OpenAI Codex CLI's hook JSON. Codex speaks Claude Code's
@@ -34,7 +36,7 @@ func (Codex) Decode(data []byte) (*Event, error) {
 		}
 		cmd := gjson.GetBytes(ev.Input, "command")
 		switch {
-		case cmd.IsArray() && len(cmd.Array()) > 0 && isPowerShell(cmd.Array()[0].String()):
+		case cmd.IsArray() && len(cmd.Array()) > 0 && pwsh.IsPowerShell(cmd.Array()[0].String()):
 			// On Windows Codex runs ["powershell.exe", "-Command", …]
 			// or pwsh (shell-command/src/powershell.rs in its binary):
 			// PowerShell, read as the PowerShell tool's call of it.
@@ -74,16 +76,6 @@ func argvCommand(argv []gjson.Result) string {
 		words[i] = shellQuote(w)
 	}
 	return strings.Join(words, " ")
-}
-
-// isPowerShell reports whether a program is powershell or pwsh.
-func isPowerShell(name string) bool {
-	base := strings.ToLower(name)
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	base = strings.TrimSuffix(base, ".exe")
-	return base == "powershell" || base == "pwsh"
 }
 
 // argvPowerShell renders an argv as the PowerShell command line that

@@ -33,7 +33,7 @@ var aliases = map[string]string{
 // the name runs the program of that name there.
 var unixNative = map[string]bool{
 	"rm": true, "rmdir": true, "mv": true, "cp": true, "ls": true, "cat": true, "sort": true, "tee": true,
-	"ps": true, "kill": true, "sleep": true, "diff": true, "man": true, "echo": false, "clear": true,
+	"ps": true, "kill": true, "sleep": true, "diff": true, "man": true, "clear": true,
 }
 
 // readOnly are cmdlets that change no file (their script blocks and
@@ -266,7 +266,7 @@ func (t *translator) cmdlet(name string, args []*Elem, c *Cmd, prev []*Cmd, late
 	}
 	switch name {
 	case "set-location", "push-location":
-		p := t.paths(b, "cd")
+		p := t.paths(b)
 		if len(p) == 0 {
 			return "true"
 		}
@@ -306,7 +306,7 @@ func (t *translator) cmdlet(name string, args []*Elem, c *Cmd, prev []*Cmd, late
 
 // paths returns a cmdlet's -Path (wildcards) and -LiteralPath arguments
 // as shell words.
-func (t *translator) paths(b *bound, _ string) []string {
+func (t *translator) paths(b *bound) []string {
 	var out []string
 	for _, e := range b.named["path"] {
 		out = append(out, t.pathWord(e, true))
@@ -344,7 +344,7 @@ func (t *translator) input(prev []*Cmd) (dir, find string, ok bool) {
 			continue // a subset of the same items
 		case "get-childitem", "get-item":
 			b := bind(specs[cl], c.Elems[1:])
-			ps := t.paths(b, "")
+			ps := t.paths(b)
 			if len(ps) == 0 {
 				ps = []string{"."}
 			}
@@ -375,14 +375,13 @@ func (t *translator) removeItem(b *bound, c *Cmd, prev []*Cmd) string {
 	if b.sw["force"] {
 		flags += " -f"
 	}
-	ps := t.paths(b, "")
+	ps := t.paths(b)
 	if len(ps) == 0 {
-		_, find, ok := t.input(prev)
+		dir, find, ok := t.input(prev)
 		switch {
 		case ok && find != "":
 			return find + " -exec " + flags + " -- {} +"
 		case ok:
-			dir, _, _ := t.input(prev)
 			return flags + " -- " + dir
 		case len(prev) > 0:
 			return flags + ` -- "$RALPH_PS_INPUT"`
@@ -395,7 +394,7 @@ func (t *translator) removeItem(b *bound, c *Cmd, prev []*Cmd) string {
 // moveItem: Move-Item is mv -f (to the current directory without
 // -Destination).
 func (t *translator) moveItem(b *bound, c *Cmd, prev []*Cmd) string {
-	src := t.paths(b, "")
+	src := t.paths(b)
 	if len(src) == 0 {
 		src = []string{t.inputWord(prev)}
 	}
@@ -404,7 +403,7 @@ func (t *translator) moveItem(b *bound, c *Cmd, prev []*Cmd) string {
 
 // copyItem: Copy-Item is cp -f, with -r for -Recurse.
 func (t *translator) copyItem(b *bound, c *Cmd, prev []*Cmd) string {
-	src := t.paths(b, "")
+	src := t.paths(b)
 	if len(src) == 0 {
 		src = []string{t.inputWord(prev)}
 	}
@@ -435,7 +434,7 @@ func (t *translator) inputWord(prev []*Cmd) string {
 
 // renameItem: Rename-Item PATH NEWNAME is mv PATH DIR/NEWNAME.
 func (t *translator) renameItem(b *bound, c *Cmd, prev []*Cmd) string {
-	src := t.paths(b, "")
+	src := t.paths(b)
 	if len(src) == 0 {
 		src = []string{t.inputWord(prev)}
 	}
@@ -480,7 +479,7 @@ func (t *translator) text(vals []*Elem, newline bool) string {
 
 // setContent: Set-Content writes (>), Add-Content appends (>>).
 func (t *translator) setContent(b *bound, op string) string {
-	ps := t.paths(b, "")
+	ps := t.paths(b)
 	if len(ps) == 0 {
 		ps = []string{`"$RALPH_PS_INPUT"`}
 	}
@@ -493,7 +492,7 @@ func (t *translator) setContent(b *bound, op string) string {
 
 // clearContent empties files.
 func (t *translator) clearContent(b *bound) string {
-	ps := t.paths(b, "")
+	ps := t.paths(b)
 	if len(ps) == 0 {
 		ps = []string{`"$RALPH_PS_INPUT"`}
 	}
@@ -506,7 +505,7 @@ func (t *translator) clearContent(b *bound) string {
 
 // outFile: Out-File and Tee-Object write their input to a file.
 func (t *translator) outFile(b *bound, c *Cmd, prev []*Cmd) string {
-	ps := t.paths(b, "")
+	ps := t.paths(b)
 	if len(ps) == 0 {
 		return "true"
 	}
@@ -528,7 +527,7 @@ func (t *translator) outFile(b *bound, c *Cmd, prev []*Cmd) string {
 // newItem: a directory is mkdir -p, a link ln -s (-f with -Force), a file
 // is created (touch), or with -Force replaced by its -Value.
 func (t *translator) newItem(b *bound, c *Cmd, prev []*Cmd) string {
-	ps := t.paths(b, "")
+	ps := t.paths(b)
 	if len(ps) == 0 {
 		ps = []string{"."}
 	}

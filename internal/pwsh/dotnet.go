@@ -14,7 +14,7 @@ var safeMethods = map[string]bool{
 	"containsvalue": true, "getenumerator": true, "tochararray": true, "normalize": true, "compareto": true,
 	"insert": true, "clear": true, "readtoend": true, "readline": true, "matches": true, "match": true,
 	"ismatch": true, "toarray": true, "getfiles": true, "getdirectories": true, "enumeratefiles": true,
-	"enumeratedirectories": true, "getfilesysteminfos": true, "exists": true, "tostring2": true, "gethashcode": true,
+	"enumeratedirectories": true, "getfilesysteminfos": true, "exists": true, "gethashcode": true,
 	"addrange": true, "sort": true, "reverse": true, "first": true, "last": true, "count": true, "item": true,
 	"getbytes": true, "getstring": true, "tobase64string": true, "frombase64string": true, "adddays": true,
 	"addhours": true, "addminutes": true, "addseconds": true, "subtract": true, "totalseconds": true,
@@ -31,7 +31,6 @@ var readTypes = map[string]bool{
 	"linq.enumerable": true, "array": true, "uri": true, "version": true, "bool": true, "boolean": true,
 	"net.dns": true, "web.httputility": true, "runtime.interopservices.runtimeinformation": true,
 	"threading.thread": true, "collections.generic.list[string]": true, "string[]": true,
-	"management.automation.language.parser": false,
 }
 
 // readStatics are static methods of other types that change nothing.

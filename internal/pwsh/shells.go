@@ -214,7 +214,7 @@ func cmdWords(s string) []string {
 
 // cmdReads are cmd's commands that change nothing.
 var cmdReads = map[string]bool{"echo": true, "dir": true, "type": true, "ver": true, "where": true, "cls": true,
-	"vol": true, "path": false, "rem": true, "title": true, "findstr": true, "find": true, "more": true, "tree": true,
+	"vol": true, "rem": true, "title": true, "findstr": true, "find": true, "more": true, "tree": true,
 	"whoami": true, "hostname": true, "tasklist": true, "timeout": true, "pause": true, "exit": true}
 
 // cmdCommand maps one cmd command.

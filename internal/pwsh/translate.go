@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -44,7 +45,7 @@ func Translate(src string) Result {
 // source reads a command line, found inside via ("" at the top).
 func (t *translator) source(src, via string) string {
 	if t.nest >= maxNest {
-		t.problem("unparsed", "the PowerShell command line nests commands more than "+itoa(maxNest)+" deep"+in(via)+"; ralph does not read so deep.")
+		t.problem("unparsed", "the PowerShell command line nests commands more than "+strconv.Itoa(maxNest)+" deep"+in(via)+"; ralph does not read so deep.")
 		return "true"
 	}
 	t.nest++
@@ -313,7 +314,7 @@ func (t *translator) argWords(a *Elem) []string {
 		w := "-" + a.Raw[1:]
 		if a.Glued != nil {
 			w = strings.TrimSuffix(a.Raw, a.Glued.Raw)
-			return []string{quote(w[:len(w)]) + t.word(a.Glued, !a.Glued.Quoted)}
+			return []string{quote(w) + t.word(a.Glued, !a.Glued.Quoted)}
 		}
 		return []string{quote(w)}
 	}
@@ -487,18 +488,6 @@ func quoteGlob(s string, glob bool) string {
 		b.WriteString(quote(s[start:]))
 	}
 	return b.String()
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	s := ""
-	for n > 0 {
-		s = string(rune('0'+n%10)) + s
-		n /= 10
-	}
-	return s
 }
 
 // decodeUTF16 decodes -EncodedCommand's base64 of UTF-16LE text.
