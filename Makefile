@@ -81,6 +81,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzSedExec -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzOutlasting -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
+	$(GO) test -run='^$$' -fuzz=FuzzTranslate -fuzztime=30s ./internal/pwsh/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
 	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/
 	$(GO) test -run='^$$' -fuzz=FuzzIndex -fuzztime=20s ./internal/vault/

@@ -21,11 +21,12 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 )
 
-const explainUsage = `Usage: ralph explain [--json] -- COMMAND...
+const explainUsage = `Usage: ralph explain [--json] [--pwsh] -- COMMAND...
        ralph explain [--json] --event FILE
        ralph explain [--json] --rules
 
-explain shows how pre-tool-call judges a Bash command or a saved hook event:
+explain shows how pre-tool-call judges a Bash command (a PowerShell command
+with --pwsh) or a saved hook event:
 how the command parses (every program it runs, where, and through which
 wrappers, nested shells and interpreters), which rules match, the class of
 danger that decided and why, and the decision with its reason. Nothing is
@@ -40,6 +41,8 @@ to $COLUMNS (80 when unset).
 Flags:
   --event FILE   judge a hook event (JSON, as the agent sends it; - for stdin)
   --json         print the verdict (or the rules) as JSON
+  --pwsh         the command is PowerShell (the PowerShell tool's), shown
+                 with the shell commands ralph reads it as
   --rules        list the project's rules with an example each
 `
 
@@ -48,6 +51,7 @@ func explain(e *env, args []string) error {
 	evFile := fs.String("event", "", "")
 	asJSON := fs.Bool("json", false, "")
 	rules := fs.Bool("rules", false, "")
+	ps := fs.Bool("pwsh", false, "")
 	if help, err := parse(e, fs, explainUsage, args); help || err != nil {
 		return err
 	}
@@ -66,6 +70,8 @@ func explain(e *env, args []string) error {
 	switch {
 	case *evFile != "" && fs.NArg() > 0:
 		return exit.Usagef("explain: give a command or --event, not both")
+	case *evFile != "" && *ps:
+		return exit.Usagef("explain: --pwsh is for a command; an event names its tool")
 	case *evFile != "":
 		if ev, err = readEvent(e, *evFile); err != nil {
 			return err
@@ -75,7 +81,11 @@ func explain(e *env, args []string) error {
 	default:
 		cmd := strings.Join(fs.Args(), " ")
 		input, _ := json.Marshal(map[string]string{"command": cmd})
-		ev = &event.Event{Agent: "claude", Name: event.PreToolUse, Tool: "Bash", Input: input, Cwd: e.cwd}
+		tool := "Bash"
+		if *ps {
+			tool = "PowerShell"
+		}
+		ev = &event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tool, Input: input, Cwd: e.cwd}
 	}
 	if ev.Cwd == "" {
 		ev.Cwd = e.cwd
@@ -133,6 +143,7 @@ type explained struct {
 	Class    string         `json:"class,omitempty"` // of the finding that decided
 	Changes  []string       `json:"checkpointed,omitempty"`
 	Note     string         `json:"note,omitempty"`
+	ReadAs   string         `json:"read_as,omitempty"` // a PowerShell command's shell commands
 	ParseErr string         `json:"parse_error,omitempty"`
 	Refused  string         `json:"refused,omitempty"` // the open quote of a line bash refuses to run
 }
@@ -158,6 +169,11 @@ type explainedF struct {
 func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note string) error {
 	a := v.Answer()
 	x := explained{Tool: ev.Tool, Target: v.Target, Decision: string(v.Decision), Reason: a.Reason, Context: a.Context, Changes: v.Changes, Note: note, Findings: []explainedF{}}
+	if ev.Tool == "PowerShell" {
+		if cmd, err := ev.Str("command"); err == nil {
+			x.ReadAs = risk.PowerShellRead(cmd)
+		}
+	}
 	if v.Analysis != nil {
 		if v.Analysis.ParseErr != nil {
 			x.ParseErr = v.Analysis.ParseErr.Error()
@@ -185,6 +201,9 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 	fmt.Fprintf(w, "target:   %s\n", oneLine(x.Target))
 	if note != "" {
 		fmt.Fprintf(w, "note:     %s\n", note)
+	}
+	if x.ReadAs != "" {
+		fmt.Fprintf(w, "read as:  %s\n", strings.ReplaceAll(x.ReadAs, "\n", "\n          "))
 	}
 	if v.Analysis != nil {
 		if x.ParseErr != "" {

@@ -81,9 +81,12 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		return nil, err
 	}
 	ev.Native = ev.Name
-	if ev.Tool == "Bash" {
+	if ev.Tool == "Bash" || ev.Tool == "PowerShell" {
 		// Claude Code keeps the directory between calls, and its event's
 		// cwd follows a cd (testdata/events/claude-code-*/shell-state).
+		// Its PowerShell tool too: "Working directory persists between
+		// commands; shell state (variables, functions) does not" (its
+		// description, in claude.exe 2.x).
 		ev.Shell = ShellKeepsDir
 	}
 	return ev, nil

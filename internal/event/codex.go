@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/pwsh"
 )
 
 // Codex decodes OpenAI Codex CLI's hook JSON. Codex speaks Claude Code's
@@ -33,9 +35,16 @@ func (Codex) Decode(data []byte) (*Event, error) {
 			ev.Cwd = wd
 		}
 		cmd := gjson.GetBytes(ev.Input, "command")
-		if cmd.IsArray() {
+		switch {
+		case cmd.IsArray() && len(cmd.Array()) > 0 && pwsh.IsPowerShell(cmd.Array()[0].String()):
+			// On Windows Codex runs ["powershell.exe", "-Command", …]
+			// or pwsh (shell-command/src/powershell.rs in its binary):
+			// PowerShell, read as the PowerShell tool's call of it.
+			ev.Tool = "PowerShell"
+			ev.Input = input("command", argvPowerShell(cmd.Array()))
+		case cmd.IsArray():
 			ev.Input = input("command", argvCommand(cmd.Array()))
-		} else {
+		default:
 			ev.Input = input("command", keep(ev.Input, "command"))
 		}
 	case "write_stdin":
@@ -65,6 +74,16 @@ func argvCommand(argv []gjson.Result) string {
 	}
 	for i, w := range words {
 		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// argvPowerShell renders an argv as the PowerShell command line that
+// runs it: & 'program' 'arg' ….
+func argvPowerShell(argv []gjson.Result) string {
+	words := []string{"&"}
+	for _, a := range argv {
+		words = append(words, "'"+strings.ReplaceAll(a.String(), "'", "''")+"'")
 	}
 	return strings.Join(words, " ")
 }

@@ -87,6 +87,7 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 		ev.Tool = "Bash"
 		ev.Input = input("command", keep(in, "command"), "description", keep(in, "description"))
 		ev.Runs, ev.Rewritten = geminiRuns(inStr(in, "command"))
+		geminiPowerShell(ev, inStr(in, "command")) // on Windows: PowerShell
 		// The command runs in dir_path, relative to the project.
 		dir := inStr(in, "dir_path")
 		if dir == "" {

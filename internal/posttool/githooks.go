@@ -194,7 +194,7 @@ func (r *run) askedBy() string {
 	id := r.c.Event.ToolUseID
 	rule := ""
 	audit.ReadBack(r.c.Scope.Log(), 200, 256<<10, func(e audit.Entry, _ int) bool {
-		if e.Hook != "pre-tool-call" || e.Tool != "Bash" || id != "" && e.ToolUseID != id {
+		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) || id != "" && e.ToolUseID != id {
 			return true
 		}
 		if e.Decision == "ask" {

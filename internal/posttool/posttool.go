@@ -57,6 +57,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/pwsh"
 	"github.com/ralph-hooks/ralph-hooks/internal/signature"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
@@ -406,7 +407,10 @@ func (r *run) ciFinding(rel string, removed []Step, disabled []string) {
 func (r *run) afterBash(failed bool) error {
 	ev := r.c.Event
 	cmd, _ := ev.Str("command")
-	if ev.Tool == "Bash" && !failed && cmd != "" {
+	if ev.Tool == "PowerShell" {
+		cmd = pwsh.Translate(cmd).Bash // the shell commands it amounts to
+	}
+	if shellTool(ev.Tool) && !failed && cmd != "" {
 		cwd := ev.Cwd
 		if cwd == "" {
 			cwd = r.c.Scope.Root
@@ -454,12 +458,17 @@ func (r *run) finish() {
 	r.regs = loop.Detected(r.regs, r.cfg)
 }
 
+// shellTool reports whether a tool runs a command line: Bash, or the
+// PowerShell tool (Claude Code's, Copilot CLI's powershell, Codex's
+// powershell.exe), whose result is handled as Bash's.
+func shellTool(tool string) bool { return tool == "Bash" || tool == "PowerShell" }
+
 // callName names the call for the agent.
 func (r *run) callName() string {
 	ev := r.c.Event
-	if ev.Tool == "Bash" {
+	if shellTool(ev.Tool) {
 		cmd, _ := ev.Str("command")
-		return "this Bash command (`" + clip.String(strings.TrimSpace(cmd), 120) + "`)"
+		return "this " + ev.Tool + " command (`" + clip.String(strings.TrimSpace(cmd), 120) + "`)"
 	}
 	if !fileTool(ev.Tool) {
 		return "this " + ev.Tool + " call"
@@ -565,7 +574,7 @@ func guidance(f signature.Failure, tool string) string {
 	switch {
 	case f.CodeFailure():
 		return "Error detected: " + strings.TrimRight(f.Name(), ".") + ". Analyze the root cause in the source code, not the test."
-	case tool == "Bash" || tool == "":
+	case shellTool(tool) || tool == "":
 		return "Error detected: " + strings.TrimRight(f.Name(), ".") + ". Read the whole error and fix its cause before running the command again."
 	}
 	return "Error detected: the " + tool + " call failed: " + strings.TrimRight(f.Name(), ".") + ". Check its input against the file as it is now (read it again) before retrying."

@@ -44,7 +44,9 @@ It denies destructive commands (rm -rf of the project, home or /, git reset
 files, edits that delete, skip, empty or weaken tests, and any change to
 ralph's own state, aiwg.yml, the agent's hook settings or the hook
 binaries. Bash commands are parsed as shell, through
-sudo/env/bash -c/eval/heredocs/pipes/find -exec/xargs/python -c and the like.
+sudo/env/bash -c/eval/heredocs/pipes/find -exec/xargs/python -c and the like;
+PowerShell commands (the PowerShell tool, pwsh -c) are read as PowerShell and
+judged as the shell commands they amount to.
 Risk rules from aiwg.yml add warnings, confirmations or denials. Before a
 risky change to existing files is allowed, their contents are checkpointed:
 undo it with "ralph rollback --last". "ralph explain -- CMD" shows why.

@@ -114,7 +114,7 @@ func readTrajectory(path, root string, since time.Time) (Trajectory, error) {
 				files[p] = true
 				t.FilesModified = append(t.FilesModified, p)
 			}
-		case c.tool == "Bash" && ran && len(cmds) < maxCommands:
+		case (c.tool == "Bash" || c.tool == "PowerShell") && ran && len(cmds) < maxCommands:
 			s := clip.Line(c.target, maxItem)
 			if !cmds[s] {
 				cmds[s] = true

@@ -278,7 +278,13 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return g.bashCall(ev, cmd, cwd), nil
+		return g.bashAsPowerShell(ev, g.bashCall(ev, cmd, cwd), cmd, cwd), nil
+	case "PowerShell":
+		cmd, err := ev.Str("command")
+		if err != nil {
+			return nil, err
+		}
+		return g.PowerShell(cmd, cwd), nil
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		key := "file_path"
 		if ev.Tool == "NotebookEdit" {
