@@ -198,19 +198,30 @@ func TestCommands(t *testing.T) {
 	root := sample(t)
 	g := newGuard(t, root, nil)
 	for _, c := range readCorpus(t, "testdata/commands.txt") {
-		v := g.Command(c.command, root)
-		rule := "-"
-		if v.Top != nil {
-			rule = v.Top.Rule
-		}
-		if v.Decision != c.decision || rule != c.rule && c.rule != "*" {
-			reason := ""
-			if v.Top != nil {
-				reason = v.Top.Reason
-			}
-			t.Errorf("commands.txt:%d: %q = %s (%s), want %s (%s)\n\t%s", c.line, c.command, v.Decision, rule, c.decision, c.rule, reason)
-		}
+		checkCase(t, "commands.txt", c, g.Command(c.command, root), "")
 	}
+}
+
+// checkCase reports a corpus case of file whose verdict v is not the one
+// written, with more (how the command was read) when it is not "".
+func checkCase(t *testing.T, file string, c corpusCase, v *Verdict, more string) bool {
+	t.Helper()
+	rule := "-"
+	if v.Top != nil {
+		rule = v.Top.Rule
+	}
+	if v.Decision == c.decision && (rule == c.rule || c.rule == "*") {
+		return true
+	}
+	reason := ""
+	if v.Top != nil {
+		reason = v.Top.Reason
+	}
+	if more != "" {
+		reason += "\n\t" + more
+	}
+	t.Errorf("%s:%d: %q = %s (%s), want %s (%s)\n\t%s", file, c.line, c.command, v.Decision, rule, c.decision, c.rule, reason)
+	return false
 }
 
 // TestBuiltinExamples checks that every built-in rule's documented example
