@@ -30,6 +30,21 @@ func (w *walker) tasks(c *ctx, name string, args []Word, sc *scope) {
 	}
 }
 
+// eachTask calls visit for each task of names, and of the names visit
+// returns (its dependencies, the tasks it calls), once each and at most
+// maxTargets.
+func eachTask(names []string, visit func(t string) []string) {
+	seen := map[string]bool{}
+	for len(names) > 0 && len(seen) < maxTargets {
+		t := names[0]
+		names = names[1:]
+		if !seen[t] {
+			seen[t] = true
+			names = append(names, visit(t)...)
+		}
+	}
+}
+
 // taskArgs splits a runner's arguments into its directory option (one of
 // dirOpts, with its value), the first word that is no option, and
 // whether that word is computed.
@@ -86,26 +101,20 @@ func (w *walker) denoTask(c *ctx, args []Word, sc *scope) {
 	if computed {
 		names = jsonKeys(text, "tasks")
 	}
-	seen := map[string]bool{}
-	for len(names) > 0 && len(seen) < maxTargets {
-		t := names[0]
-		names = names[1:]
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	eachTask(names, func(t string) (deps []string) {
 		v := gjson.Get(text, "tasks."+gjsonKey(t))
 		body := v.Str
 		if v.IsObject() {
 			body = v.Get("command").Str
 			for _, dep := range v.Get("dependencies").Array() {
-				names = append(names, dep.Str)
+				deps = append(deps, dep.Str)
 			}
 		}
 		if body != "" {
 			w.inFile(c, p, "deno task "+t, body, filepath.Dir(p), sc)
 		}
-	}
+		return deps
+	})
 }
 
 // composerEvents are the scripts composer's own commands run.
@@ -176,14 +185,7 @@ func (w *walker) composer(c *ctx, args []Word, sc *scope) {
 	if names[0] == "*" {
 		names = jsonKeys(text, "scripts")
 	}
-	seen := map[string]bool{}
-	for len(names) > 0 && len(seen) < maxTargets {
-		t := names[0]
-		names = names[1:]
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	eachTask(names, func(t string) (calls []string) {
 		v := gjson.Get(text, "scripts."+gjsonKey(t))
 		entries := []gjson.Result{v}
 		if v.IsArray() {
@@ -197,14 +199,15 @@ func (w *walker) composer(c *ctx, args []Word, sc *scope) {
 				w.inFile(c, p, "composer "+t, s[1:], d, sc)
 			case strings.HasPrefix(s, "@putenv "):
 			case strings.HasPrefix(s, "@"):
-				names = append(names, strings.Fields(s[1:])[0])
+				calls = append(calls, strings.Fields(s[1:])[0])
 			case phpCallback().MatchString(s):
 				w.opaqueCode("composer " + t + " calls " + s + " (PHP)")
 			default:
 				w.inFile(c, p, "composer "+t, s, d, sc)
 			}
 		}
-	}
+		return calls
+	})
 }
 
 var phpCallback = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_\\][\w\\]*::\w+$`) })
@@ -245,30 +248,23 @@ func (w *walker) goTask(c *ctx, name string, args []Word, sc *scope) {
 	case first == "":
 		names = []string{"default"}
 	}
-	seen := map[string]bool{}
-	for len(names) > 0 && len(seen) < maxTargets {
-		t := names[0]
-		names = names[1:]
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	eachTask(names, func(t string) []string {
 		node, ok := tf.Tasks[t]
 		if !ok {
 			if strings.Contains(t, ":") {
 				w.opaqueCode(name + " " + t + ": a task of an included Taskfile")
 			}
-			continue
+			return nil
 		}
 		cmds, calls, tdir := goTaskBody(&node)
-		names = append(names, calls...)
 		run := filepath.Dir(p)
 		if tdir != "" {
 			run = dirOf(tdir, &scope{cwd: run})
 		}
 		body := goTaskVar().ReplaceAllString(strings.Join(cmds, "\n"), "$${TASK_$1}")
 		w.inFile(c, p, name+" "+t, body, run, sc)
-	}
+		return calls
+	})
 }
 
 var goTaskVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*\.?([A-Za-z_]\w*)?[^}]*\}\}`) })

@@ -74,14 +74,7 @@ func (w *walker) miseTask(c *ctx, d, t string, computed bool, sc *scope) {
 	for _, n := range []string{"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", "mise/config.toml", ".config/mise.toml", ".config/mise/config.toml"} {
 		files = append(files, filepath.Join(d, n))
 	}
-	names, seen := []string{t}, map[string]bool{}
-	for len(names) > 0 && len(seen) < maxTargets {
-		t := names[0]
-		names = names[1:]
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	eachTask([]string{t}, func(t string) (deps []string) {
 		found := false
 		for _, p := range files {
 			text, ok := w.readText(p)
@@ -92,7 +85,7 @@ func (w *walker) miseTask(c *ctx, d, t string, computed bool, sc *scope) {
 			key := "tasks." + tomlKey(t)
 			if !ok {
 				w.opaque("mise: " + p + " is TOML ralph does not read")
-				return
+				return nil
 			}
 			run, has := kv[key+".run"]
 			if s, ok := kv[key]; ok {
@@ -107,7 +100,7 @@ func (w *walker) miseTask(c *ctx, d, t string, computed bool, sc *scope) {
 					w.opaque("mise task " + t + " runs a file")
 				}
 			}
-			names = append(names, kv[key+".depends"]...)
+			deps = append(deps, kv[key+".depends"]...)
 			dir := d
 			if v := kv[key+".dir"]; len(v) == 1 {
 				dir = dirOf(v[0], &scope{cwd: d})
@@ -123,7 +116,8 @@ func (w *walker) miseTask(c *ctx, d, t string, computed bool, sc *scope) {
 				}
 			}
 		}
-	}
+		return deps
+	})
 }
 
 // pyprojectTask walks task t of pyproject.toml's table (pdm's scripts,
@@ -151,17 +145,11 @@ func (w *walker) pyprojectTask(c *ctx, d, runner, table, t string, computed bool
 		}
 		return
 	}
-	names, seen := []string{t}, map[string]bool{}
+	names := []string{t}
 	if runner == "pdm" {
 		names = []string{"pre_" + t, t, "post_" + t}
 	}
-	for len(names) > 0 && len(seen) < maxTargets {
-		t := names[0]
-		names = names[1:]
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	eachTask(names, func(t string) (parts []string) {
 		key := table + "." + tomlKey(t)
 		var lines []string
 		if v, ok := kv[key]; ok {
@@ -181,7 +169,7 @@ func (w *walker) pyprojectTask(c *ctx, d, runner, table, t string, computed bool
 		for _, f := range []string{"composite", "sequence"} {
 			for _, s := range kv[key+"."+f] {
 				if _, ok := kv[table+"."+tomlKey(s)]; ok || kv.under(table+"."+tomlKey(s)) {
-					names = append(names, s)
+					parts = append(parts, s)
 				} else {
 					lines = append(lines, s)
 				}
@@ -196,7 +184,8 @@ func (w *walker) pyprojectTask(c *ctx, d, runner, table, t string, computed bool
 			w.opaque(runner + " " + t + ": a task form ralph does not read")
 		}
 		w.inFile(c, p, runner+" "+t, strings.Join(lines, "\n"), filepath.Dir(p), sc)
-	}
+		return parts
+	})
 }
 
 // tomlKV maps dotted keys to their string values (a list's strings in
