@@ -39,6 +39,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 		w.subst(c, a, sc)
 		words = append(words, w.fields(c, a, callsc)...)
 	}
+	words = w.zshWords(words, callsc)
 	if len(words) > 0 {
 		if name, ok := words[0].Value(); ok {
 			if f, ok := sc.funcs[name]; ok && !strings.Contains(name, "/") {
@@ -149,6 +150,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.exec(c.with(label), rest, sc, redirs, in)
 	}
 	w.indirect(c, name, args, sc)
+	if cmd, ok := w.zshCmd(c, name, words, sc, redirs, in); ok {
+		return cmd
+	}
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which

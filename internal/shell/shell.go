@@ -310,6 +310,9 @@ type scope struct {
 	funcs    map[string]function
 	exported map[string]bool
 	dirs     []string // pushd's stack, "" for an unknown directory
+	// named are zsh's named directories (hash -d NAME=DIR), for ~NAME;
+	// replaced, never changed in place, so clones share it.
+	named map[string]value
 }
 
 // function is a function's body and the source it was written in.
@@ -319,7 +322,7 @@ type function struct {
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, named: s.named}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
@@ -424,6 +427,9 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		return nil
 	}
 	redirs := w.redirs(c, s.Redirs, sc)
+	if len(s.Redirs) > 0 {
+		redirs = append(redirs, w.zshClobber(c, s, sc)...)
+	}
 	switch x := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		return w.call(c, x, sc, redirs, in, c.lineOf(s))
@@ -492,6 +498,10 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			sc.funcs = map[string]function{}
 		}
 		sc.funcs[x.Name.Value] = function{body: x.Body, src: c.src}
+		if zshHook(x.Name.Value) {
+			// A trap, hook or handler zsh (or bash) calls by itself.
+			w.callFunc(c, x.Name.Value, sc.funcs[x.Name.Value], nil, sc.clone(), nil, nil)
+		}
 	case *syntax.DeclClause:
 		funcs, ref, arr := false, false, false
 		for _, as := range x.Args {
@@ -657,6 +667,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		return
 	}
 	name := as.Name.Value
+	w.zshSpecial(name, c.raw(as))
 	switch {
 	case as.Array != nil || as.Index != nil:
 		sc.vars[name] = value{dynamic: true, array: true}
@@ -742,6 +753,10 @@ func (w *walker) subst(c *ctx, node syntax.Node, sc *scope) {
 		case *syntax.ProcSubst:
 			w.stmts(c, x.Stmts, sc.clone())
 			return false
+		case *syntax.ExtGlob:
+			if zshQualifier(x) {
+				w.opaque(fmt.Sprintf("zsh's glob qualifier `%s`, code zsh runs for each file the pattern matches", c.raw(x)))
+			}
 		}
 		return true
 	})

@@ -68,6 +68,13 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 			}
 		}
 	}
+	if zv, dyn, ok := zshNamedValues(x, sc); ok {
+		// ~NAME: a user's home to bash, a named directory to zsh.
+		if dyn {
+			return Word{Raw: wd.Raw, Dynamic: true, Glob: wd.Glob}
+		}
+		wd.Values = append(wd.Values, zv...)
+	}
 	return wd
 }
 
