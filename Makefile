@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzProjectFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzSedExec -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzOutlasting -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzZshQualifier -fuzztime=10s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30s ./internal/config/
 	$(GO) test -run='^$$' -fuzz=FuzzLookup -fuzztime=30s ./internal/registry/

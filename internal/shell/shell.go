@@ -500,7 +500,11 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		sc.funcs[x.Name.Value] = function{body: x.Body, src: c.src}
 		if zshHook(x.Name.Value) {
 			// A trap, hook or handler zsh (or bash) calls by itself.
-			w.callFunc(c, x.Name.Value, sc.funcs[x.Name.Value], nil, sc.clone(), nil, nil)
+			hc := c
+			if c.depth == 0 {
+				hc = &ctx{src: c.src, via: c.via, line: c.lineOf(s)}
+			}
+			w.callFunc(hc, x.Name.Value, sc.funcs[x.Name.Value], nil, sc.clone(), nil, nil)
 		}
 	case *syntax.DeclClause:
 		funcs, ref, arr := false, false, false

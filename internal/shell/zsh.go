@@ -72,8 +72,11 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 			for end > 1 && rest[end-1].Raw != "}" {
 				end--
 			}
+			if end == 1 {
+				end = len(rest) + 1 // { rm x; rm y }: bash ends the command at ;
+			}
 			cmd, _ := leaf()
-			w.joined(c.with("repeat"), rest[1:max(end-1, 1)], sc, in)
+			w.joined(c.with("repeat"), rest[1:end-1], sc, in)
 			return cmd, true
 		}
 		return inner(name, rest)
@@ -98,11 +101,11 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 		if last < 0 || last+1 >= len(args) {
 			return leaf()
 		}
-		var inputs []Word
-		for _, a := range args[:last] {
-			if s := a.Lit(); s != "--" && !strings.HasPrefix(s, "-") {
-				inputs = append(inputs, a)
-			}
+		inputs := args[:last]
+		if strings.HasPrefix(args[0].Lit(), "-") {
+			// Options end at the first --.
+			k := slices.IndexFunc(args, func(a Word) bool { return a.Lit() == "--" })
+			inputs = args[k+1 : last]
 		}
 		return inner(name, append(slices.Clone(args[last+1:]), inputs...))
 	case "zpty":
