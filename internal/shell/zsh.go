@@ -27,6 +27,7 @@ package shell
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -57,6 +58,17 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 		return w.exec(c, nw, sc, redirs, in), true
 	}
 	switch name {
+	case "zsh", "bash":
+		w.startupFiles(c, name, sc)
+		if name == "zsh" {
+			w.zshOptions(args, "-o")
+		}
+	case "r", "fc":
+		// r, fc -e -, fc -s: run again a command of the shell's history
+		// (with old=new replaced), which ralph never sees.
+		if name == "r" && words[0].Raw == "r" || name == "fc" && (hasFlag(args, "s") || slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-" })) {
+			w.opaque(fmt.Sprintf("`%s`, which runs again a command of the shell's history", strings.Join(raws(words), " ")))
+		}
 	case "noglob", "nocorrect", "-":
 		if len(args) > 0 {
 			return inner(name, args)
@@ -170,6 +182,9 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 	case "hash":
 		if hasFlag(args, "d") {
 			w.zshNamed(args, sc)
+		} else if slices.ContainsFunc(args, func(a Word) bool { return strings.Contains(a.Raw, "=") }) {
+			// hash NAME=PATH: NAME runs PATH from now on.
+			w.opaque(fmt.Sprintf("zsh's `hash %s`, which sets the program a command name runs", strings.Join(raws(args), " ")))
 		}
 	case "unset":
 		for _, a := range args {
@@ -236,6 +251,33 @@ var zshRiskyOptions = map[string]string{
 	"extendedglob":  "^, ~ and # in later words are patterns (rm -rf ^src deletes everything but src)",
 	"braceccl":      "{abc} in later words expands to each letter",
 	"globstarshort": "**.go in later words matches through every directory",
+	"promptsubst":   "prompts and print -P run the $(…) in their text",
+}
+
+// startupFiles walks the files a shell started with a variable of this
+// command line reads before its command: $ZDOTDIR's .zshenv, .zprofile,
+// .zshrc and .zlogin for zsh, $BASH_ENV for bash.
+func (w *walker) startupFiles(c *ctx, name string, sc *scope) {
+	key := "BASH_ENV"
+	files := []string{""}
+	if name == "zsh" {
+		key, files = "ZDOTDIR", []string{".zshenv", ".zprofile", ".zshrc", ".zlogin"}
+	}
+	v, ok := sc.vars[key]
+	if !ok {
+		return // the hook's own environment: see package startup
+	}
+	if v.dynamic || len(v.vals) != 1 {
+		w.opaque(fmt.Sprintf("%s started with %s computed at run time, whose startup files it runs", name, key))
+		return
+	}
+	if v.vals[0] == "" {
+		return
+	}
+	for _, f := range files {
+		p := path.Join(v.vals[0], f)
+		w.script(c.with(name+" "+key), Word{Raw: p, Values: []string{p}}, sc, false)
+	}
 }
 
 // zshOptions flags the options of setopt NAME…, or of flag NAME (set -o
@@ -261,7 +303,8 @@ var zshSpecialNames = map[string]string{
 	"aliases": "defines an alias", "dis_aliases": "defines an alias", "galiases": "defines a global alias",
 	"dis_galiases": "defines a global alias", "saliases": "defines a suffix alias", "dis_saliases": "defines a suffix alias",
 	"commands": "sets the program a command name runs", "options": "sets an option", "nameddirs": "names a directory",
-	"mapfile": "writes a file", "fpath": "sets where functions are read from", "FPATH": "sets where functions are read from",
+	"mapfile": "writes a file", "NULLCMD": "sets the command a redirection alone runs",
+	"READNULLCMD": "sets the command a redirection alone runs", "fpath": "sets where functions are read from", "FPATH": "sets where functions are read from",
 	"module_path": "sets where modules are loaded from", "MODULE_PATH": "sets where modules are loaded from",
 	"chpwd_functions": "sets functions zsh calls by itself", "precmd_functions": "sets functions zsh calls by itself",
 	"preexec_functions": "sets functions zsh calls by itself", "periodic_functions": "sets functions zsh calls by itself",

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,6 +72,17 @@ func TestZsh(t *testing.T) {
 		{"unset 'mapfile[x]'", nil, "mapfile"},
 		{"sysopen -w -u 3 x", nil, "sysopen"},
 		{"sysopen -r -u 3 x", nil, ""},
+		{"hash ls=/bin/rm", nil, "hash ls=/bin/rm"},
+		{"hash -r", nil, ""},
+		{"r", nil, "history"},
+		{"R -e 1", nil, ""},
+		{"fc -e - a=b", nil, "history"},
+		{"fc -l", nil, ""},
+		{"NULLCMD=f", nil, "NULLCMD"},
+		{"setopt PROMPT_SUBST", nil, "PROMPT_SUBST"},
+		{"zsh -o extendedglob -c 'ls'", nil, "extendedglob"},
+		{"ZDOTDIR=$(date) zsh -c ls", nil, "ZDOTDIR computed"},
+		{"ZDOTDIR=/p zsh -c 'rm x'", []string{"zsh -c rm x", "rm x [via zsh -c]"}, ""},
 	}
 	for _, tt := range tests {
 		a := testAnalyzer().Analyze(tt.src, "/proj")
@@ -132,4 +144,30 @@ func FuzzZshQualifier(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		zshQualifier(&syntax.ExtGlob{Op: syntax.GlobZeroOrMore, Pattern: &syntax.Lit{Value: s}})
 	})
+}
+
+// TestZshStartup checks that the startup files a shell started with
+// ZDOTDIR or BASH_ENV reads are walked as scripts.
+func TestZshStartup(t *testing.T) {
+	files := map[string]string{"/p/.zshenv": "rm -rf tests\n", "/p/env.sh": "rm -rf src\n"}
+	a := &Analyzer{Env: testEnv, ReadFile: func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}}
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{"ZDOTDIR=/p zsh -c true", []string{"rm -rf tests [via zsh ZDOTDIR]", "zsh -c true", "true [via zsh -c]"}},
+		{"ZDOTDIR=/q zsh -c true", []string{"zsh -c true", "true [via zsh -c]"}},
+		{"BASH_ENV=env.sh bash -c true", []string{"rm -rf src [via bash BASH_ENV]", "bash -c true", "true [via bash -c]"}},
+		{"BASH_ENV=env.sh sh -c true", []string{"sh -c true", "true [via sh -c]"}},
+	}
+	for _, tt := range tests {
+		if got := renderAll(a.Analyze(tt.src, "/p")); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.src, got, tt.want)
+		}
+	}
 }
