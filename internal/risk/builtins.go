@@ -115,7 +115,7 @@ var Builtins = []Builtin{
 		"a command that does not parse as shell and mentions a destructive program (one that mentions none is allowed; one bash refuses, a quote left open at its end, runs nothing of that line, and only the complete lines before it are judged); in a shell that outlives the call, any line that does not parse or is unfinished",
 		"rm -rf $(("},
 	{"shell-state", High, answer.Ask,
-		"in a shell that outlives the call (Cursor's Shell, a Copilot CLI session, text typed into a running process) a definition that changes what later calls run (alias, function, trap, PROMPT_COMMAND, PATH, exec, set/shopt, source, eval) or a command named by a variable; and, there or in Codex CLI, a program left reading what is typed next (a shell, an interpreter, an editor), since the guard judges each call alone",
+		"in a shell that outlives the call (Cursor's Shell, a Copilot CLI session, text typed into a running process) a definition that changes what later calls run (alias, function, trap, PROMPT_COMMAND, PATH, exec, set/shopt, zsh's setopt/autoload/sched/bindkey, source, eval) or a command named by a variable; and, there or in Codex CLI, a program left reading what is typed next (a shell, an interpreter, an editor), since the guard judges each call alone",
 		"alias ls='rm -rf src'"},
 	{"malformed", High, answer.Ask,
 		"a form that runs nothing as written but reads as a command ralph refuses (command -v git reset --hard, 1A=2 git reset --hard, a line starting with --hard, node -e \"rm -rf /\", git options that make git refuse), or a function that calls itself: no task needs it",

@@ -139,6 +139,18 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 			w.joined(c.with("zstyle -e"), args[3:], sc, nil)
 		}
 		return cmd, true
+	case "sched":
+		// sched [-o] [+]TIME CODE…: CODE runs later, before a prompt of
+		// this shell.
+		cmd, _ := leaf()
+		rest := args
+		if len(rest) > 0 && rest[0].Lit() == "-o" {
+			rest = rest[1:]
+		}
+		if len(rest) > 1 && !strings.HasPrefix(rest[0].Lit(), "-") {
+			w.joined(c.with("sched"), rest[1:], sc, nil)
+		}
+		return cmd, true
 	case "zmv", "zcp", "zln":
 		cmd, _ := leaf()
 		w.opaque(fmt.Sprintf("zsh's %s (`%s`), which moves, copies or links files chosen by a pattern", name, cmd.Text()))
