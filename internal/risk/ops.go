@@ -3,6 +3,7 @@ package risk
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,6 +233,10 @@ func empty(w shell.Word) bool { return w.Raw == "" && w.Values == nil && !w.Dyna
 
 // target resolves one argument into an op.
 func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) op {
+	if p, ok := shell.ZshPattern(w); ok {
+		// ^src, *~src: everything but src, in a zsh with extendedglob.
+		w.Values, w.Glob = append(slices.Clip(w.Values), p), true
+	}
 	o := op{kind: kind, cmd: c, word: w}
 	if set != nil {
 		set(&o)

@@ -264,6 +264,7 @@ var zshRiskyOptions = map[string]string{
 	"braceccl":      "{abc} in later words expands to each letter",
 	"globstarshort": "**.go in later words matches through every directory",
 	"promptsubst":   "prompts and print -P run the $(…) in their text",
+	"globsubst":     "the value of a later $var is a pattern, whose glob qualifiers may run code",
 }
 
 // startupFiles walks the files a shell started with a variable of this
@@ -362,6 +363,9 @@ func (w *walker) zshWords(words []Word, sc *scope) []Word {
 		if !known || v.dynamic || len(v.vals) != 1 {
 			out = append(out, Word{Raw: wd.Raw, Dynamic: true, Many: true, Line: true})
 			continue
+		}
+		if strings.Contains(flags, "~") && strings.Contains(v.vals[0], "(") {
+			w.opaque(fmt.Sprintf("zsh's `%s`, a pattern whose glob qualifiers may run code", wd.Raw))
 		}
 		vals := []string{v.vals[0]}
 		if strings.Contains(flags, "=") {
@@ -545,4 +549,36 @@ func zshNamedValues(x *syntax.Word, sc *scope) (vals []string, dynamic, ok bool)
 		return nil, true, true
 	}
 	return []string{v.vals[0] + rest}, false, true
+}
+
+// ZshPattern returns the bash glob that matches at least what an unquoted
+// literal path word matches in a zsh with extendedglob (set by the user's
+// startup files, which ralph does not see): ^x, everything but x, and
+// pat~x, what pat matches but x, become *  and pat. It reports false for
+// any other word.
+func ZshPattern(w Word) (string, bool) {
+	v, ok := w.Value()
+	if !ok && !(w.Glob && !w.Dynamic && len(w.Values) == 1) {
+		return "", false
+	}
+	if ok || w.Glob {
+		v = w.Values[0]
+	}
+	if v != w.Raw || !strings.ContainsAny(v, "^~") || v[0] == '-' {
+		return "", false
+	}
+	changed := false
+	if i := strings.IndexByte(v, '~'); i > 0 && globChars(v[:i]) {
+		v, changed = v[:i], true // the exclusion is a pattern of the whole path
+	}
+	parts := strings.Split(v, "/")
+	for i, p := range parts {
+		if len(p) > 1 && p[0] == '^' {
+			parts[i], changed = "*", true
+		}
+	}
+	if !changed {
+		return "", false
+	}
+	return strings.Join(parts, "/"), true
 }

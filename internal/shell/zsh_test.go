@@ -62,6 +62,9 @@ func TestZsh(t *testing.T) {
 		{"sched +1 'rm x'", []string{"sched +1 rm x", "rm x [via sched]"}, ""},
 		{"sched -o 10:00 rm x", []string{"sched -o 10:00 rm x", "rm x [via sched]"}, ""},
 		{"sched -1", []string{"sched -1"}, ""},
+		{"c='*(e:rm:)'; ls $~c", nil, "glob qualifiers"},
+		{"c='*.go'; ls $~c", nil, ""},
+		{"setopt GLOB_SUBST", nil, "GLOB_SUBST"},
 		{"zmv '(*)' x", nil, "zmv"},
 		{"setopt extended_glob", nil, "extended_glob"},
 		{"setopt nullglob", nil, ""},
@@ -171,6 +174,34 @@ func TestZshStartup(t *testing.T) {
 	for _, tt := range tests {
 		if got := renderAll(a.Analyze(tt.src, "/p")); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q: got %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestZshPattern checks the bash glob that stands for a zsh extendedglob
+// word.
+func TestZshPattern(t *testing.T) {
+	tests := []struct {
+		src, want string // "" for none
+	}{
+		{"rm ^src", "*"},
+		{"rm tests/^keep.go", "tests/*"},
+		{"rm *~src", "*"},
+		{"rm tests/*.go~tests/keep.go", "tests/*.go"},
+		{"rm '^src'", ""},
+		{`rm \^src`, ""},
+		{"rm a~b", ""},
+		{"rm *.go~", "*.go"},
+		{"rm ~/x", ""},
+		{"rm -^x", ""},
+		{"rm x^y", ""},
+		{"rm $x/^y", ""},
+	}
+	for _, tt := range tests {
+		a := testAnalyzer().Analyze(tt.src, "/proj")
+		got, ok := ZshPattern(a.Cmds[0].Args[0])
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%q: %q %v, want %q", tt.src, got, ok, tt.want)
 		}
 	}
 }
