@@ -234,6 +234,8 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		if len(rest) > 1 {
 			if v, ok := rest[0].Value(); !ok || v != "-" && v != "" {
 				w.joinedOne(c.with("trap"), rest[0], sc)
+				code := rest[0]
+				w.deferRun(func(sc *scope) { w.joinedOne(c.with("trap"), code, sc) })
 			}
 		}
 		return leaf()

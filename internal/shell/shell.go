@@ -275,6 +275,12 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
+	// deferred is the code that runs later by itself (a trap, a zsh
+	// hook function), walked again where the script that set it ends
+	// (deferred.go); assigned logs the variables assigned meanwhile.
+	deferred  []deferred
+	assigned  []assignment
+	replaying bool
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -367,6 +373,7 @@ func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) 
 		return
 	}
 	c := &ctx{src: src, via: via, depth: depth, line: line}
+	defer w.replay(len(w.deferred), sc)
 	f, err := parse(src)
 	if err == nil {
 		w.stmts(c, f.Stmts, sc)
@@ -504,7 +511,13 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			if c.depth == 0 {
 				hc = &ctx{src: c.src, via: c.via, line: c.lineOf(s)}
 			}
-			w.callFunc(hc, x.Name.Value, sc.funcs[x.Name.Value], nil, sc.clone(), nil, nil)
+			name := x.Name.Value
+			w.callFunc(hc, name, sc.funcs[name], nil, sc.clone(), nil, nil)
+			w.deferRun(func(sc *scope) {
+				if f, ok := sc.funcs[name]; ok {
+					w.callFunc(hc, name, f, nil, sc, nil, nil)
+				}
+			})
 		}
 	case *syntax.DeclClause:
 		funcs, ref, arr := false, false, false
@@ -672,6 +685,9 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 	}
 	name := as.Name.Value
 	w.zshSpecial(name, c.raw(as))
+	if len(w.deferred) > 0 {
+		defer func() { w.assigned = append(w.assigned, assignment{name, sc.vars[name]}) }()
+	}
 	switch {
 	case as.Array != nil || as.Index != nil:
 		sc.vars[name] = value{dynamic: true, array: true}

@@ -35,9 +35,9 @@ func TestZsh(t *testing.T) {
 		{"zpty -b p 'rm x'", []string{"zpty -b p rm x", "rm x [via zpty]"}, ""},
 		{"zstyle -e :c s 'rm x'", []string{"zstyle -e :c s rm x", "rm x [via zstyle -e]"}, ""},
 		{"zstyle :c s 'rm x'", []string{"zstyle :c s rm x"}, ""},
-		{"TRAPEXIT() { rm x; }", []string{"rm x [via TRAPEXIT()]"}, ""},
+		{"TRAPEXIT() { rm x; }", []string{"rm x [via TRAPEXIT()]", "rm x [via TRAPEXIT()]"}, ""}, // where set and where the script ends
 		{"TRAPexit() { rm x; }", nil, ""},
-		{"precmd() { rm x; }", []string{"rm x [via precmd()]"}, ""},
+		{"precmd() { rm x; }", []string{"rm x [via precmd()]", "rm x [via precmd()]"}, ""},
 		{"c='rm -rf x'; $=c", []string{"rm -rf x"}, ""},
 		{"c='x*'; rm $~c", []string{"rm x*"}, ""},
 		{"$=c", []string{""}, ""},
