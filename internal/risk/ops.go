@@ -237,6 +237,10 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 		// ^src, *~src: everything but src, in a zsh with extendedglob.
 		w.Values, w.Glob = append(slices.Clip(w.Values), p), true
 	}
+	if p := shell.ZshEquals(w); p != "" {
+		// =ls: zsh's path of ls, a program of the system.
+		w.Values = append(slices.Clip(w.Values), "/usr/bin/"+p)
+	}
 	o := op{kind: kind, cmd: c, word: w}
 	if set != nil {
 		set(&o)

@@ -46,7 +46,7 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 		return w.exec(c.with(label), rest, sc, redirs, in), true
 	}
 	leaf := func() (*Cmd, bool) { return w.leafOf(c, words, sc, redirs, in), true }
-	if program := zshEquals(words[0]); program != "" {
+	if program := ZshEquals(words[0]); program != "" {
 		// =rm: zsh's EQUALS expansion, the path of rm.
 		// Bash reads a program named "=rm": that reading follows.
 		nw := append([]Word{{Raw: words[0].Raw, Values: []string{program}}}, args...)
@@ -222,9 +222,9 @@ func raws(words []Word) []string {
 	return out
 }
 
-// zshEquals returns the program an unquoted =cmd word names ("" for any
-// other word).
-func zshEquals(wd Word) string {
+// ZshEquals returns the program an unquoted =cmd word names, which zsh
+// replaces with the program's path ("" for any other word).
+func ZshEquals(wd Word) string {
 	v, ok := wd.Value()
 	if !ok || len(v) < 2 || v[0] != '=' || wd.Raw == "" || wd.Raw[0] != '=' {
 		return ""
