@@ -933,8 +933,8 @@ func setStdout(cmd *Cmd) {
 		switch {
 		case cmd.Name == "printf":
 			cmd.Stdout, cmd.StdoutKnown = printf(parts)
-		case hasFlag(cmd.Args, "e"):
-			cmd.Stdout = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(cmd.Stdout)
+		case strings.Contains(cmd.Stdout, `\`):
+			cmd.Stdout, cmd.StdoutKnown = echoText(cmd.Stdout, hasFlag(cmd.Args, "e"), hasFlag(cmd.Args, "E"))
 		}
 	case "cat":
 		if len(cmd.Args) == 0 {

@@ -405,6 +405,10 @@ func echoed(cs *syntax.CmdSubst) (string, bool) {
 		if !ok || strings.HasPrefix(v, "-") {
 			return "", false
 		}
+		if _, known := echoText(v, false, false); name == "echo" && !known {
+			// echo "\x72m": bash prints the backslash, zsh the escape.
+			return "", false
+		}
 		if name == "echo" {
 			v = Unescape(v)
 		}

@@ -29,6 +29,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -581,4 +582,83 @@ func ZshPattern(w Word) (string, bool) {
 		return "", false
 	}
 	return strings.Join(parts, "/"), true
+}
+
+// echoText is what echo prints of text holding a backslash: with -e (bash
+// and zsh) the escapes interpreted, with -E the text as it is; with
+// neither, bash prints the backslashes and zsh interprets them, so the
+// output is not known.
+func echoText(text string, e, noEscapes bool) (string, bool) {
+	switch {
+	case noEscapes && !e:
+		return text, true
+	case !e:
+		if z, _ := echoText(text, true, false); z == text {
+			return text, true // no escape zsh reads (ok\, \q)
+		}
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' || i+1 == len(text) {
+			b.WriteByte(text[i])
+			continue
+		}
+		i++
+		switch ch := text[i]; ch {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'c':
+			return b.String(), true // no more output
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\':
+			b.WriteByte('\\')
+		case '0', 'x', 'u', 'U':
+			base, max := 8, 3
+			switch ch {
+			case 'x':
+				base, max = 16, 2
+			case 'u':
+				base, max = 16, 4
+			case 'U':
+				base, max = 16, 8
+			}
+			n, j := 0, i+1
+			for ; j < len(text) && j < i+1+max; j++ {
+				d, err := strconv.ParseUint(text[j:j+1], base, 8)
+				if err != nil {
+					break
+				}
+				n = n*base + int(d)
+			}
+			if j == i+1 && ch != '0' {
+				b.WriteByte('\\')
+				b.WriteByte(ch)
+				continue
+			}
+			if ch == 'u' || ch == 'U' {
+				b.WriteRune(rune(n))
+			} else {
+				b.WriteByte(byte(n))
+			}
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		}
+	}
+	return b.String(), true
 }

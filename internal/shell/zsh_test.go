@@ -205,3 +205,31 @@ func TestZshPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestEchoText checks what echo prints of text holding a backslash.
+func TestEchoText(t *testing.T) {
+	tests := []struct {
+		text  string
+		e, E  bool
+		want  string
+		known bool
+	}{
+		{`\x72m -rf x`, true, false, "rm -rf x", true},
+		{`\0162m`, true, false, "rm", true},
+		{`a\nb\tc`, true, false, "a\nb\tc", true},
+		{`a\cb`, true, false, "a", true},
+		{`\u00e9\U0001F600`, true, false, "é😀", true},
+		{`a\\b\q`, true, false, `a\b\q`, true},
+		{`\x`, true, false, `\x`, true},
+		{`\x72m`, false, false, "", false},
+		{`ok\`, false, false, `ok\`, true},
+		{`a\q`, false, false, `a\q`, true},
+		{`\x72m`, false, true, `\x72m`, true},
+	}
+	for _, tt := range tests {
+		got, known := echoText(tt.text, tt.e, tt.E)
+		if got != tt.want || known != tt.known {
+			t.Errorf("echoText(%q, %v, %v) = %q, %v; want %q, %v", tt.text, tt.e, tt.E, got, known, tt.want, tt.known)
+		}
+	}
+}
