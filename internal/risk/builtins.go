@@ -100,7 +100,7 @@ var Builtins = []Builtin{
 		"writing git's hooks or configuration as files (.git/hooks/**, .git/config, ~/.gitconfig, …) by any tool or route, or pointing core.hooksPath at a directory: git runs what they hold later, on its own, where the guard cannot read it first (git config of a key whose value git runs as a command — core.fsmonitor, filter.*.clean, diff.*.textconv, … — is judged as that command)",
 		"printf 'rm -rf src' > .git/hooks/pre-commit"},
 	{"startup-config", High, answer.Ask,
-		"writing the files later shells and tools run or obey as files (~/.bashrc, ~/.profile, ~/.zshrc and the other shell startup files, ~/.ssh/config and ~/.ssh/rc, ~/.npmrc, ~/.yarnrc.yml, the go env file, ~/.cargo/config.toml, pip's and docker's configuration) by any tool or route: the agent's next shell (Claude Code reads the startup files into every later session's shell) or the completion command would run what they hold, unseen",
+		"writing the files later shells and tools run or obey as files (~/.bashrc, ~/.profile, ~/.zshrc and the other shell startup files, oh-my-zsh's custom/, ~/.p10k.zsh, ~/.ssh/config and ~/.ssh/rc, ~/.npmrc, ~/.yarnrc.yml, the go env file, ~/.cargo/config.toml, pip's and docker's configuration) by any tool or route: the agent's next shell (Claude Code reads the startup files into every later session's shell) or the completion command would run what they hold, unseen",
 		`echo "alias ls='rm -rf src'" >> ~/.bashrc`},
 	{"dynamic-command", High, answer.Ask,
 		"a command whose name is computed at run time, with destructive-looking arguments",
