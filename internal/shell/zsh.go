@@ -65,9 +65,10 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 			w.zshOptions(args, "-o")
 		}
 	case "r", "fc":
-		// r, fc -e -, fc -s: run again a command of the shell's history
-		// (with old=new replaced), which ralph never sees.
-		if name == "r" && words[0].Raw == "r" || name == "fc" && (hasFlag(args, "s") || slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-" })) {
+		// r, fc -e -, fc -s, fc [-e EDITOR]: run again a command of the
+		// shell's history (with old=new replaced, or as edited), which
+		// ralph never sees; fc -l lists it, -p/-P/-R/-W/-A/-I move it.
+		if name == "r" && words[0].Raw == "r" || name == "fc" && !hasFlag(args, "l") && !(len(args) > 0 && historyFile[args[0].Lit()]) {
 			w.opaque(fmt.Sprintf("`%s`, which runs again a command of the shell's history", strings.Join(raws(words), " ")))
 		}
 	case "noglob", "nocorrect", "-":
@@ -214,6 +215,10 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 	}
 	return nil, false
 }
+
+// historyFile are the options of fc that push, pop, read or write the
+// history rather than run it.
+var historyFile = map[string]bool{"-p": true, "-P": true, "-R": true, "-W": true, "-A": true, "-I": true}
 
 func raws(words []Word) []string {
 	out := make([]string, len(words))
