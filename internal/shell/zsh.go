@@ -196,9 +196,10 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 	case "hash":
 		if hasFlag(args, "d") {
 			w.zshNamed(args, sc)
-		} else if slices.ContainsFunc(args, func(a Word) bool { return strings.Contains(a.Raw, "=") }) {
-			// hash NAME=PATH: NAME runs PATH from now on.
-			w.opaque(fmt.Sprintf("zsh's `hash %s`, which sets the program a command name runs", strings.Join(raws(args), " ")))
+		} else if hasFlag(args, "p") || slices.ContainsFunc(args, func(a Word) bool { return strings.Contains(a.Raw, "=") }) {
+			// hash NAME=PATH (zsh), hash -p PATH NAME (bash): NAME runs
+			// PATH from now on.
+			w.opaque(fmt.Sprintf("`hash %s`, which sets the program a command name runs", strings.Join(raws(args), " ")))
 		}
 	case "unset":
 		for _, a := range args {

@@ -79,6 +79,7 @@ func TestZsh(t *testing.T) {
 		{"sysopen -w -u 3 x", nil, "sysopen"},
 		{"sysopen -r -u 3 x", nil, ""},
 		{"hash ls=/bin/rm", nil, "hash ls=/bin/rm"},
+		{"hash -p /bin/rm ls", nil, "hash -p"},
 		{"hash -r", nil, ""},
 		{"r", nil, "history"},
 		{"R -e 1", nil, ""},
