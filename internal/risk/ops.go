@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -233,6 +234,14 @@ func empty(w shell.Word) bool { return w.Raw == "" && w.Values == nil && !w.Dyna
 
 // target resolves one argument into an op.
 func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) op {
+	if p, ok := shell.ZshPattern(w); ok {
+		// ^src, *~src: everything but src, in a zsh with extendedglob.
+		w.Values, w.Glob = append(slices.Clip(w.Values), p), true
+	}
+	if p := shell.ZshEquals(w); p != "" {
+		// =ls: zsh's path of ls, a program of the system.
+		w.Values = append(slices.Clip(w.Values), "/usr/bin/"+p)
+	}
 	o := op{kind: kind, cmd: c, word: w}
 	if set != nil {
 		set(&o)
@@ -278,6 +287,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				matches, _ := filepath.Glob(p)
 				sort.Strings(matches)
 				o.paths = append(o.paths, matches...)
+				if kind == opDelete || kind == opMoveFrom {
+					o.find = globStar(o.find, p)
+				}
 				continue
 			}
 			o.paths = append(o.paths, p)
@@ -666,4 +678,29 @@ func parseSize(s string) (int64, bool) {
 		n *= base
 	}
 	return n, true
+}
+
+// globStar adds to spec (nil for none yet) the find that selects at least
+// what the pattern p matches when it holds **/, which zsh (and bash with
+// globstar) reads as any number of directories: rm -rf **/fixtures. It
+// returns spec for any other pattern.
+func globStar(spec *findSpec, p string) *findSpec {
+	i := strings.Index(p, "/**/")
+	if i < 0 {
+		return spec
+	}
+	root := p[:i]
+	if j := strings.IndexAny(root, "*?["); j >= 0 {
+		root = filepath.Dir(root[:j])
+	}
+	if root == "" {
+		root = "/"
+	}
+	if spec == nil {
+		spec = &findSpec{maxDepth: -1, filtered: true}
+	}
+	spec.roots = append(spec.roots, root)
+	// find's * matches / too: /r/*fixtures is /r/fixtures at any depth.
+	spec.names = append(spec.names, namePat{pattern: strings.ReplaceAll(p, "**/", "*"), path: true})
+	return spec
 }

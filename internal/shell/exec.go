@@ -43,6 +43,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 		}
 		words = append(words, w.fields(c, a, callsc)...)
 	}
+	words = w.zshWords(words, callsc)
 	words = nocase(words, callsc)
 	if len(words) > 0 {
 		if name, ok := words[0].Value(); ok {
@@ -163,6 +164,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	if name == "hash" {
 		w.noteHash(args)
 	}
+	if cmd, ok := w.zshCmd(c, name, words, sc, redirs, in); ok {
+		return cmd
+	}
 
 	if v, ok := words[0].Value(); ok && (len(args) > 0 && notAssignment(v) || len(v) > 1 && v[0] == '-') {
 		// 1A=2 git reset --hard, --hard: programs of those names, which
@@ -246,6 +250,8 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		if len(rest) > 1 {
 			if v, ok := rest[0].Value(); !ok || v != "-" && v != "" {
 				w.joinedOne(c.with("trap"), rest[0], sc)
+				code := rest[0]
+				w.deferRun(func(sc *scope) { w.joinedOne(c.with("trap"), code, sc) })
 			}
 		}
 		return leaf()
@@ -962,8 +968,8 @@ func setStdout(cmd *Cmd) {
 		switch {
 		case cmd.Name == "printf":
 			cmd.Stdout, cmd.StdoutKnown = printf(parts)
-		case hasFlag(cmd.Args, "e"):
-			cmd.Stdout = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(cmd.Stdout)
+		case strings.Contains(cmd.Stdout, `\`):
+			cmd.Stdout, cmd.StdoutKnown = echoText(cmd.Stdout, hasFlag(cmd.Args, "e"), hasFlag(cmd.Args, "E"))
 		}
 	case "cat":
 		if len(cmd.Args) == 0 {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -77,6 +78,13 @@ var shellVars = map[string]bool{
 	"ENV": true, "PATH": true, "IFS": true, "CDPATH": true, "GLOBIGNORE": true, "BASH_ALIASES": true,
 	"BASH_CMDS": true, "SHELLOPTS": true, "BASHOPTS": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true,
 	"BASH_LOADABLES_PATH": true, "EXECIGNORE": true, "HOME": true, "TMOUT": true,
+	// zsh's (zsh.go)
+	"PROMPT": true, "PROMPT2": true, "PROMPT3": true, "PROMPT4": true, "RPROMPT": true, "RPS1": true,
+	"RPS2": true, "path": true, "fpath": true, "FPATH": true, "module_path": true, "MODULE_PATH": true,
+	"NULLCMD": true, "READNULLCMD": true, "ZDOTDIR": true, "PERIOD": true, "cdpath": true,
+	"functions": true, "aliases": true, "galiases": true, "saliases": true, "commands": true,
+	"options": true, "nameddirs": true, "chpwd_functions": true, "precmd_functions": true,
+	"preexec_functions": true, "periodic_functions": true, "zshexit_functions": true,
 }
 
 // harmlessSet are the set options that change no later command's meaning.
@@ -158,8 +166,18 @@ func defs(call *syntax.CallExpr, l *Lasting, depth int) {
 		}
 	case "enable":
 		l.Defs = append(l.Defs, "enable "+strings.Join(args, " "))
+	case "setopt", "unsetopt", "zmodload", "autoload", "bindkey", "zle", "sched", "add-zsh-hook", "zstyle", "disable":
+		// zsh's: options, modules, functions loaded on first call, key
+		// bindings and widgets, commands run later, hooks, styles.
+		if len(args) > 0 && !(words[0] == "zle" && args[0] == "-l") && !(words[0] == "bindkey" && args[0] == "-L") {
+			l.Defs = append(l.Defs, words[0]+" "+strings.Join(args, " "))
+		}
+	case "emulate":
+		if len(args) > 0 && !slices.Contains(args, "-c") && !slices.Contains(args, "-L") {
+			l.Defs = append(l.Defs, "emulate "+strings.Join(args, " "))
+		}
 	case "hash":
-		if len(args) > 0 && strings.HasPrefix(args[0], "-p") {
+		if len(args) > 0 && (strings.HasPrefix(args[0], "-p") || strings.HasPrefix(args[0], "-d") || strings.Contains(args[0], "=")) {
 			l.Defs = append(l.Defs, "hash "+strings.Join(args, " "))
 		}
 	case "source", ".":
@@ -229,7 +247,7 @@ func reader(call *syntax.CallExpr, s *syntax.Stmt) string {
 	}
 	for len(words) > 0 {
 		switch filepath.Base(words[0]) {
-		case "sudo", "env", "nice", "nohup", "command", "builtin", "exec", "time", "stdbuf", "doas":
+		case "sudo", "env", "nice", "nohup", "command", "builtin", "exec", "time", "stdbuf", "doas", "noglob", "nocorrect":
 			words = words[1:]
 			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.Contains(words[0], "=")) {
 				if len(words) > 1 && len(words[0]) == 2 && strings.Contains("ugCDhprtUn", words[0][1:]) {

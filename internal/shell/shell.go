@@ -284,6 +284,12 @@ type walker struct {
 	// progs and hashed are the programs the line put under other names
 	// (progcopy.go).
 	progs, hashed map[string]string
+	// deferred is the code that runs later by itself (a trap, a zsh
+	// hook function), walked again where the script that set it ends
+	// (deferred.go); assigned logs the variables assigned meanwhile.
+	deferred  []deferred
+	assigned  []assignment
+	replaying bool
 }
 
 // ctx is where a piece of shell code sits: its source (for raw text), the
@@ -323,6 +329,9 @@ type scope struct {
 	// function call, sh -c SCRIPT NAME ARG…, or set -- (positional.go).
 	pos    []Word
 	posSet bool
+	// named are zsh's named directories (hash -d NAME=DIR), for ~NAME;
+	// replaced, never changed in place, so clones share it.
+	named map[string]value
 }
 
 // function is a function's body and the source it was written in.
@@ -332,7 +341,7 @@ type function struct {
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet, named: s.named}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
@@ -378,6 +387,7 @@ func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) 
 		return
 	}
 	c := &ctx{src: src, via: via, depth: depth, line: line}
+	defer w.replay(len(w.deferred), sc)
 	f, err := parse(src)
 	if err == nil {
 		w.stmts(c, f.Stmts, sc)
@@ -438,6 +448,9 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		return nil
 	}
 	redirs := w.redirs(c, s.Redirs, sc)
+	if len(s.Redirs) > 0 {
+		redirs = append(redirs, w.zshClobber(c, s, sc)...)
+	}
 	switch x := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		return w.call(c, x, sc, redirs, in, c.lineOf(s))
@@ -506,6 +519,20 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			sc.funcs = map[string]function{}
 		}
 		sc.funcs[x.Name.Value] = function{body: x.Body, src: c.src}
+		if zshHook(x.Name.Value) {
+			// A trap, hook or handler zsh (or bash) calls by itself.
+			hc := c
+			if c.depth == 0 {
+				hc = &ctx{src: c.src, via: c.via, line: c.lineOf(s)}
+			}
+			name := x.Name.Value
+			w.callFunc(hc, name, sc.funcs[name], nil, sc.clone(), nil, nil)
+			w.deferRun(func(sc *scope) {
+				if f, ok := sc.funcs[name]; ok {
+					w.callFunc(hc, name, f, nil, sc, nil, nil)
+				}
+			})
+		}
 	case *syntax.DeclClause:
 		funcs, ref, arr := false, false, false
 		for _, as := range x.Args {
@@ -672,6 +699,10 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		return
 	}
 	name := as.Name.Value
+	w.zshSpecial(name, c.raw(as))
+	if len(w.deferred) > 0 {
+		defer func() { w.assigned = append(w.assigned, assignment{name, sc.vars[name]}) }()
+	}
 	switch {
 	case as.Array != nil || as.Index != nil:
 		sc.vars[name] = value{dynamic: true, array: true}
@@ -758,6 +789,10 @@ func (w *walker) subst(c *ctx, node syntax.Node, sc *scope) {
 		case *syntax.ProcSubst:
 			w.stmts(c, x.Stmts, sc.clone())
 			return false
+		case *syntax.ExtGlob:
+			if zshQualifier(x) {
+				w.opaque(fmt.Sprintf("zsh's glob qualifier `%s`, code zsh runs for each file the pattern matches", c.raw(x)))
+			}
 		}
 		return true
 	})

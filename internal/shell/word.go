@@ -68,6 +68,13 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 			}
 		}
 	}
+	if zv, dyn, ok := zshNamedValues(x, sc); ok {
+		// ~NAME: a user's home to bash, a named directory to zsh.
+		if dyn {
+			return Word{Raw: wd.Raw, Dynamic: true, Glob: wd.Glob}
+		}
+		wd.Values = append(wd.Values, zv...)
+	}
 	return wd
 }
 
@@ -414,6 +421,10 @@ func echoed(cs *syntax.CmdSubst) (string, bool) {
 	for _, a := range ce.Args[1:] {
 		v, ok := literal(a)
 		if !ok || strings.HasPrefix(v, "-") {
+			return "", false
+		}
+		if _, known := echoText(v, false, false); name == "echo" && !known {
+			// echo "\x72m": bash prints the backslash, zsh the escape.
 			return "", false
 		}
 		if name == "echo" {

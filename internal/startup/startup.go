@@ -17,14 +17,18 @@ import (
 // shell of every later session), ssh's configuration (ProxyCommand, rc),
 // and tool configuration that names a program or changes how a test runner
 // runs (npm's script-shell, yarn's yarnPath, GOFLAGS in the go env file, a
-// cargo runner, a docker credential helper). .config/fish and
-// .config/direnv are directories.
+// cargo runner, a docker credential helper). .config/fish,
+// .config/direnv and .oh-my-zsh/custom are directories.
 var Names = []string{
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
 	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login",
 	".config/fish", ".ssh/config", ".ssh/rc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".config/go/env",
 	".cargo/config", ".cargo/config.toml", ".pip/pip.conf", ".config/pip/pip.conf", ".docker/config.json",
 	".config/direnv", ".direnvrc",
+	// zsh's frameworks and themes, which the startup files load by
+	// themselves: oh-my-zsh runs every custom/*.zsh, prezto its
+	// .zpreztorc, powerlevel10k's .zshrc sources .p10k.zsh.
+	".oh-my-zsh/custom", ".zpreztorc", ".p10k.zsh",
 }
 
 // Paths returns those files for home (when absolute), and the ones the
