@@ -8,53 +8,15 @@ import (
 // aliases are PowerShell's built-in aliases of the cmdlets ralph maps
 // (Windows PowerShell 5.1 and PowerShell 7; on Linux and macOS pwsh drops
 // those that shadow a program: rm, cp, mv, ls, cat, …, see unixNative).
-var aliases = map[string]string{
-	"ri": "remove-item", "rm": "remove-item", "rmdir": "remove-item", "del": "remove-item", "erase": "remove-item", "rd": "remove-item",
-	"mi": "move-item", "move": "move-item", "mv": "move-item",
-	"cpi": "copy-item", "copy": "copy-item", "cp": "copy-item",
-	"rni": "rename-item", "ren": "rename-item",
-	"sc": "set-content", "ac": "add-content", "clc": "clear-content", "ni": "new-item", "tee": "tee-object",
-	"cd": "set-location", "chdir": "set-location", "sl": "set-location", "pushd": "push-location", "popd": "pop-location",
-	"iex": "invoke-expression", "icm": "invoke-command", "saps": "start-process", "start": "start-process",
-	"%": "foreach-object", "foreach": "foreach-object", "?": "where-object", "where": "where-object",
-	"gci": "get-childitem", "ls": "get-childitem", "dir": "get-childitem", "gi": "get-item",
-	"gc": "get-content", "cat": "get-content", "type": "get-content", "echo": "write-output", "write": "write-output",
-	"sls": "select-string", "select": "select-object", "sort": "sort-object", "gl": "get-location", "pwd": "get-location",
-	"sv": "set-variable", "set": "set-variable", "nv": "new-variable", "ii": "invoke-item", "ipmo": "import-module",
-	"sp": "set-itemproperty", "rp": "remove-itemproperty", "cli": "clear-item", "clp": "clear-itemproperty",
-	"epcsv": "export-csv", "sajb": "start-job", "ps": "get-process", "kill": "stop-process", "spps": "stop-process",
-	"sleep": "start-sleep", "diff": "compare-object", "measure": "measure-object", "fl": "format-list", "ft": "format-table",
-	"h": "get-history", "history": "get-history", "r": "invoke-history", "ihy": "invoke-history", "gcm": "get-command",
-	"man": "get-help", "help": "get-help", "ogv": "out-gridview", "oh": "out-host", "gm": "get-member", "group": "group-object",
-	"gal": "get-alias", "gv": "get-variable", "gps": "get-process", "cls": "clear-host", "clear": "clear-host",
-}
+var aliases map[string]string
 
 // unixNative are aliases that pwsh on Linux and macOS does not define, so
 // the name runs the program of that name there.
-var unixNative = map[string]bool{
-	"rm": true, "rmdir": true, "mv": true, "cp": true, "ls": true, "cat": true, "sort": true, "tee": true,
-	"ps": true, "kill": true, "sleep": true, "diff": true, "man": true, "clear": true,
-}
+var unixNative map[string]bool
 
 // readOnly are cmdlets that change no file (their script blocks and
 // sub-expressions are judged as code all the same).
-var readOnly = map[string]bool{
-	"get-childitem": true, "get-item": true, "get-content": true, "select-string": true, "write-output": true,
-	"write-host": true, "write-error": true, "write-warning": true, "write-verbose": true, "write-debug": true,
-	"write-information": true, "write-progress": true, "test-path": true, "get-location": true, "resolve-path": true,
-	"measure-object": true, "select-object": true, "sort-object": true, "where-object": true, "format-list": true,
-	"format-table": true, "format-wide": true, "format-custom": true, "out-string": true, "out-null": true,
-	"out-host": true, "out-default": true, "get-date": true, "get-command": true, "get-help": true, "join-path": true,
-	"split-path": true, "get-process": true, "convertto-json": true, "convertfrom-json": true, "get-filehash": true,
-	"compare-object": true, "group-object": true, "get-member": true, "get-variable": true, "start-sleep": true,
-	"get-unique": true, "get-alias": true, "get-history": true, "get-itemproperty": true, "get-acl": true,
-	"clear-host": true, "get-host": true, "get-random": true, "new-guid": true, "get-culture": true,
-	"get-psdrive": true, "get-module": true, "get-job": true, "receive-job": true, "wait-job": true,
-	"get-service": true, "get-computerinfo": true, "get-error": true, "get-uptime": true, "out-gridview": true,
-	"set-strictmode": true, "convertto-csv": true, "convertfrom-csv": true, "convertto-xml": true,
-	"convertfrom-stringdata": true, "convertto-html": true, "get-psreadlineoption": true, "test-json": true,
-	"select-xml": true, "get-itempropertyvalue": true, "import-csv": true, "new-object": true,
-}
+var readOnly map[string]bool
 
 // cmdlet returns the cmdlet low names (lower case), through its alias; ""
 // when ralph has no mapping for it.
@@ -81,75 +43,17 @@ type spec struct {
 	alias    map[string]string // exact aliases of parameters
 }
 
-var common = spec{
-	values: []string{"erroraction", "warningaction", "informationaction", "progressaction", "errorvariable",
-		"warningvariable", "informationvariable", "outvariable", "outbuffer", "pipelinevariable"},
-	switches: []string{"verbose", "debug", "whatif", "confirm"},
-	alias: map[string]string{"ea": "erroraction", "wa": "warningaction", "infa": "informationaction", "ev": "errorvariable",
-		"wv": "warningvariable", "iv": "informationvariable", "ov": "outvariable", "ob": "outbuffer", "pv": "pipelinevariable",
-		"vb": "verbose", "db": "debug", "wi": "whatif", "cf": "confirm", "proga": "progressaction"},
-}
+var common spec
 
-var itemAlias = map[string]string{"lp": "literalpath", "pspath": "literalpath", "fullname": "path"}
+var itemAlias map[string]string
 
-var specs = map[string]spec{
-	"remove-item": {values: []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
-		switches: []string{"recurse", "force"}, pos: []string{"path"}, alias: itemAlias},
-	"move-item": {values: []string{"path", "literalpath", "destination", "filter", "include", "exclude", "credential"},
-		switches: []string{"force", "passthru"}, pos: []string{"path", "destination"}, alias: itemAlias},
-	"copy-item": {values: []string{"path", "literalpath", "destination", "filter", "include", "exclude", "credential", "tosession", "fromsession"},
-		switches: []string{"recurse", "force", "container", "passthru"}, pos: []string{"path", "destination"}, alias: itemAlias},
-	"rename-item": {values: []string{"path", "literalpath", "newname", "credential"},
-		switches: []string{"force", "passthru"}, pos: []string{"path", "newname"}, alias: itemAlias},
-	"set-content": {values: []string{"path", "literalpath", "value", "encoding", "filter", "include", "exclude", "credential", "stream"},
-		switches: []string{"nonewline", "force", "passthru", "asbytestream"}, pos: []string{"path", "value"}, alias: itemAlias},
-	"add-content": {values: []string{"path", "literalpath", "value", "encoding", "filter", "include", "exclude", "credential", "stream"},
-		switches: []string{"nonewline", "force", "passthru", "asbytestream"}, pos: []string{"path", "value"}, alias: itemAlias},
-	"clear-content": {values: []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
-		switches: []string{"force"}, pos: []string{"path"}, alias: itemAlias},
-	"out-file": {values: []string{"filepath", "literalpath", "encoding", "width", "inputobject"},
-		switches: []string{"append", "force", "noclobber", "nonewline"}, pos: []string{"filepath", "encoding"},
-		alias: map[string]string{"path": "filepath", "lp": "literalpath", "pspath": "literalpath"}},
-	"tee-object": {values: []string{"filepath", "literalpath", "variable", "inputobject", "encoding"},
-		switches: []string{"append"}, pos: []string{"filepath"}, alias: map[string]string{"path": "filepath", "lp": "literalpath", "pspath": "literalpath"}},
-	"new-item": {values: []string{"path", "name", "itemtype", "value", "credential"},
-		switches: []string{"force"}, pos: []string{"path"}, alias: map[string]string{"type": "itemtype", "target": "value"}},
-	"set-location":      {values: []string{"path", "literalpath", "stackname"}, switches: []string{"passthru"}, pos: []string{"path"}, alias: itemAlias},
-	"push-location":     {values: []string{"path", "literalpath", "stackname"}, switches: []string{"passthru"}, pos: []string{"path"}, alias: itemAlias},
-	"pop-location":      {values: []string{"stackname"}, switches: []string{"passthru"}},
-	"invoke-expression": {values: []string{"command"}, pos: []string{"command"}},
-	"invoke-command": {values: []string{"scriptblock", "filepath", "computername", "session", "argumentlist", "inputobject", "credential", "jobname", "vmname", "hostname", "containerid"},
-		switches: []string{"asjob", "nonewscope", "hidecomputername"}, pos: []string{"scriptblock"},
-		alias: map[string]string{"command": "scriptblock", "args": "argumentlist", "cn": "computername"}},
-	"start-process": {values: []string{"filepath", "argumentlist", "workingdirectory", "verb", "windowstyle", "credential",
-		"redirectstandardoutput", "redirectstandarderror", "redirectstandardinput", "environment"},
-		switches: []string{"wait", "nonewwindow", "passthru", "loaduserprofile", "usenewenvironment"}, pos: []string{"filepath", "argumentlist"},
-		alias: map[string]string{"args": "argumentlist", "lup": "loaduserprofile", "nnw": "nonewwindow", "rso": "redirectstandardoutput", "rse": "redirectstandarderror", "rsi": "redirectstandardinput", "path": "filepath"}},
-	"foreach-object": {values: []string{"process", "begin", "end", "membername", "argumentlist", "inputobject", "remainingscripts", "throttlelimit", "timeoutseconds"},
-		switches: []string{"parallel", "asjob"}, pos: []string{"process"}},
-	"get-childitem": {values: []string{"path", "literalpath", "filter", "include", "exclude", "depth", "attributes"},
-		switches: []string{"recurse", "force", "name", "file", "directory", "hidden", "readonly", "system", "followsymlink"},
-		pos:      []string{"path", "filter"}, alias: map[string]string{"lp": "literalpath", "pspath": "literalpath", "s": "recurse", "ad": "directory", "af": "file", "ah": "hidden"}},
-	"get-item": {values: []string{"path", "literalpath", "filter", "include", "exclude", "stream"}, switches: []string{"force"}, pos: []string{"path"}, alias: itemAlias},
-}
+var specs map[string]spec
 
 // writes are the cmdlets writers maps.
-var writes = map[string]bool{"remove-item": true, "move-item": true, "copy-item": true, "rename-item": true,
-	"set-content": true, "add-content": true, "clear-content": true, "out-file": true, "tee-object": true, "new-item": true}
+var writes map[string]bool
 
 // writers map the cmdlets that change files onto their translations.
-var writers = map[string]func(t *translator, b *bound, c *Cmd, prev []*Cmd) string{
-	"remove-item":   (*translator).removeItem,
-	"move-item":     (*translator).moveItem,
-	"copy-item":     (*translator).copyItem,
-	"rename-item":   (*translator).renameItem,
-	"set-content":   func(t *translator, b *bound, c *Cmd, prev []*Cmd) string { return t.setContent(b, ">") },
-	"add-content":   func(t *translator, b *bound, c *Cmd, prev []*Cmd) string { return t.setContent(b, ">>") },
-	"clear-content": func(t *translator, b *bound, c *Cmd, prev []*Cmd) string { return t.clearContent(b) },
-	"out-file":      (*translator).outFile,
-	"tee-object":    (*translator).outFile,
-	"new-item":      (*translator).newItem,
-}
+var writers map[string]func(t *translator, b *bound, c *Cmd, prev []*Cmd) string
 
 // bound is a command's arguments bound to its parameters.
 type bound struct {

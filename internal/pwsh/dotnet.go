@@ -5,44 +5,13 @@ import "strings"
 // safeMethods are methods of values (strings, collections, paths) that
 // change no file. Any other method of a value asks: $f.Delete(),
 // (Get-Item x).MoveTo(…) and the like.
-var safeMethods = map[string]bool{
-	"tostring": true, "trim": true, "trimstart": true, "trimend": true, "split": true, "replace": true,
-	"contains": true, "startswith": true, "endswith": true, "tolower": true, "toupper": true,
-	"tolowerinvariant": true, "toupperinvariant": true, "substring": true, "indexof": true, "lastindexof": true,
-	"join": true, "equals": true, "gettype": true, "padleft": true, "padright": true, "format": true,
-	"getvalue": true, "where": true, "foreach": true, "add": true, "remove": true, "containskey": true,
-	"containsvalue": true, "getenumerator": true, "tochararray": true, "normalize": true, "compareto": true,
-	"insert": true, "clear": true, "readtoend": true, "readline": true, "matches": true, "match": true,
-	"ismatch": true, "toarray": true, "getfiles": true, "getdirectories": true, "enumeratefiles": true,
-	"enumeratedirectories": true, "getfilesysteminfos": true, "exists": true, "gethashcode": true,
-	"addrange": true, "sort": true, "reverse": true, "first": true, "last": true, "count": true, "item": true,
-	"getbytes": true, "getstring": true, "tobase64string": true, "frombase64string": true, "adddays": true,
-	"addhours": true, "addminutes": true, "addseconds": true, "subtract": true, "totalseconds": true,
-	"getfilename": true, "getextension": true, "getdirectoryname": true, "combine": true, "getfullpath": true,
-	"haskey": true, "indexofany": true, "isnullorempty": true, "isnullorwhitespace": true, "concat": true,
-	"waitforexit": true, "dispose": true, "close": true, "flush": true,
-}
+var safeMethods map[string]bool
 
 // readTypes are .NET types none of whose static methods change files.
-var readTypes = map[string]bool{
-	"math": true, "convert": true, "string": true, "text.encoding": true, "io.path": true, "datetime": true,
-	"guid": true, "char": true, "int": true, "int32": true, "int64": true, "double": true, "regex": true,
-	"text.regularexpressions.regex": true, "console": true, "timespan": true, "bitconverter": true,
-	"linq.enumerable": true, "array": true, "uri": true, "version": true, "bool": true, "boolean": true,
-	"net.dns": true, "web.httputility": true, "runtime.interopservices.runtimeinformation": true,
-	"threading.thread": true, "collections.generic.list[string]": true, "string[]": true,
-}
+var readTypes map[string]bool
 
 // readStatics are static methods of other types that change nothing.
-var readStatics = map[string]bool{
-	"io.file::exists": true, "io.file::readalltext": true, "io.file::readalllines": true, "io.file::readallbytes": true,
-	"io.file::getattributes": true, "io.file::getlastwritetime": true, "io.file::readlines": true,
-	"io.directory::exists": true, "io.directory::getfiles": true, "io.directory::getdirectories": true,
-	"io.directory::enumeratefiles": true, "io.directory::enumeratedirectories": true,
-	"io.directory::getcurrentdirectory": true, "io.directory::getfilesystementries": true,
-	"environment::getenvironmentvariable": true, "environment::getfolderpath": true,
-	"environment::getenvironmentvariables": true, "environment::getcommandlineargs": true,
-}
+var readStatics map[string]bool
 
 // call judges a method call: static calls of System.IO that delete, move,
 // copy or write files are mapped onto the shell commands that do the

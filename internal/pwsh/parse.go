@@ -118,6 +118,7 @@ type parser struct {
 
 // Parse reads a PowerShell command line.
 func Parse(src string) (*Script, []assignment, error) {
+	tables()
 	p := &parser{s: []rune(normalize(src))}
 	sc := p.script(0)
 	if p.err == nil && p.i < len(p.s) {
@@ -269,13 +270,7 @@ func (p *parser) stmt(end rune) *Stmt {
 
 // keywords start statements that are not commands; their ( ) hold
 // pipelines and their { } code.
-var keywords = map[string]bool{
-	"if": true, "elseif": true, "else": true, "foreach": true, "for": true, "while": true, "do": true,
-	"until": true, "switch": true, "try": true, "catch": true, "finally": true, "trap": true,
-	"function": true, "filter": true, "workflow": true, "param": true, "begin": true, "process": true,
-	"end": true, "return": true, "break": true, "continue": true, "throw": true, "exit": true,
-	"class": true, "enum": true, "using": true, "data": true, "dynamicparam": true, "clean": true,
-}
+var keywords map[string]bool
 
 // cmd reads one pipeline element; nil when there is none.
 func (p *parser) cmd(end rune) *Cmd {
@@ -643,7 +638,7 @@ func (p *parser) single() string {
 }
 
 // escapes are the backtick escapes of "…" strings.
-var escapes = map[rune]string{'0': "\x00", 'a': "\a", 'b': "\b", 'e': "\x1b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t", 'v': "\v"}
+var escapes map[rune]string
 
 // double reads a "…" string into e's parts.
 func (p *parser) double(e *Elem) {

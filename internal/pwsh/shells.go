@@ -28,20 +28,20 @@ func (t *translator) powershell(name string, args []*Elem, c *Cmd) string {
 // from another shell (bash's pwsh -c '…', Codex's argv): the command
 // line it runs, translated, and what could not be read.
 func PowerShellArgs(name string, args []string) Result {
+	tables()
 	t := &translator{}
 	bash := t.shellArgs(name, args, name+" "+strings.Join(args, " "))
 	return Result{Bash: bash, Problems: t.probs}
 }
 
 // pwshValueOpts are powershell's options that take a value.
-var pwshValueOpts = []string{"executionpolicy", "windowstyle", "inputformat", "outputformat", "configurationname",
-	"workingdirectory", "version", "psconsolefile", "settingsfile", "custompipename", "encodedarguments"}
+var pwshValueOpts []string
 
-var pwshSwitches = []string{"noprofile", "noninteractive", "nologo", "noexit", "sta", "mta", "login", "interactive",
-	"noprofileloadtime", "help"}
+var pwshSwitches []string
 
 // IsPowerShell reports whether a program name is PowerShell's.
 func IsPowerShell(name string) bool {
+	tables()
 	base := strings.ToLower(name)
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
 		base = base[i+1:]
@@ -213,9 +213,7 @@ func cmdWords(s string) []string {
 }
 
 // cmdReads are cmd's commands that change nothing.
-var cmdReads = map[string]bool{"echo": true, "dir": true, "type": true, "ver": true, "where": true, "cls": true,
-	"vol": true, "rem": true, "title": true, "findstr": true, "find": true, "more": true, "tree": true,
-	"whoami": true, "hostname": true, "tasklist": true, "timeout": true, "pause": true, "exit": true}
+var cmdReads map[string]bool
 
 // cmdCommand maps one cmd command.
 func (t *translator) cmdCommand(words []string, line string) string {

@@ -37,6 +37,7 @@ type translator struct {
 
 // Translate reads a PowerShell command line.
 func Translate(src string) Result {
+	tables()
 	t := &translator{}
 	bash := t.source(src, "")
 	return Result{Bash: bash, Problems: t.probs}
@@ -265,18 +266,13 @@ func raw(c *Cmd) string {
 }
 
 // moduleName is how a module that qualifies a cmdlet is named.
-var moduleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
+var moduleName *regexp.Regexp
 
 // verbNoun is how a cmdlet or function is named.
-var verbNoun = regexp.MustCompile(`^[a-z]+-[a-z][a-z0-9]*$`)
+var verbNoun *regexp.Regexp
 
 // readVerbs are the approved verbs of cmdlets that change nothing.
-var readVerbs = map[string]bool{
-	"get": true, "test": true, "find": true, "select": true, "measure": true, "format": true, "show": true,
-	"resolve": true, "search": true, "compare": true, "trace": true, "wait": true, "watch": true, "read": true,
-	"convertto": true, "convertfrom": true, "join": true, "split": true, "sort": true, "group": true,
-	"write": true, "out": true, "confirm": true, "debug": true, "ping": true, "receive": true,
-}
+var readVerbs map[string]bool
 
 // unknownCmdlet judges a Verb-Noun command ralph has no mapping for: one
 // whose verb only reads runs; any other asks.
@@ -455,7 +451,7 @@ func shellVar(name string) string {
 	return `"$RALPH_PS_` + clean + `"`
 }
 
-var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var ident *regexp.Regexp
 
 // quote quotes s for the shell.
 func quote(s string) string {
@@ -503,20 +499,9 @@ func decodeUTF16(s string) (string, bool) {
 	return string(utf16.Decode(u)), true
 }
 
-// approvedVerbs are PowerShell's approved verbs (Get-Verb).
-var approvedVerbs = map[string]bool{}
-
-func init() {
-	for _, v := range strings.Fields(`add clear close copy enter exit find format get hide join lock move new open
-		optimize pop push redo remove rename reset resize search select set show skip split step switch undo
-		unlock watch connect disconnect read receive send write backup checkpoint compare compress convert
-		convertfrom convertto dismount edit expand export group import initialize limit merge mount out publish
-		restore save sync unpublish update approve assert build complete confirm deny deploy disable enable
-		install invoke register request restart resume start stop submit suspend uninstall unregister wait
-		debug measure ping repair resolve test trace block grant protect revoke unblock unprotect use`) {
-		approvedVerbs[v] = true
-	}
-}
+// approvedVerbs are PowerShell's approved verbs (Get-Verb), filled by
+// tables.
+var approvedVerbs map[string]bool
 
 // Looks reports whether a command line given as a Bash command is
 // PowerShell: it parses as PowerShell and names a cmdlet ralph maps, a
@@ -524,6 +509,7 @@ func init() {
 // static .NET call. Copilot CLI's PascalCase hooks report its powershell
 // tool as Bash; such a command is judged as PowerShell too.
 func Looks(src string) bool {
+	tables()
 	sc, _, err := Parse(src)
 	if err != nil {
 		return false
@@ -575,8 +561,7 @@ func cmdletName(name string) bool {
 }
 
 // setsVariables are commands that set variables by name.
-var setsVariables = map[string]bool{"set-variable": true, "sv": true, "set": true, "new-variable": true, "nv": true,
-	"clear-variable": true, "clv": true, "remove-variable": true, "rv": true}
+var setsVariables map[string]bool
 
 // poisoned reports whether sc sets variables by routes other than
 // $name = value (Set-Variable, -OutVariable, variable:, [ref], loops).
@@ -641,7 +626,7 @@ func stripProvider(p string) string {
 
 // web are Invoke-WebRequest, Invoke-RestMethod and their aliases (curl
 // and wget in Windows PowerShell).
-var web = map[string]bool{"invoke-webrequest": true, "iwr": true, "invoke-restmethod": true, "irm": true, "curl": true, "wget": true}
+var web map[string]bool
 
 // download maps Invoke-WebRequest -OutFile PATH onto a write of PATH
 // with text ralph cannot see.
