@@ -13,13 +13,7 @@ import (
 
 // builtinOnly are the builtins that start no program, so no bash that
 // would read $BASH_ENV.
-var builtinOnly = map[string]bool{
-	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true,
-	"export": true, "unset": true, "local": true, "declare": true, "typeset": true, "readonly": true,
-	"set": true, "shift": true, "cd": true, "pushd": true, "popd": true, "dirs": true, "pwd": true,
-	"alias": true, "unalias": true, "type": true, "hash": true, "let": true, "read": true, "return": true,
-	"exit": true, "shopt": true, "umask": true, "wait": true, "jobs": true,
-}
+var builtinOnly map[string]bool
 
 // bashEnv walks the file $BASH_ENV names, once, before program name runs
 // with it set by this command line: bash sources it before its own

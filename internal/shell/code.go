@@ -32,7 +32,7 @@ func interpreter(name string) string {
 }
 
 // codeFlag is each language's option for inline code.
-var codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby": "e", "php": "r", "lua": "e", "awk": "e"}
+var codeFlag map[string]string
 
 // interp finds the inline code an interpreter runs (-c, -e, eval, a heredoc
 // or piped text) and turns the file deletions, moves, writes and shell
@@ -214,76 +214,7 @@ const (
 	pathObject = -2 // Path(p).unlink(), .rmdir(), .write_text()
 )
 
-var ops = map[string][]op{
-	"python": {
-		// The module may be named (shutil.rmtree), imported from
-		// (from shutil import rmtree) or fetched (__import__('shutil').rmtree).
-		{re: `(?:(?:\bshutil|__import__\(\s*['"]shutil['"]\s*\))\.|(?:^|[^.\w]))rmtree\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:remove|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:rmdir|removedirs)\s*\(`, argv: []string{"rmdir"}, paths: 1},
-		{re: `\b(?:shutil\.move|os\.rename|os\.replace|os\.renames)\s*\(`, argv: []string{"mv"}, paths: 2},
-		{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
-		{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:symlink|link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
-		{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
-		{re: `(?:(?:\bos|__import__\(\s*['"]os['"]\s*\))\.|(?:^|[^.\w]))(?:system|popen)\s*\(|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(\s*[\[\'"]`, shell: true},
-		{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
-	},
-	"node": {
-		{re: `\b(?:rmSync|rmdirSync|removeSync|emptyDirSync|rimrafSync)\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\b(?:fs|fsp|fse|fsExtra|promises)\.(?:rm|rmdir|remove|emptyDir)\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\brimraf(?:\.sync)?\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\bunlinkSync\s*\(|\b(?:fs|fsp|fse|promises)\.unlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\b(?:writeFileSync|truncateSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:writeFile|truncate)\s*\(`, argv: []string{"tee"}, paths: 1},
-		{re: `\b(?:renameSync|moveSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:rename|move)\s*\(`, argv: []string{"mv"}, paths: 2},
-		{re: `\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(`, shell: true},
-		{re: `\bDeno\.remove\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\b(?:symlinkSync|linkSync|ensureSymlinkSync|ensureLinkSync)\s*\(|\b(?:fs|fsp|fse|promises)\.(?:symlink|link)\s*\(|\bDeno\.(?:symlink|link)(?:Sync)?\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
-		{re: `\bBun\.\$\s*` + "`", quoted: true},
-	},
-	"perl": {
-		{re: `\b(?:File::Path::)?(?:rmtree|remove_tree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\bunlink\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\brmdir\b\s*\(?`, argv: []string{"rmdir"}, paths: 1},
-		{re: `(?:^|[^\w:>$])(?:symlink|link)\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
-		{re: `\b(?:system|exec)\b\s*\(?`, shell: true},
-		{re: `(?:\bqx\s*[{(/]|` + "`" + `)`, quoted: true},
-	},
-	"ruby": {
-		{re: `\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\bFileUtils\.(?:rm|rm_f|remove|safe_unlink)\b\s*\(?`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\b(?:File|Pathname)\.(?:delete|unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\bDir\.(?:rmdir|delete|unlink)\s*\(`, argv: []string{"rmdir"}, paths: 1},
-		{re: `\bFileUtils\.(?:mv|move)\b\s*\(?`, argv: []string{"mv"}, paths: 2},
-		{re: `\bFile\.write\s*\(`, argv: []string{"tee"}, paths: 1},
-		{re: `\b(?:File\.(?:symlink|link)|FileUtils\.(?:ln_sf|ln_s|ln))\b\s*\(?`, argv: []string{"ln", "-s"}, paths: 2},
-		{re: `\b(?:system|exec|spawn)\b\s*\(?`, shell: true},
-		{re: `(?:%x\s*[{(]|` + "`" + `)`, quoted: true},
-	},
-	"awk": {
-		{re: `\bsystem\s*\(`, shell: true},
-		{re: `"[^"\n]*"\s*\|\s*getline\b`, getline: true},
-	},
-	"lua": {
-		{re: `\b(?:os\.execute|io\.popen)\s*\(`, shell: true},
-		{re: `\bos\.remove\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\bos\.rename\s*\(`, argv: []string{"mv"}, paths: 2},
-		{re: `\bio\.open\s*\(`, argv: []string{"tee"}, paths: pathOpen},
-	},
-	"go": {
-		{re: `\bos\.RemoveAll\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
-		{re: `\b(?:os\.Remove|(?:syscall|unix)\.Unlink)\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\b(?:syscall|unix)\.Rmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
-		{re: `\bos\.(?:WriteFile|Truncate|Create)\s*\(`, argv: []string{"tee"}, paths: 1},
-		{re: `\bos\.Rename\s*\(`, argv: []string{"mv"}, paths: 2},
-		{re: `\bos\.(?:Symlink|Link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
-		{re: `\bexec\.Command\s*\(|\bexec\.CommandContext\s*\(\s*[\w.]+(?:\(\))?\s*,|\b(?:syscall|unix)\.Exec\s*\(`, shell: true},
-	},
-	"php": {
-		{re: `\bunlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
-		{re: `\brmdir\s*\(`, argv: []string{"rmdir"}, paths: 1},
-		{re: `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`, shell: true},
-	},
-}
+var ops map[string][]op
 
 // compiled returns the regexps of ops[lang], compiled on first use and one
 // language at a time: most hook calls never see interpreter code, and one
@@ -309,13 +240,10 @@ var (
 
 // quick lists substrings without which code cannot match any op, so most
 // one-liners (print, json, imports) are judged without a regexp.
-var quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
-	"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-	"copy", "link", "`", "qx", "%x", "$", "getline",
-	"Remove", "Unlink", "Rmdir", "Write", "Truncate", "Create", "Rename", "Link", "Command", "Exec"}
+var quick []string
 
 // shells are the programs that run the text piped into them as commands.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+var shells map[string]bool
 
 // code finds the effects of inline code and emits them as commands.
 func (w *walker) code(c *ctx, lang, code string, sc *scope) {
@@ -704,17 +632,13 @@ func evalArgs(args []codeArg, vars map[string]codeArg) []codeArg {
 
 // wrappers are calls that return their (path) argument unchanged, for
 // ralph's purpose.
-var pathCalls = []string{"Path", "pathlib.Path", "PosixPath", "PurePath", "pathlib.PurePath", "os.path.abspath",
-	"os.path.realpath", "os.path.normpath", "os.path.expanduser", "os.fspath", "str", "path.resolve",
-	"path.normalize", "File.expand_path", "Pathname.new", "Pathname", "File.absolute_path", "realpath"}
+var pathCalls []string
 
 // joinCalls join their arguments into a path.
-var joinCalls = []string{"os.path.join", "path.join", "File.join", "path.resolve", "filepath.Join"}
+var joinCalls []string
 
 // homeExprs stand for the home directory.
-var homeExprs = []string{"Path.home()", "pathlib.Path.home()", "os.homedir()", "require('os').homedir()",
-	"Dir.home", "os.environ['HOME']", `os.environ["HOME"]`, "os.getenv('HOME')", `os.getenv("HOME")`,
-	"ENV['HOME']", `ENV["HOME"]`, "process.env.HOME", "$ENV{HOME}", "$ENV{'HOME'}", "os.path.expanduser('~')"}
+var homeExprs []string
 
 // evalArg works out the value of an argument that is an expression of
 // known values, or reports false.

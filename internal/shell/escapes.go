@@ -332,15 +332,7 @@ func (w *walker) vimCommand(c *ctx, name string, v Word, run func(string, Word))
 // lower-cased names, as cmdName gives them), with the options that carry
 // code on the command line ("" for code read from stdin: a heredoc or
 // here-string).
-var foreignCode = map[string][]string{
-	"rscript": {"-e", "--expr"}, "r": {"-e"}, "julia": {"-e", "-E", "--eval", "--print"}, "osascript": {"-e"},
-	"emacs": {"--eval", "-eval"}, "emacsclient": {"--eval", "-e"}, "guile": {"-c"}, "racket": {"-e", "--eval"},
-	"sbcl": {"--eval"}, "clisp": {"-x"}, "elixir": {"-e", "--eval"}, "erl": {"-eval"}, "scala": {"-e"},
-	"groovy": {"-e"}, "clojure": {"-e"}, "clj": {"-e"}, "bb": {"-e"}, "pwsh": {"-c", "-Command", "-command"},
-	"powershell": {"-c", "-Command", "-command"}, "nu": {"-c"}, "elvish": {"-c"}, "xonsh": {"-c"},
-	"csh": {"-c"}, "tcsh": {"-c"}, "tclsh": {""}, "wish": {""}, "jshell": {""}, "ghci": {"-e"}, "ocaml": {"-e"},
-	"swift": {"-e"}, "crystal": {"eval"}, "nim": {"--eval"}, "dart": {""}, "kotlin": {"-e"},
-}
+var foreignCode map[string][]string
 
 // deletes reports whether code in a language ralph cannot read names a way
 // to delete files or to run commands.

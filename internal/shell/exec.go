@@ -120,14 +120,7 @@ func (w *walker) emitRedirsAt(c *ctx, redirs []Redir, sc *scope) {
 
 // prefixOpts are the options of simple prefix wrappers that take a value:
 // short letters, then long names.
-var prefixOpts = map[string][2]string{
-	"stdbuf": {"ioe", "input output error"},
-	"ionice": {"cnp", "class classdata pid"},
-	"time":   {"fo", "format output"},
-	"exec":   {"a", ""},
-	"strace": {"oeEpsuPSIb", "output"},
-	"ltrace": {"oeEpsuSnA", "output"},
-}
+var prefixOpts map[string][2]string
 
 // exec handles one argv: it unwraps wrappers, descends into nested shells
 // and scripts, and emits the command that really runs. It returns that
@@ -742,14 +735,7 @@ func (w *walker) joined(c *ctx, args []Word, sc *scope, in *Cmd) *Cmd {
 
 // setupTools print shell code that only sets up the environment, for eval
 // "$(tool …)" or source <(tool …): agents, version managers, completions.
-var setupTools = map[string]bool{
-	"ssh-agent": true, "gpg-agent": true, "keychain": true, "pyenv": true, "rbenv": true, "nodenv": true,
-	"goenv": true, "jenv": true, "plenv": true, "direnv": true, "conda": true, "micromamba": true,
-	"brew": true, "minikube": true, "docker-machine": true, "opam": true, "zoxide": true, "starship": true,
-	"fnm": true, "mise": true, "rtx": true, "asdf": true, "dircolors": true, "luarocks": true,
-	"thefuck": true, "atuin": true, "uv": true, "poetry": true, "pipenv": true, "kubectl": true,
-	"helm": true, "gh": true, "rustup": true, "cargo": true, "npm": true, "pnpm": true, "deno": true,
-}
+var setupTools map[string]bool
 
 // shellSetup reports whether raw is "$(tool …)", `tool …` or <(tool …) for
 // a tool of setupTools: code generated to set up the shell, not to act.
@@ -946,7 +932,11 @@ func stdinFile(redirs []Redir) (Word, bool) {
 
 // StdinText returns what c reads on stdin when it is literal: a heredoc, a
 // here-string, or echoed text piped in.
-func (c *Cmd) StdinText() (string, bool) { return stdinText(c.Redirs, c.Input) }
+func (c *Cmd) StdinText() (string, bool) {
+	tables()
+	tables()
+	return stdinText(c.Redirs, c.Input)
+}
 
 // setStdout records what echo, printf and cat-of-a-heredoc print, for a
 // shell they may be piped into.
@@ -1398,12 +1388,11 @@ func (w *walker) ssh(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 
 // gitCommandVars are the environment variables whose value git runs as a
 // shell command line.
-var gitCommandVars = []string{"GIT_SSH_COMMAND", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_ASKPASS"}
+var gitCommandVars []string
 
 // gitCommandKeys are the configuration keys whose value git runs as a
 // shell command line ("!cmd" for an alias or a credential helper).
-var gitCommandKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "diff.external",
-	"sequence.editor", "gpg.program", "credential.helper", "core.gitproxy", "uploadpack.packobjectshook", "merge.tool"}
+var gitCommandKeys []string
 
 // gitShell follows what a git command runs as shell code: git rebase
 // --exec, git bisect run, git submodule foreach, aliases and command
@@ -1551,16 +1540,7 @@ func gitConfig(args []Word, sc *scope) (map[string]string, string, []Word) {
 
 // containerArgOpts are the options of docker/podman run and exec that take
 // a value as the next argument.
-var containerArgOpts = map[string]bool{
-	"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
-	"--workdir": true, "--name": true, "--network": true, "--net": true, "-u": true, "--user": true,
-	"--entrypoint": true, "--mount": true, "--env-file": true, "-l": true, "--label": true,
-	"--platform": true, "-m": true, "--memory": true, "--cpus": true, "-h": true, "--hostname": true,
-	"--add-host": true, "--device": true, "--cap-add": true, "--cap-drop": true, "--pull": true,
-	"--restart": true, "--shm-size": true, "--ulimit": true, "--volumes-from": true, "--tmpfs": true,
-	"--security-opt": true, "--dns": true, "--gpus": true, "--ipc": true, "--pid": true, "--log-driver": true,
-	"--index": true, // docker compose exec --index N
-}
+var containerArgOpts map[string]bool
 
 // container follows the command that docker/podman run or exec runs inside
 // a container: it acts on the container's filesystem (and on whatever is
@@ -1596,9 +1576,7 @@ func (w *walker) container(c *ctx, name string, args []Word, sc *scope) {
 
 // kubeValueOpts are kubectl's options that take a value as the next
 // argument.
-var kubeValueOpts = map[string]bool{"-n": true, "--namespace": true, "-c": true, "--container": true, "--context": true,
-	"--kubeconfig": true, "-f": true, "--filename": true, "--pod-running-timeout": true, "--cluster": true, "--user": true,
-	"-s": true, "--server": true, "--token": true, "--as": true}
+var kubeValueOpts map[string]bool
 
 // kubeExec follows kubectl exec POD -- CMD…: the command runs in a
 // container, judged like another machine's.

@@ -11,6 +11,7 @@ import (
 // add, checkout, status), diff.NAME.textconv and command, merge.NAME.driver,
 // mergetool.NAME.cmd, difftool.NAME.cmd and credential.URL.helper.
 func GitCommandKey(k string) bool {
+	tables()
 	k = strings.ToLower(k)
 	if slices.Contains(gitCommandKeys, k) {
 		return true

@@ -15,15 +15,7 @@ import (
 
 // goValueFlags are the go build flags that take a value: what follows them
 // is not a package.
-var goValueFlags = map[string]bool{
-	"C": true, "p": true, "asmflags": true, "buildmode": true, "buildvcs": true, "compiler": true, "gccgoflags": true,
-	"gcflags": true, "installsuffix": true, "ldflags": true, "mod": true, "modfile": true, "overlay": true, "pgo": true,
-	"pkgdir": true, "tags": true, "toolexec": true, "exec": true, "coverpkg": true, "covermode": true, "vettool": true,
-	"o": true, "run": true, "skip": true, "bench": true, "count": true, "cpu": true, "timeout": true, "parallel": true,
-	"benchtime": true, "coverprofile": true, "cpuprofile": true, "memprofile": true, "blockprofile": true,
-	"mutexprofile": true, "trace": true, "outputdir": true, "fuzz": true, "fuzztime": true, "fuzzminimizetime": true,
-	"shuffle": true, "list": true, "json": false, "failfast": false,
-}
+var goValueFlags map[string]bool
 
 // goCommand follows what a go command runs besides the go tool: the
 // programs its flags and GOFLAGS name, the settings go env -w keeps, and

@@ -538,16 +538,7 @@ func parseJustfile(text string) (map[string]*makeRule, string) {
 }
 
 // npmBuiltins are npm, yarn and pnpm commands that are not scripts.
-var npmBuiltins = map[string]bool{"access": true, "add": true, "audit": true, "bin": true, "bugs": true, "cache": true,
-	"config": true, "dedupe": true, "deprecate": true, "diff": true, "dist-tag": true, "docs": true, "doctor": true,
-	"edit": true, "exec": true, "explain": true, "explore": true, "fund": true, "help": true, "info": true, "init": true,
-	"link": true, "login": true, "logout": true, "ls": true, "list": true, "outdated": true, "owner": true, "pack": true,
-	"ping": true, "prefix": true, "profile": true, "prune": true, "publish": true, "rebuild": true, "remove": true,
-	"rm": true, "uninstall": true, "search": true, "set": true, "shrinkwrap": true, "star": true, "team": true,
-	"token": true, "unpublish": true, "update": true, "upgrade": true, "up": true, "version": true, "view": true,
-	"whoami": true, "why": true, "dlx": true, "x": true, "create": true, "global": true, "workspace": true,
-	"workspaces": true, "plugin": true, "node": true, "import": true, "store": true, "patch": true, "fetch": true,
-	"setup": true, "env": true, "licenses": true, "root": true, "query": true, "pm": true}
+var npmBuiltins map[string]bool
 
 // pkgScripts walks the package.json scripts npm, yarn, pnpm or bun will
 // run: the one named (npm run X, yarn X, npm test), with its pre and post

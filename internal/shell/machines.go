@@ -10,8 +10,7 @@ import "strings"
 // like the command line's own).
 
 // composeValueOpts are docker compose's global options that take a value.
-var composeValueOpts = map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true,
-	"--project-directory": true, "--profile": true, "--env-file": true, "--ansi": true, "--parallel": true, "--progress": true}
+var composeValueOpts map[string]bool
 
 // compose follows docker compose (docker-compose, podman compose) run and
 // exec: [global options] run|exec [options] SERVICE CMD…, as docker's own.

@@ -31,6 +31,7 @@ type Lasting struct {
 // Outlasting returns what src leaves behind in a shell that outlives it.
 // A command line that does not parse is read as far as it does.
 func Outlasting(src string) Lasting {
+	tables()
 	var l Lasting
 	outlasting(src, &l, 0)
 	return l
@@ -73,27 +74,10 @@ func outlasting(src string, l *Lasting, depth int) {
 
 // shellVars are the variables the shell itself reads, so that setting one
 // changes what later command lines run or how they are read.
-var shellVars = map[string]bool{
-	"PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS4": true, "BASH_ENV": true,
-	"ENV": true, "PATH": true, "IFS": true, "CDPATH": true, "GLOBIGNORE": true, "BASH_ALIASES": true,
-	"BASH_CMDS": true, "SHELLOPTS": true, "BASHOPTS": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true,
-	"BASH_LOADABLES_PATH": true, "EXECIGNORE": true, "HOME": true, "TMOUT": true,
-	// zsh's (zsh.go)
-	"PROMPT": true, "PROMPT2": true, "PROMPT3": true, "PROMPT4": true, "RPROMPT": true, "RPS1": true,
-	"RPS2": true, "path": true, "fpath": true, "FPATH": true, "module_path": true, "MODULE_PATH": true,
-	"NULLCMD": true, "READNULLCMD": true, "ZDOTDIR": true, "PERIOD": true, "cdpath": true,
-	"functions": true, "aliases": true, "galiases": true, "saliases": true, "commands": true,
-	"options": true, "nameddirs": true, "chpwd_functions": true, "precmd_functions": true,
-	"preexec_functions": true, "periodic_functions": true, "zshexit_functions": true,
-}
+var shellVars map[string]bool
 
 // harmlessSet are the set options that change no later command's meaning.
-var harmlessSet = map[string]bool{
-	"e": true, "u": true, "x": true, "v": true, "a": true, "C": true, "b": true, "h": true, "m": true,
-	"E": true, "T": true, "pipefail": true, "errexit": true, "nounset": true, "xtrace": true,
-	"verbose": true, "noclobber": true, "allexport": true, "notify": true, "errtrace": true,
-	"functrace": true, "monitor": true, "hashall": true,
-}
+var harmlessSet map[string]bool
 
 // defs adds the definitions of one simple command.
 func defs(call *syntax.CallExpr, l *Lasting, depth int) {
@@ -218,20 +202,13 @@ func stdinRedirected(s *syntax.Stmt) bool {
 }
 
 // interpreters read code from the terminal unless given code or a script.
-var interpreters = map[string]bool{"node": true, "ruby": true, "irb": true, "perl": true, "php": true,
-	"lua": true, "R": true, "julia": true, "deno": true, "bun": true, "ghci": true, "tclsh": true,
-	"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "mongosh": true, "mongo": true,
-	"redis-cli": true, "sqlcmd": true, "clickhouse-client": true, "bc": true, "gdb": true, "lldb": true,
-	"ftp": true, "sftp": true, "telnet": true, "expect": true, "csh": true, "tcsh": true}
+var interpreters map[string]bool
 
 // editors wait at the terminal for what is typed.
-var editors = map[string]bool{"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "nano": true,
-	"emacs": true, "pico": true, "joe": true, "mg": true}
+var editors map[string]bool
 
 // codeFlags give an interpreter its code or script on the command line.
-var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "-f": true, "-r": true,
-	"--eval": true, "--command": true, "--execute": true, "--file": true, "-p": true, "--print": true,
-	"-x": true, "--batch": true, "--version": true, "-V": true, "--help": true, "-h": true, "-v": true}
+var codeFlags map[string]bool
 
 // reader returns the program a simple command of s leaves reading the
 // terminal, or "": a shell, an interpreter, an editor, or cat, tee or dd
@@ -330,6 +307,7 @@ func reader(call *syntax.CallExpr, s *syntax.Stmt) string {
 // yet, as exists says) leaves the shell where it was too. More than
 // maxDirs possible directories are none known.
 func Dirs(src string, before []string, exists func(string) bool) (after []string, known bool) {
+	tables()
 	f, err := parse(src)
 	if err != nil {
 		stmts, _ := completeStmts(src)

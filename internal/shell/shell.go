@@ -127,6 +127,7 @@ type Word struct {
 // Value returns the single value of w, or false if w is dynamic, a glob or
 // has several values.
 func (w Word) Value() (string, bool) {
+	tables()
 	if w.Dynamic || w.Glob || w.FromInput || len(w.Values) != 1 {
 		return "", false
 	}
@@ -136,6 +137,7 @@ func (w Word) Value() (string, bool) {
 // Lit returns w's value when it is one literal, else its raw text. Use it
 // for flags and messages, not for paths.
 func (w Word) Lit() string {
+	tables()
 	if v, ok := w.Value(); ok {
 		return v
 	}
@@ -151,6 +153,7 @@ type Redir struct {
 
 // Writes reports whether r writes to its target file.
 func (r Redir) Writes() bool {
+	tables()
 	switch r.Op {
 	case ">", ">>", ">|", "&>", "&>>", "<>":
 		return true
@@ -159,10 +162,15 @@ func (r Redir) Writes() bool {
 }
 
 // Clobbers reports whether r truncates its target file.
-func (r Redir) Clobbers() bool { return r.Op == ">" || r.Op == ">|" || r.Op == "&>" }
+func (r Redir) Clobbers() bool {
+	tables()
+	tables()
+	return r.Op == ">" || r.Op == ">|" || r.Op == "&>"
+}
 
 // Text renders the command for people.
 func (c *Cmd) Text() string {
+	tables()
 	var b strings.Builder
 	if c.NameWord.Raw != "" {
 		b.WriteString(c.NameWord.Raw)
@@ -190,6 +198,7 @@ func (c *Cmd) Text() string {
 // Output returns what c writes on its standard output when that is
 // literal data: echo's text and newline, printf's, cat's heredoc.
 func (c *Cmd) Output() (string, bool) {
+	tables()
 	if !c.StdoutKnown {
 		return "", false
 	}
@@ -205,7 +214,7 @@ type Env func(name string) string
 
 // knownVars are the environment variables whose value the hook sees as the
 // agent's shell would. Any other variable from outside is dynamic.
-var knownVars = []string{"HOME", "TMPDIR", "TMP", "TEMP", "CLAUDE_PROJECT_DIR", "USER", "LOGNAME", "GIT_SSH_COMMAND", "GIT_SSH"}
+var knownVars []string
 
 // Analyzer analyses command lines.
 type Analyzer struct {
@@ -228,6 +237,7 @@ type Analyzer struct {
 
 // Analyze returns what src runs when started in directory cwd.
 func (a *Analyzer) Analyze(src, cwd string) *Analysis {
+	tables()
 	out := &Analysis{Source: src}
 	w := &walker{a: a, out: out}
 	sc := &scope{vars: map[string]value{}}

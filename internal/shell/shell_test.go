@@ -23,6 +23,7 @@ import (
 const childEnv = "RALPH_SHELL_TEST_ANALYZE"
 
 func TestMain(m *testing.M) {
+	tables() // the unit tests call what the exported functions reach after it
 	if src, ok := os.LookupEnv(childEnv); ok {
 		if name, ok := strings.CutPrefix(src, "@"); ok { // too long for the environment
 			data, err := os.ReadFile(name)

@@ -118,29 +118,11 @@ func (w *walker) denoTask(c *ctx, args []Word, sc *scope) {
 }
 
 // composerEvents are the scripts composer's own commands run.
-var composerEvents = map[string][]string{
-	"install":        {"pre-install-cmd", "post-install-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"i":              {"pre-install-cmd", "post-install-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"update":         {"pre-update-cmd", "post-update-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"u":              {"pre-update-cmd", "post-update-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"upgrade":        {"pre-update-cmd", "post-update-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"require":        {"pre-update-cmd", "post-update-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"remove":         {"pre-update-cmd", "post-update-cmd", "post-autoload-dump", "pre-autoload-dump"},
-	"dump-autoload":  {"pre-autoload-dump", "post-autoload-dump"},
-	"dumpautoload":   {"pre-autoload-dump", "post-autoload-dump"},
-	"create-project": {"post-root-package-install", "post-create-project-cmd"},
-}
+var composerEvents map[string][]string
 
 // composerBuiltins are composer's commands that run no script of the
 // project's (others name a script: composer test).
-var composerBuiltins = map[string]bool{
-	"about": true, "archive": true, "audit": true, "browse": true, "home": true, "bump": true,
-	"check-platform-reqs": true, "clear-cache": true, "clearcache": true, "config": true, "depends": true,
-	"why": true, "diagnose": true, "exec": true, "fund": true, "global": true, "help": true, "init": true,
-	"licenses": true, "list": true, "outdated": true, "prohibits": true, "why-not": true, "reinstall": true,
-	"search": true, "self-update": true, "selfupdate": true, "show": true, "info": true, "status": true,
-	"suggests": true, "validate": true,
-}
+var composerBuiltins map[string]bool
 
 // composer walks the scripts composer runs: run-script NAME (or run, or a
 // script named as a command), and the event scripts of install, update

@@ -131,23 +131,11 @@ func (w *walker) tmux(c *ctx, args []Word, sc *scope, in *Cmd) {
 
 // tmuxShell are tmux's commands that take a shell command after their
 // options, with the options that take a value.
-var tmuxShell = map[string]string{
-	"new-session": "cefFnstxy", "new": "cefFnstxy",
-	"new-window": "cefFnt", "neww": "cefFnt",
-	"split-window": "celtFp", "splitw": "celtFp",
-	"respawn-pane": "cet", "respawnp": "cet",
-	"respawn-window": "cet", "respawnw": "cet",
-	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy",
-	"run-shell": "cdt", "run": "cdt",
-	"pipe-pane": "t", "pipep": "t",
-}
+var tmuxShell map[string]string
 
 // tmuxOpaque are tmux's commands that run tmux commands ralph does not
 // read (from a file, on a key, on an event, on a condition).
-var tmuxOpaque = map[string]bool{
-	"source-file": true, "source": true, "if-shell": true, "if": true, "set-hook": true,
-	"bind-key": true, "bind": true, "command-prompt": true, "confirm-before": true, "confirm": true,
-}
+var tmuxOpaque map[string]bool
 
 // tmuxCommand judges one tmux command.
 func (w *walker) tmuxCommand(c *ctx, sub []Word, sc *scope, in *Cmd) {

@@ -387,6 +387,7 @@ func literal(x *syntax.Word) (string, bool) {
 // does: an escaped character stands for itself, an escaped newline (a
 // line continuation) for nothing.
 func Unescape(s string) string {
+	tables()
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -545,13 +546,7 @@ func line(parts []syntax.WordPart, sc *scope, quoted bool) bool {
 // pathPrinters print a path (or a word) for a command line to run:
 // $(which go) test, $(go env GOPATH)/bin/tool. A program that does other
 // things too prints a path only with the subcommands or options listed.
-var pathPrinters = map[string][]string{"which": nil, "pwd": nil, "dirname": nil, "basename": nil, "realpath": nil,
-	"readlink": nil, "mktemp": nil, "uname": nil, "nproc": nil, "getconf": nil,
-	"command": {"-v", "-V"}, "type": {"-p", "-P"}, "go": {"env"}, "npm": {"bin", "prefix", "root"},
-	"yarn": {"bin"}, "pnpm": {"bin", "root"}, "git": {"rev-parse", "--exec-path"}, "brew": {"--prefix"},
-	"xcrun": {"--find", "-f", "--show-sdk-path"}, "rustc": {"--print"}, "rustup": {"which"},
-	"pyenv": {"which", "prefix", "root"}, "rbenv": {"which", "prefix", "root"}, "nodenv": {"which", "prefix", "root"},
-	"asdf": {"which", "where"}, "mise": {"which", "where"}}
+var pathPrinters map[string][]string
 
 // printsPath reports whether a command substitution runs a single
 // command of pathPrinters.

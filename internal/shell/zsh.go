@@ -36,8 +36,7 @@ import (
 )
 
 // zshFiles are the builtins of zsh/files, by the program each stands for.
-var zshFiles = map[string]string{"zf_rm": "rm", "zf_rmdir": "rmdir", "zf_mv": "mv", "zf_ln": "ln", "zf_chmod": "chmod",
-	"zf_chown": "chown", "zf_chgrp": "chgrp", "zf_mkdir": "mkdir"}
+var zshFiles map[string]string
 
 // zshCmd handles the zsh reading of an argv whose name zsh treats apart
 // from bash. It reports false when the bash reading alone applies.
@@ -227,7 +226,7 @@ func (w *walker) zshCmd(c *ctx, name string, words []Word, sc *scope, redirs []R
 
 // historyFile are the options of fc that push, pop, read or write the
 // history rather than run it.
-var historyFile = map[string]bool{"-p": true, "-P": true, "-R": true, "-W": true, "-A": true, "-I": true}
+var historyFile map[string]bool
 
 func raws(words []Word) []string {
 	out := make([]string, len(words))
@@ -240,6 +239,7 @@ func raws(words []Word) []string {
 // ZshEquals returns the program an unquoted =cmd word names, which zsh
 // replaces with the program's path ("" for any other word).
 func ZshEquals(wd Word) string {
+	tables()
 	v, ok := wd.Value()
 	if !ok || len(v) < 2 || v[0] != '=' || wd.Raw == "" || wd.Raw[0] != '=' {
 		return ""
@@ -274,13 +274,7 @@ func (w *walker) zshNamed(args []Word, sc *scope) {
 // zshRiskyOptions are the options after which zsh reads later words as
 // patterns bash reads as plain names: ^src, *~src and x# (extendedglob),
 // {a-z} (braceccl), **.go through directories (globstarshort).
-var zshRiskyOptions = map[string]string{
-	"extendedglob":  "^, ~ and # in later words are patterns (rm -rf ^src deletes everything but src)",
-	"braceccl":      "{abc} in later words expands to each letter",
-	"globstarshort": "**.go in later words matches through every directory",
-	"promptsubst":   "prompts and print -P run the $(…) in their text",
-	"globsubst":     "the value of a later $var is a pattern, whose glob qualifiers may run code",
-}
+var zshRiskyOptions map[string]string
 
 // startupFiles walks the files a zsh started with ZDOTDIR set by this
 // command line reads before its command: $ZDOTDIR's .zshenv, .zprofile,
@@ -326,19 +320,7 @@ func (w *walker) zshOptions(args []Word, flag string) {
 // what later commands run or writes files: functions, aliases, the
 // command hash, options, named directories, zsh/mapfile's files, the
 // function and module search paths and the hook arrays.
-var zshSpecialNames = map[string]string{
-	"functions": "defines a function", "dis_functions": "defines a function",
-	"aliases": "defines an alias", "dis_aliases": "defines an alias", "galiases": "defines a global alias",
-	"dis_galiases": "defines a global alias", "saliases": "defines a suffix alias", "dis_saliases": "defines a suffix alias",
-	"commands": "sets the program a command name runs", "options": "sets an option", "nameddirs": "names a directory",
-	"mapfile": "writes a file", "NULLCMD": "sets the command a redirection alone runs",
-	"READNULLCMD": "sets the command a redirection alone runs", "fpath": "sets where functions are read from", "FPATH": "sets where functions are read from",
-	"module_path": "sets where modules are loaded from", "MODULE_PATH": "sets where modules are loaded from",
-	"chpwd_functions": "sets functions zsh calls by itself", "precmd_functions": "sets functions zsh calls by itself",
-	"preexec_functions": "sets functions zsh calls by itself", "periodic_functions": "sets functions zsh calls by itself",
-	"zshexit_functions": "sets functions zsh calls by itself", "zshaddhistory_functions": "sets functions zsh calls by itself",
-	"zsh_directory_name_functions": "sets functions zsh calls by itself",
-}
+var zshSpecialNames map[string]string
 
 // zshSpecial flags an assignment to one of zshSpecialNames.
 func (w *walker) zshSpecial(name, text string) {
@@ -572,6 +554,7 @@ func zshNamedValues(x *syntax.Word, sc *scope) (vals []string, dynamic, ok bool)
 // pat~x, what pat matches but x, become *  and pat. It reports false for
 // any other word.
 func ZshPattern(w Word) (string, bool) {
+	tables()
 	v, ok := w.Value()
 	if !ok && !(w.Glob && !w.Dynamic && len(w.Values) == 1) {
 		return "", false
