@@ -185,3 +185,37 @@ func BenchmarkTranslate(b *testing.B) {
 		Translate(cmd)
 	}
 }
+
+// TestMaybe checks that Looks' quick filter lets through every command
+// line that reads as PowerShell: each cmdlet name ralph knows starts with
+// a verb of lookVerbs, and the filter passes what Looks accepts.
+func TestMaybe(t *testing.T) {
+	tables()
+	names := []string{"set-location", "push-location", "pop-location", "invoke-expression", "invoke-command",
+		"start-process", "foreach-object", "set-variable", "new-variable"}
+	for n := range readOnly {
+		names = append(names, n)
+	}
+	for n := range writes {
+		names = append(names, n)
+	}
+	for _, a := range aliases {
+		names = append(names, a)
+	}
+	for _, n := range names {
+		if v, _, ok := strings.Cut(n, "-"); ok && !lookVerbs()[v] {
+			t.Errorf("cmdlet %s: verb %q is not in lookVerbs, so Looks would not see it", n, v)
+		}
+	}
+	for _, src := range []string{"Remove-Item -Recurse tests", "gci | ForEach-Object { ri $_ }", "[IO.File]::Delete('x')",
+		"echo hi | Tee-Object x"} {
+		if !maybe(src) || !Looks(src) {
+			t.Errorf("%q: maybe %v, Looks %v; want both", src, maybe(src), Looks(src))
+		}
+	}
+	for _, src := range []string{"go test ./...", "rm -rf build", "git commit -m 'fix'", "golangci-lint run"} {
+		if maybe(src) {
+			t.Errorf("%q: maybe reads it as PowerShell", src)
+		}
+	}
+}

@@ -177,13 +177,50 @@ var tables = sync.OnceFunc(func() {
 		"clear-variable": true, "clv": true, "remove-variable": true, "rv": true}
 	web = map[string]bool{"invoke-webrequest": true, "iwr": true, "invoke-restmethod": true, "irm": true, "curl": true, "wget": true}
 	approvedVerbs = map[string]bool{}
-	for _, v := range strings.Fields(`add clear close copy enter exit find format get hide join lock move new open
-		optimize pop push redo remove rename reset resize search select set show skip split step switch undo
-		unlock watch connect disconnect read receive send write backup checkpoint compare compress convert
-		convertfrom convertto dismount edit expand export group import initialize limit merge mount out publish
-		restore save sync unpublish update approve assert build complete confirm deny deploy disable enable
-		install invoke register request restart resume start stop submit suspend uninstall unregister wait
-		debug measure ping repair resolve test trace block grant protect revoke unblock unprotect use`) {
+	for _, v := range strings.Fields(verbList) {
 		approvedVerbs[v] = true
 	}
 })
+
+// verbList is PowerShell's approved verbs (Get-Verb).
+const verbList = `add clear close copy enter exit find format get hide join lock move new open
+	optimize pop push redo remove rename reset resize search select set show skip split step switch undo
+	unlock watch connect disconnect read receive send write backup checkpoint compare compress convert
+	convertfrom convertto dismount edit expand export group import initialize limit merge mount out publish
+	restore save sync unpublish update approve assert build complete confirm deny deploy disable enable
+	install invoke register request restart resume start stop submit suspend uninstall unregister wait
+	debug measure ping repair resolve test trace block grant protect revoke unblock unprotect use`
+
+// lookVerbs are the verbs a cmdlet ralph knows may start with: the
+// approved ones and those of ForEach-Object, Where-Object, Tee-Object and
+// Sort-Object.
+var lookVerbs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"foreach": true, "where": true, "tee": true, "sort": true}
+	for _, v := range strings.Fields(verbList) {
+		m[v] = true
+	}
+	return m
+})
+
+// maybe reports whether src may read as PowerShell at all: it holds a
+// .NET call (::) or a word VERB-Noun with a verb of lookVerbs. Looks
+// parses src only then, so a Bash call pays nothing more.
+func maybe(src string) bool {
+	if strings.Contains(src, "::") {
+		return true
+	}
+	letter := func(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	for i := 1; i+1 < len(src); i++ {
+		if src[i] != '-' || !letter(src[i-1]) || !letter(src[i+1]) {
+			continue
+		}
+		j := i
+		for j > 0 && letter(src[j-1]) {
+			j--
+		}
+		if lookVerbs()[strings.ToLower(src[j:i])] {
+			return true
+		}
+	}
+	return false
+}

@@ -509,6 +509,9 @@ var approvedVerbs map[string]bool
 // static .NET call. Copilot CLI's PascalCase hooks report its powershell
 // tool as Bash; such a command is judged as PowerShell too.
 func Looks(src string) bool {
+	if !maybe(src) {
+		return false
+	}
 	tables()
 	sc, _, err := Parse(src)
 	if err != nil {
