@@ -225,7 +225,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		}
 	case "flock":
 		return w.flock(c, args, sc, redirs, in)
-	case "tmux", "screen", "dtach", "abduco", "entr", "bwrap":
+	case "tmux", "screen", "dtach", "abduco", "entr", "bwrap", "xterm", "uxterm", "urxvt", "rxvt", "st",
+		"x-terminal-emulator", "konsole", "alacritty", "xfce4-terminal", "lxterminal", "mate-terminal", "tilix",
+		"terminator", "gnome-terminal", "kitty", "foot", "wezterm":
 		return w.terminal(c, name, words, sc, redirs, in)
 	case "watch":
 		if rest, ok := skipOpts(args, "ndq", "interval differences equexit"); ok {

@@ -42,6 +42,9 @@ func (w *walker) terminal(c *ctx, name string, words []Word, sc *scope, redirs [
 		}
 	case "bwrap":
 		w.bwrap(tc, args, sc, in)
+	case "xterm", "uxterm", "urxvt", "rxvt", "st", "x-terminal-emulator", "konsole", "alacritty",
+		"xfce4-terminal", "lxterminal", "mate-terminal", "tilix", "terminator", "gnome-terminal", "kitty", "foot", "wezterm":
+		w.guiTerminal(tc, name, args, sc, in)
 	case "entr":
 		// entr [-acdnprsz] UTILITY [ARGS]; -s hands UTILITY to $SHELL -c.
 		if rest, ok := skipOpts(args, "", ""); ok {
@@ -53,6 +56,46 @@ func (w *walker) terminal(c *ctx, name string, words []Word, sc *scope, redirs [
 		}
 	}
 	return cmd
+}
+
+// guiTerminal judges the command a terminal window runs: after -e (the
+// rest, or one string for the terminals that take one: xfce4-terminal,
+// lxterminal, mate-terminal, tilix, terminator), after -x or --, and
+// kitty's, foot's and wezterm start's first words after their options.
+// A window whose command ralph cannot find runs the user's shell.
+func (w *walker) guiTerminal(c *ctx, name string, args []Word, sc *scope, in *Cmd) {
+	oneString := map[string]bool{"xfce4-terminal": true, "lxterminal": true, "mate-terminal": true, "tilix": true, "terminator": true}
+	for i, a := range args {
+		switch s := a.Lit(); {
+		case s == "-e" || s == "--command" || s == "-x" || s == "--execute" || s == "--":
+			rest := args[i+1:]
+			if len(rest) == 0 {
+				return
+			}
+			if oneString[name] && (s == "-e" || s == "--command") {
+				w.joinedOne(c, rest[0], sc)
+				return
+			}
+			w.exec(c, rest, sc, nil, in)
+			return
+		case strings.HasPrefix(s, "--command="):
+			v := strings.TrimPrefix(s, "--command=")
+			w.joinedOne(c, Word{Raw: v, Values: []string{v}}, sc)
+			return
+		}
+	}
+	if name == "kitty" || name == "foot" || name == "wezterm" {
+		rest := args
+		if name == "wezterm" {
+			if len(rest) == 0 || rest[0].Lit() != "start" {
+				return
+			}
+			rest = rest[1:]
+		}
+		if r, ok := skipOpts(rest, "cdotTaw", "config directory override title class app-id working-directory cwd"); ok {
+			w.exec(c, r, sc, nil, in)
+		}
+	}
 }
 
 // bwrapNoArg and bwrapTwo are bubblewrap's options that take no value and
