@@ -26,20 +26,7 @@ func TestPositional(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
-			a := testAnalyzer().Analyze(tt.src, "/proj")
-			var got []string
-			for _, c := range a.Cmds {
-				if c.Name != "rm" {
-					continue
-				}
-				for _, w := range c.Args {
-					if v, ok := w.Value(); ok {
-						got = append(got, v)
-					} else {
-						got = append(got, w.Raw)
-					}
-				}
-			}
+			got := rmArgs(testAnalyzer().Analyze(tt.src, "/proj"), true)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Analyze(%q): rm %q, want %q", tt.src, got, tt.want)
 			}
@@ -62,20 +49,29 @@ func TestPositionalSplit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
-			a := testAnalyzer().Analyze(tt.src, "/proj")
-			var got []string
-			for _, c := range a.Cmds {
-				if c.Name != "rm" {
-					continue
-				}
-				for _, w := range c.Args {
-					v, _ := w.Value()
-					got = append(got, v)
-				}
-			}
+			got := rmArgs(testAnalyzer().Analyze(tt.src, "/proj"), false)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Analyze(%q): rm %q, want %q", tt.src, got, tt.want)
 			}
 		})
 	}
+}
+
+// rmArgs returns the arguments of the rm commands of a as their values;
+// one with no value is its text as written when raw is set, else "".
+func rmArgs(a *Analysis, raw bool) []string {
+	var got []string
+	for _, c := range a.Cmds {
+		if c.Name != "rm" {
+			continue
+		}
+		for _, w := range c.Args {
+			v, ok := w.Value()
+			if !ok && raw {
+				v = w.Raw
+			}
+			got = append(got, v)
+		}
+	}
+	return got
 }
