@@ -56,6 +56,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/ondisk"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/pwsh"
 	"github.com/ralph-hooks/ralph-hooks/internal/signature"
@@ -237,6 +238,10 @@ func (r *run) openLoop() error {
 	return nil
 }
 
+// folds reports whether a project's filesystem folds case (a variable:
+// tests simulate macOS's on Linux).
+var folds = ondisk.Folds
+
 // rel returns the path p names relative to the project root
 // (slash-separated), or false when it is outside the project or in
 // ralph's own state.
@@ -252,7 +257,12 @@ func (r *run) rel(p string) (string, bool) {
 		}
 		p = filepath.Join(base, p)
 	}
-	rel, err := filepath.Rel(root, filepath.Clean(p))
+	p = filepath.Clean(p)
+	if folds(root) {
+		// TESTS/A_TEST.GO is tests/a_test.go there (package ondisk).
+		p = ondisk.Name(root, p)
+	}
+	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}

@@ -223,6 +223,7 @@ type guardState struct {
 	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
 	walkCut   bool                 // a find's matches stopped at maxWalk entries
 	lineTexts map[string]string    // files the command line writes with known text (patches.go)
+	fold      int8                 // whether the project's filesystem folds case (fold.go)
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

@@ -312,12 +312,12 @@ func (g *Guard) resolve(c *shell.Cmd, val string) (string, bool) {
 		return "", false
 	}
 	if filepath.IsAbs(val) {
-		return g.procPath(filepath.Clean(val), c.Cwd), true
+		return g.onDisk(g.procPath(filepath.Clean(val), c.Cwd)), true
 	}
 	if c.Cwd == "" {
 		return "", false
 	}
-	return g.procPath(filepath.Join(c.Cwd, val), c.Cwd), true
+	return g.onDisk(g.procPath(filepath.Join(c.Cwd, val), c.Cwd)), true
 }
 
 // escape returns where deleting p in the project really acts when a link

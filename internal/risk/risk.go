@@ -297,7 +297,7 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if p == "" {
 			return &Verdict{Decision: answer.Allow}, nil
 		}
-		return g.File(ev.Tool, g.through(g.procPath(abs(cwd, p), cwd))), nil
+		return g.File(ev.Tool, g.through(g.onDisk(g.procPath(abs(cwd, p), cwd)))), nil
 	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil
@@ -346,6 +346,7 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 // File judges a file tool (Write, Edit, MultiEdit, NotebookEdit) on path p.
 func (g *Guard) File(tool, p string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Target: p}
+	p = g.onDisk(p)
 	if g.protectedWrite(p) {
 		g.add(v, g.tamper("`"+tool+" "+g.rel(p)+"`", p))
 	}
