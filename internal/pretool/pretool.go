@@ -252,7 +252,8 @@ func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 		addTamper(v, tv)
 	}
 	// A Bash command that rewrites a test file with text ralph knows
-	// (cat > x_test.go <<EOF) is checked as a Write of that text.
+	// (cat > x_test.go <<EOF), or an MCP tool that writes one, is checked
+	// as a Write of that text.
 	paths := make([]string, 0, len(v.Writes))
 	for p := range v.Writes {
 		paths = append(paths, p)
@@ -262,7 +263,11 @@ func judge(cfg *config.Config, c *hook.Call) (*risk.Verdict, error) {
 		if v.Decision == answer.Deny {
 			break
 		}
-		tv, err := tamper.JudgeWrite(cfg, c.Scope.Root, p, "Bash command", []byte(v.Writes[p]))
+		tool := "Bash command"
+		if c.Event.Tool != "Bash" {
+			tool = c.Event.Tool + " call" // an MCP tool's write (risk/mcp.go)
+		}
+		tv, err := tamper.JudgeWrite(cfg, c.Scope.Root, p, tool, []byte(v.Writes[p]))
 		if err != nil {
 			return v, err
 		}

@@ -317,9 +317,10 @@ func ReadOnly(tool string) bool {
 	return false
 }
 
-// other judges tools ralph does not know, such as MCP tools: one whose name
-// says it writes, moves or deletes is checked against tamper protection on
-// every path-like string in its input.
+// other judges tools ralph does not know, such as MCP tools: what their
+// input says they run, delete, move or write (mcp.go), and, for one whose
+// name says it writes, moves or deletes, tamper protection on every
+// path-like string in its input.
 func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Target: ev.Tool}
 	low := strings.ToLower(ev.Tool)
@@ -330,16 +331,23 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 			break
 		}
 	}
-	if !mutates || len(ev.Input) == 0 {
+	if len(ev.Input) == 0 {
 		return v
 	}
+	g.mcp(v, ev, cwd)
 	for _, p := range pathStrings(ev.Input) {
+		if !mutates {
+			break
+		}
 		ap := g.procPath(abs(cwd, p), cwd)
 		if g.protectedDelete(ap) || g.protectedWrite(ap) {
 			g.add(v, g.tamper("`"+ev.Tool+" "+g.rel(ap)+"`", ap))
 		}
 	}
 	g.decide(v)
+	if v.Decision == answer.Deny {
+		v.Changes = nil // nothing to checkpoint: the call does not run
+	}
 	return v
 }
 

@@ -1,0 +1,128 @@
+package risk
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// An MCP server's tool (mcp__desktop-commander__start_process,
+// mcp__filesystem__write_file, mcp__serena__execute_shell_command, …)
+// does what a built-in tool does, under another name: a command line it
+// runs is judged as a Bash command, a file it deletes or moves as rm or mv
+// of it, and a file it writes as a Write (checkpointed, its new text
+// checked as a test's when it is one). What its input does not say is
+// caught after the call (post-tool-call checks the tree).
+
+// mcpRuns are words of a tool's name that say it runs what its input
+// gives; mcpKeys the input's keys that hold the command line.
+var (
+	mcpRuns  = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
+	mcpKeys  = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
+	mcpInput = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
+	mcpArgs  = []string{"args", "argv", "arguments"}
+	mcpDirs  = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
+	mcpTexts = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
+)
+
+// mcp adds to v what the input of ev's tool, one ralph does not know, says
+// the tool does.
+func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
+	name := strings.ToLower(ev.Tool)
+	in := gjson.ParseBytes(ev.Input)
+	if !in.IsObject() {
+		return
+	}
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(name, w) })
+	}
+	if has(mcpRuns...) {
+		line, ok := field(in, mcpKeys)
+		if !ok && has("process", "terminal", "interact", "send_keys", "pty", "tmux", "console", "session") {
+			line, ok = field(in, mcpInput)
+		}
+		if ok {
+			for _, k := range mcpArgs {
+				for _, a := range in.Get(k).Array() {
+					line += " " + quote(a.String())
+				}
+			}
+			dir := cwd
+			if d, ok := field(in, mcpDirs); ok {
+				dir = abs(cwd, d)
+			}
+			g.merge(v, g.Command(line, dir))
+		}
+	}
+	for _, k := range []string{"owner", "repo", "repository", "bucket", "url", "remote", "host", "project_id"} {
+		if in.Get(k).Exists() {
+			return // the paths are another machine's (a GitHub repository's, a bucket's)
+		}
+	}
+	paths := pathStrings(ev.Input)
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = quote(abs(cwd, p))
+	}
+	switch {
+	case len(paths) == 0:
+	case has("delete", "remove", "unlink", "trash", "rmdir", "erase", "destroy"):
+		g.merge(v, g.Command("rm -rf -- "+strings.Join(quoted, " "), cwd))
+	case has("move", "rename") && len(paths) == 2:
+		g.merge(v, g.Command("mv -- "+strings.Join(quoted, " "), cwd))
+	case has("write", "edit", "create", "patch", "replace", "insert", "append", "save", "modify", "update", "put"):
+		text, full := field(in, mcpTexts)
+		full = full && !has("append", "insert", "patch", "edit", "replace")
+		for _, p := range paths {
+			ap := g.through(g.onDisk(g.procPath(abs(cwd, p), cwd)))
+			if _, ok := g.inProject(ap); !ok || !exists(ap) {
+				continue
+			}
+			fv := g.File("Write", ap)
+			g.merge(v, fv)
+			if full && len(paths) == 1 && g.IsTestPath(g.rel(ap)) {
+				if v.Writes == nil {
+					v.Writes = map[string]string{}
+				}
+				v.Writes[ap] = text
+			}
+		}
+	}
+}
+
+// merge adds the findings of w, a judgement of what v's call does, to v,
+// with the files it changes and writes.
+func (g *Guard) merge(v, w *Verdict) {
+	v.Findings = append(v.Findings, w.Findings...)
+	for _, p := range w.Changes {
+		if !slices.Contains(v.Changes, p) {
+			v.Changes = append(v.Changes, p)
+		}
+	}
+	for p, text := range w.Writes {
+		if v.Writes == nil {
+			v.Writes = map[string]string{}
+		}
+		v.Writes[p] = text
+	}
+}
+
+// field returns the first string in o under one of keys (any case).
+func field(o gjson.Result, keys []string) (string, bool) {
+	var val string
+	found := false
+	o.ForEach(func(k, x gjson.Result) bool {
+		if x.Type == gjson.String && slices.Contains(keys, strings.ToLower(k.Str)) {
+			val, found = x.Str, true
+			return false
+		}
+		return true
+	})
+	if !found {
+		return "", false
+	}
+	return val, true
+}

@@ -1,0 +1,79 @@
+package risk
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// TestMCP: an MCP server's tool is judged as the built-in tool it amounts
+// to, from its input; tools that name another machine's files, or say
+// nothing ralph can read, are left to post-tool-call.
+func TestMCP(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	for _, tc := range []struct {
+		tool, input string
+		want        answer.Decision
+		rule        string
+	}{
+		{"mcp__desktop-commander__start_process", `{"command":"rm -rf tests","timeout_ms":5000}`, answer.Deny, "test-delete"},
+		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"git reset --hard"}`, answer.Deny, "git-reset-hard"},
+		{"mcp__serena__execute_shell_command", `{"command":"rm test_a.py","cwd":"tests"}`, answer.Deny, "test-delete"},
+		{"mcp__commands__run_process", `{"command":"rm","args":["-rf","pkg"]}`, answer.Deny, "test-delete"},
+		{"mcp__shell__exec", `{"cmd":"rm -rf ~"}`, answer.Deny, "rm-critical"},
+		{"mcp__filesystem__write_file", `{"path":"tests/test_a.py","content":"x = 1\n"}`, answer.Warn, "test-files"}, // its text: pretool (attack_mcp.txtar)
+		{"mcp__filesystem__move_file", `{"source":"src/main_test.go","destination":"src/main.txt"}`, answer.Deny, "test-delete"},
+		{"mcp__fs__delete_file", `{"path":"web/__tests__"}`, answer.Deny, "test-delete"},
+		{"mcp__fs__remove", `{"paths":["README.md","docs/guide.md"]}`, answer.Allow, "file-delete"}, // checkpointed,
+		{"mcp__github__delete_file", `{"owner":"o","repo":"r","path":"tests/test_a.py"}`, answer.Allow, ""},
+		{"mcp__github__create_or_update_file", `{"owner":"o","repo":"r","path":"tests/test_a.py","content":""}`, answer.Allow, ""},
+		{"mcp__desktop-commander__start_process", `{"command":"go test ./...","timeout_ms":5000}`, answer.Allow, ""},
+		{"mcp__runner__run_tests", `{"path":"tests"}`, answer.Allow, ""},
+		{"mcp__notes__write_note", `{"title":"x","text":"rm -rf tests"}`, answer.Allow, ""},
+		{"mcp__filesystem__write_file", `{"path":"new.md","content":"hi"}`, answer.Allow, ""},
+	} {
+		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rule := ""
+		if v.Top != nil {
+			rule = v.Top.Rule
+		}
+		if v.Decision != tc.want || rule != tc.rule {
+			t.Errorf("%s %s = %s (%s), want %s (%s)", tc.tool, tc.input, v.Decision, rule, tc.want, tc.rule)
+		}
+		if v.Decision == answer.Deny && len(v.Changes) > 0 {
+			t.Errorf("%s %s: denied with changes %v", tc.tool, tc.input, v.Changes)
+		}
+	}
+}
+
+func FuzzMCP(f *testing.F) {
+	root := sample(f)
+	g := newGuard(f, root, nil)
+	f.Add("mcp__desktop-commander__start_process", `{"command":"rm -rf tests"}`)
+	f.Add("mcp__filesystem__move_file", `{"source":"a","destination":"b"}`)
+	f.Add("mcp__fs__delete_file", `{"paths":["tests", 1, null]}`)
+	f.Add("mcp__x__run", `{"command":"rm","args":[{"a":1},"-rf"]}`)
+	f.Add("mcp__x__write", `[1,2]`)
+	f.Fuzz(func(t *testing.T, tool, input string) {
+		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tool, Input: json.RawMessage(input), Cwd: root})
+		if err != nil {
+			return
+		}
+		switch v.Decision {
+		case answer.Allow, answer.Warn, answer.Ask, answer.Deny:
+		default:
+			t.Fatalf("Event(%q, %q).Decision = %q", tool, input, v.Decision)
+		}
+		for _, p := range v.Changes {
+			if _, ok := g.inProject(p); !ok {
+				t.Fatalf("Event(%q, %q): change %s outside the project", tool, input, p)
+			}
+		}
+	})
+}
