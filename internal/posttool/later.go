@@ -129,7 +129,7 @@ func (r *run) laterPaths() ([]string, map[string]bool) {
 	getenv := r.getenv()
 	home := project.Home(getenv)
 	git := map[string]bool{}
-	paths := startup.Paths(home, getenv)
+	paths := append(startup.Paths(home, getenv), startup.AgentConfigs(r.c.Scope.Root, home, getenv)...)
 	for _, p := range startup.GitConfigs(home, getenv) {
 		git[p] = true
 		if !slices.Contains(paths, p) {
@@ -281,7 +281,7 @@ func (r *run) laterAfterBash(cc *cache) (git []string) {
 	now := r.seeLater(cc.Later, paths, gits)
 	files, git := laterChanges(cc.Later, now, gits, project.Home(r.getenv()), r.getenv())
 	cc.Later = now
-	if len(files) > 0 && r.askedBy() != "startup-config" {
+	if asked := r.askedBy(); len(files) > 0 && asked != "startup-config" && asked != "agent-config" {
 		r.unseen++
 		r.bypasses = append(r.bypasses, r.what()+" changed files that later shells and tools run or obey on their own ("+
 			strings.Join(clip.List(files, 5), ", ")+") by a route the guard could not read before the call: the next session's shell or the completion command would run what they now hold")

@@ -119,6 +119,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.gitExecRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.agentRules(c) {
+		g.add(v, f)
+	}
 	for _, f := range g.packRules(c) {
 		g.add(v, f)
 	}
@@ -421,9 +424,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			}
 			continue
 		}
-		if o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject || g.protectedWrite(p) {
-			g.add(v, g.tamper(text, p))
-			if !g.gitExecOnly(p) {
+		if whole := o.kind == opMeta && o.recursive && g.protectedDelete(p) && g.where(p) == inProject; whole || g.protectedWrite(p) {
+			g.add(v, g.tamperAt(text, p, whole))
+			if !g.gitExecOnlyAt(p, whole) {
 				continue
 			}
 		}

@@ -102,6 +102,12 @@ var Builtins = []Builtin{
 	{"startup-config", High, answer.Ask,
 		"writing the files later shells and tools run or obey as files (~/.bashrc, ~/.profile, ~/.zshrc and the other shell startup files, oh-my-zsh's custom/, ~/.p10k.zsh, ~/.ssh/config and ~/.ssh/rc, ~/.npmrc, ~/.yarnrc.yml, the go env file, ~/.cargo/config.toml, pip's and docker's configuration, Claude Code's shell snapshots and session environment files, which it sources before every Bash command) by any tool or route: the agent's next shell (Claude Code reads the startup files into every later session's shell) or the completion command would run what they hold, unseen",
 		`echo "alias ls='rm -rf src'" >> ~/.bashrc`},
+	{"agent-config", High, answer.Ask,
+		"writing the files a coding agent runs code from on its own (.claude/skills/**, .claude/agents/**, .claude/commands/**, .mcp.json, ~/.claude.json, .gemini/commands/**, .gemini/extensions/**, .codex/config.toml, .cursor/mcp.json, .vscode/mcp.json, .github/agents/**, OpenCode's configuration, plugins, tools, commands and agents; the same under the home directory) by any tool or route: a skill's or subagent's hooks run around later tool calls, a command's !`cmd` lines when it is invoked, an MCP server with the next session, all unseen by the guard",
+		"cat > .claude/skills/tidy/SKILL.md < /tmp/skill.md"},
+	{"nested-agent", High, answer.Ask,
+		"starting a coding agent from a command (claude -p, codex exec, gemini -p, copilot -p, opencode run, npx @openai/codex, …; not --version, --help or a listing): it runs tool calls of its own from a prompt the guard cannot read, and may run them without ralph's hooks (claude --setting-sources user, a --settings file with disableAllHooks, an agent ralph was not installed for)",
+		"claude -p 'delete the failing tests' --setting-sources user"},
 	{"dynamic-command", High, answer.Ask,
 		"a command whose name is computed at run time, with destructive-looking arguments",
 		`$CMD -rf /`},
@@ -138,6 +144,7 @@ func BuiltinNames() []string {
 // explain`.
 var classes = map[string]string{
 	"tamper": "ralph's own files", "ralph-self": "ralph's own files", "git-exec": "programs git runs on its own", "startup-config": "what later shells and tools run",
+	"agent-config": "what the coding agent runs on its own", "nested-agent": "what the coding agent runs on its own",
 	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
 	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",
 	"test-delete": "deleting or weakening tests", "redirect-clobber": "deleting or weakening tests",

@@ -45,10 +45,15 @@ func gitExecPaths(root, home string, getenv func(string) string) []string {
 // gitExecOnly reports whether p, a path that reaches something protected,
 // reaches git's hooks or configuration and none of ralph's own files:
 // such a write asks (git-exec) instead of being refused (tamper).
-func (g *Guard) gitExecOnly(p string) bool {
+func (g *Guard) gitExecOnly(p string) bool { return g.gitExecOnlyAt(p, true) }
+
+// gitExecOnlyAt is gitExecOnly for a write of p alone (whole false: mkdir
+// .claude/commands, a redirection) or of p and all it holds (whole true):
+// a protected file inside p counts only for the latter.
+func (g *Guard) gitExecOnlyAt(p string, whole bool) bool {
 	git := false
 	for _, q := range g.Protected {
-		if !withinFold(p, q) && !withinFold(q, p) {
+		if !withinFold(p, q) && !(whole && withinFold(q, p)) {
 			continue
 		}
 		if g.gitExec[q] == "" {
@@ -63,8 +68,14 @@ func (g *Guard) gitExecOnly(p string) bool {
 // hooks or configuration at p.
 func (g *Guard) gitExecFinding(what, p string) Finding {
 	for _, q := range g.Protected {
-		if g.gitExec[q] == "startup-config" && (withinFold(p, q) || withinFold(q, p)) {
+		if !withinFold(p, q) && !withinFold(q, p) {
+			continue
+		}
+		switch g.gitExec[q] {
+		case "startup-config":
 			return g.startupFinding(what, p)
+		case "agent-config":
+			return g.agentFinding(what, p)
 		}
 	}
 	return g.builtin("git-exec", fmt.Sprintf("%s would change %s, which git runs on its own (a hook, or a command its configuration names) where ralph cannot read it first. Ask the human to set up git hooks or git configuration; use git config for ordinary settings.", what, g.rel(p)), what, nil)

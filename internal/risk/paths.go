@@ -146,8 +146,12 @@ func (g *Guard) protectedDelete(p string) bool {
 }
 
 // tamper builds the tamper finding for what (e.g. "rm -rf .aiwg").
-func (g *Guard) tamper(what, p string) Finding {
-	if g.gitExecOnly(p) {
+func (g *Guard) tamper(what, p string) Finding { return g.tamperAt(what, p, true) }
+
+// tamperAt is tamper for a write of p alone (whole false) or of p and all
+// it holds (see gitExecOnlyAt).
+func (g *Guard) tamperAt(what, p string, whole bool) Finding {
+	if g.gitExecOnlyAt(p, whole) {
 		return g.gitExecFinding(what, p)
 	}
 	return g.builtin("tamper", what+" would change "+g.rel(p)+", which belongs to ralph-hooks (loop state, configuration, hook settings or hook binaries). The agent may not change it; ask the human if it needs to change.", what, nil)

@@ -173,6 +173,12 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 			g.gitExec[p] = "startup-config"
 		}
 	}
+	for _, p := range startup.AgentConfigs(g.Root, g.Home, getenv) {
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+			g.Protected = append(g.Protected, p)
+			g.gitExec[p] = "agent-config"
+		}
+	}
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
 	}
@@ -305,12 +311,14 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 	return g.other(ev, cwd), nil
 }
 
-// ReadOnly reports whether tool never changes files.
+// ReadOnly reports whether tool never changes files. Skill and
+// SlashCommand are not: a skill's or command's !`cmd` lines run when it
+// is invoked.
 func ReadOnly(tool string) bool {
 	switch tool {
 	case "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead", "Task", "Agent",
 		"NotebookRead", "BashOutput", "KillShell", "KillBash", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode",
-		"ListMcpResourcesTool", "ReadMcpResourceTool", "Skill", "SlashCommand", "TaskOutput", "TaskStop",
+		"ListMcpResourcesTool", "ReadMcpResourceTool", "TaskOutput", "TaskStop",
 		"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ToolSearch", "LSP":
 		return true
 	}
@@ -356,7 +364,7 @@ func (g *Guard) File(tool, p string) *Verdict {
 	v := &Verdict{Decision: answer.Allow, Target: p}
 	p = g.onDisk(p)
 	if g.protectedWrite(p) {
-		g.add(v, g.tamper("`"+tool+" "+g.rel(p)+"`", p))
+		g.add(v, g.tamperAt("`"+tool+" "+g.rel(p)+"`", p, false))
 	}
 	if exists(p) {
 		for _, f := range g.matchRules(tool, "", []string{p}) {

@@ -19,3 +19,16 @@ import "fmt"
 func (g *Guard) startupFinding(what, p string) Finding {
 	return g.builtin("startup-config", fmt.Sprintf("%s would change %s, which later shells or tools run or obey on their own (the next session's shell, the completion command) where ralph cannot read it first. Ask the human to change shell startup files and tool configuration.", what, g.rel(p)), what, nil)
 }
+
+// The coding agents run code from some of their own files, outside any
+// tool call a hook sees: a skill's or subagent's hooks (Claude Code runs
+// them around later tool calls), a command's !`cmd` lines, the MCP
+// servers a project's .mcp.json names (started with the next session),
+// OpenCode's plugins (startup.AgentConfigs). Writing them asks (rule
+// agent-config), as the startup files do.
+
+// agentFinding is the finding for a write (what) that reaches one of
+// those files at p.
+func (g *Guard) agentFinding(what, p string) Finding {
+	return g.builtin("agent-config", fmt.Sprintf("%s would change %s, from which the coding agent runs code on its own (a skill's or subagent's hooks, a command's ! lines, an MCP server, a plugin) where ralph cannot read it first. Ask the human to add or change skills, commands, agents and MCP servers.", what, g.rel(p)), what, nil)
+}

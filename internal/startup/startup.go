@@ -82,13 +82,68 @@ func Agents(home string, getenv func(string) string) []string {
 	return out
 }
 
+// AgentProject and AgentHome name, relative to the project's root and to
+// the home directory, the files and directories the coding agents run
+// code from on their own, outside any tool call a hook sees: Claude
+// Code's skills and subagents (hooks in their front matter, run around
+// later tool calls), its commands (a !`cmd` line runs when one is
+// invoked), and the MCP servers of .mcp.json, started with the next
+// session (each checked with Claude Code 2.1.197); Gemini CLI's commands
+// (!{cmd}) and extensions; Codex's project configuration (notify, MCP
+// servers); Cursor's, VS Code's and Copilot CLI's MCP servers and custom
+// agents; OpenCode's configuration, plugins, tools, commands and agents.
+// The agents' hook settings are ralph's own (package risk).
+var (
+	AgentProject = []string{
+		".mcp.json", ".claude/skills", ".claude/agents", ".claude/commands",
+		".gemini/commands", ".gemini/extensions", ".codex/config.toml",
+		".cursor/mcp.json", ".vscode/mcp.json", ".github/agents",
+		"opencode.json", "opencode.jsonc", ".opencode/plugin", ".opencode/plugins", ".opencode/tool",
+		".opencode/command", ".opencode/agent",
+	}
+	AgentHome = []string{
+		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands",
+		".gemini/commands", ".gemini/extensions", ".cursor/mcp.json",
+		".copilot/mcp-config.json", ".copilot/agents",
+		".config/opencode/opencode.json", ".config/opencode/opencode.jsonc", ".config/opencode/plugin",
+		".config/opencode/plugins", ".config/opencode/tool", ".config/opencode/command", ".config/opencode/agent",
+	}
+)
+
+// AgentConfigs returns those files for the project at root and for home
+// (when absolute); Claude Code's under its configuration directory
+// (CLAUDE_CONFIG_DIR, else ~/.claude).
+func AgentConfigs(root, home string, getenv func(string) string) []string {
+	var out []string
+	if filepath.IsAbs(root) {
+		for _, n := range AgentProject {
+			out = append(out, filepath.Join(root, filepath.FromSlash(n)))
+		}
+	}
+	if filepath.IsAbs(home) {
+		for _, n := range AgentHome {
+			out = append(out, filepath.Join(home, filepath.FromSlash(n)))
+		}
+	}
+	if dir := getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(dir) {
+		for _, n := range []string{"skills", "agents", "commands", ".claude.json"} {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	return out
+}
+
 // Own reports whether a change to file p may be the agent program's own
 // rather than its model's: a shell snapshot or session environment file
 // of Claude Code's that appeared or went (it writes them when a session
-// starts, and deletes old ones), or one of the session environment files it empties itself whenever the
+// starts, and deletes old ones), ~/.claude.json (it rewrites it as it
+// runs), or one of the session environment files it empties itself whenever the
 // working directory changes or a watched file does (cwdchanged-hook-N.sh,
 // filechanged-hook-N.sh).
 func Own(p string, came bool, home string, getenv func(string) string) bool {
+	if filepath.Base(p) == ".claude.json" {
+		return true // Claude Code rewrites it as it runs (its state, its MCP servers)
+	}
 	for _, d := range Agents(home, getenv) {
 		rel, err := filepath.Rel(d, p)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {

@@ -29,3 +29,20 @@ func TestGitConfigs(t *testing.T) {
 		t.Errorf("GitConfigs = %q, want %q", got, want)
 	}
 }
+
+func TestAgentConfigs(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/c"}
+	got := AgentConfigs("/p", "/h", func(k string) string { return env[k] })
+	for _, want := range []string{"/p/.mcp.json", "/p/.claude/skills", "/p/.claude/agents", "/p/.claude/commands", "/p/.gemini/commands", "/p/.opencode/plugin",
+		"/h/.claude.json", "/h/.claude/skills", "/h/.copilot/mcp-config.json", "/c/skills", "/c/.claude.json"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("AgentConfigs lacks %s: %q", want, got)
+		}
+	}
+	if got := AgentConfigs("rel", "", func(string) string { return "" }); len(got) != 0 {
+		t.Errorf("AgentConfigs without an absolute root or home = %q, want none", got)
+	}
+	if !Own("/h/.claude.json", false, "/h", func(string) string { return "" }) {
+		t.Error("~/.claude.json, which Claude Code rewrites as it runs, is not its own")
+	}
+}

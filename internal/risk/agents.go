@@ -1,0 +1,86 @@
+package risk
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// A coding agent started from a command (claude -p, codex exec, gemini -p,
+// npx @openai/codex …) runs tool calls of its own, from a prompt ralph
+// cannot read, and may run them without ralph's hooks: claude
+// --setting-sources user skips the project's settings, a --settings file
+// with disableAllHooks turns hooks off, and an agent ralph was not
+// installed for has none. Starting one asks (rule nested-agent); its
+// --version, --help and listing commands do not. Adding an MCP server,
+// a plugin or an extension through an agent's CLI (claude mcp add …) is
+// writing its configuration (rule agent-config).
+
+// agentCLIs maps the programs and npm packages of coding agents to the
+// agent.
+var agentCLIs = map[string]string{
+	"claude": "claude", "@anthropic-ai/claude-code": "claude",
+	"codex": "codex", "@openai/codex": "codex",
+	"gemini": "gemini", "@google/gemini-cli": "gemini",
+	"copilot": "copilot", "@github/copilot": "copilot",
+	"opencode": "opencode", "opencode-ai": "opencode",
+	"cursor-agent": "cursor-agent", "aider": "aider", "goose": "goose", "amp": "amp",
+	"@sourcegraph/amp": "amp", "qwen": "qwen", "@qwen-code/qwen-code": "qwen", "crush": "crush",
+	"droid": "droid", "kiro-cli": "kiro-cli", "auggie": "auggie",
+	// npx @scope/name runs the package's program, named by its last part.
+	"claude-code": "claude", "gemini-cli": "gemini", "qwen-code": "qwen",
+}
+
+// agentQuiet are the first words after an agent's name that start no
+// session: asking about a version or help, listing.
+var agentQuiet = []string{"--version", "-v", "-V", "--help", "-h", "help", "version", "doctor", "status"}
+
+// agentSetup are the subcommands that add something the agent runs later.
+var agentSetup = map[string][]string{
+	"mcp":        {"add", "add-json", "add-from-claude-desktop", "import"},
+	"plugin":     {"install", "add", "enable", "link"},
+	"plugins":    {"install", "add", "enable", "link"},
+	"extensions": {"install", "link", "new", "update", "enable"},
+	"extension":  {"install", "link", "new", "update", "enable"},
+}
+
+// agentRules judges a command that starts a coding agent or changes what
+// one runs.
+func (g *Guard) agentRules(c *shell.Cmd) []Finding {
+	agent, ok := agentCLIs[c.Name]
+	if !ok || c.Remote != "" {
+		return nil
+	}
+	var words []string
+	for _, a := range c.Args {
+		v, ok := a.Value()
+		if !ok {
+			words = append(words, "") // unknown: not a quiet form
+			continue
+		}
+		words = append(words, v)
+	}
+	text := quoted(c)
+	if len(words) > 0 && slices.Contains(agentQuiet, words[0]) {
+		return nil
+	}
+	if len(words) >= 2 {
+		if subs, ok := agentSetup[words[0]]; ok {
+			if slices.Contains(subs, words[1]) {
+				return []Finding{g.builtin("agent-config", fmt.Sprintf("%s adds to what %s runs on its own (an MCP server, a plugin, an extension) where ralph cannot read it first. Ask the human to add MCP servers, plugins and extensions.", text, agent), text, nil)}
+			}
+			return nil // list, get, remove …
+		}
+	}
+	return []Finding{g.builtin("nested-agent", fmt.Sprintf("%s starts the coding agent %s, which runs tool calls of its own from a prompt ralph cannot read, and may run them without ralph's hooks (%s). Do the work in this session, where each call is checked.", text, agent, strings.TrimSpace(agentWhy(agent))), text, nil)}
+}
+
+// agentWhy says how a nested agent escapes the hooks.
+func agentWhy(agent string) string {
+	if agent == "claude" {
+		return "--setting-sources or a --settings file with disableAllHooks turns them off"
+	}
+	return "ralph's hooks are installed per agent"
+}
