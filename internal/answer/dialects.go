@@ -15,13 +15,17 @@ import (
 // Where an agent cannot do what a decision asks, the nearest it can do is
 // said instead: Codex, Gemini CLI, OpenCode and Cursor's preToolUse have
 // no "ask", so a call that needs a human's confirmation is refused, with
-// the reason saying so (as Claude Code itself does in a headless run); Copilot CLI's
+// the reason saying so, and so is it in a Claude Code session whose
+// permission mode asks no human (Unasked); Copilot CLI's
 // and Cursor's post-call events cannot block, so the reason reaches the
 // agent as added context.
 func For(w io.Writer, ev *event.Event, a Answer) error {
 	var data []byte
 	switch ev.Agent {
 	case "claude", "":
+		if ev.Name == event.PreToolUse && Unasked(ev.PermissionMode) {
+			a = noAskIn(a, ev.PermissionMode)
+		}
 		return Write(w, "claude", ev.Name, a)
 	case "codex":
 		data = claude(ev.Name, noAsk(a, "Codex"))
@@ -48,6 +52,25 @@ func noAsk(a Answer, agent string) Answer {
 	if a.Decision == Ask {
 		a.Decision = Deny
 		a.Reason = "This call needs a human's confirmation, and " + agent + " cannot ask for it from a hook, so it is refused: " + a.Reason
+	}
+	return a
+}
+
+// Unasked reports whether Claude Code's permission mode lets a hook's ask
+// through unconfirmed: in bypassPermissions it ran every call ralph asked
+// about (a write of .git/hooks/pre-commit, of a skill's hooks), unless
+// its own checks asked too (checked with 2.1.197); auto has a classifier
+// confirm in the human's place, and dontAsk asks nobody.
+func Unasked(mode string) bool {
+	return mode == "bypassPermissions" || mode == "auto" || mode == "dontAsk"
+}
+
+// noAskIn turns an ask into a denial for a Claude Code session in a
+// permission mode that asks no human (Unasked), saying why.
+func noAskIn(a Answer, mode string) Answer {
+	if a.Decision == Ask {
+		a.Decision = Deny
+		a.Reason = "This call needs a human's confirmation, and this Claude Code session runs in permission mode " + mode + ", where no human would be asked, so it is refused: " + a.Reason
 	}
 	return a
 }

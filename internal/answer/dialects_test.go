@@ -2,6 +2,7 @@ package answer
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
@@ -36,6 +37,34 @@ func TestOpenCode(t *testing.T) {
 		}
 		if b.String() != want {
 			t.Errorf("%s: got %q, want %q", tt.name, b.String(), want)
+		}
+	}
+}
+
+// TestClaudeUnasked: in a permission mode that asks no human, Claude Code
+// runs a call a hook asked about; ralph refuses it instead, saying why.
+// Elsewhere the ask stands, and other decisions are untouched.
+func TestClaudeUnasked(t *testing.T) {
+	ask := Answer{Decision: Ask, Reason: "ralph-hooks asks for confirmation (rule git-exec): x"}
+	for _, tc := range []struct {
+		mode, event string
+		in          Answer
+		want        string
+	}{
+		{"bypassPermissions", event.PreToolUse, ask, `"permissionDecision":"deny","permissionDecisionReason":"This call needs a human's confirmation, and this Claude Code session runs in permission mode bypassPermissions, where no human would be asked, so it is refused: ralph-hooks asks for confirmation (rule git-exec): x"`},
+		{"auto", event.PreToolUse, ask, `"permissionDecision":"deny"`},
+		{"dontAsk", event.PreToolUse, ask, `"permissionDecision":"deny"`},
+		{"default", event.PreToolUse, ask, `"permissionDecision":"ask","permissionDecisionReason":"ralph-hooks asks`},
+		{"acceptEdits", event.PreToolUse, ask, `"permissionDecision":"ask"`},
+		{"", event.PreToolUse, ask, `"permissionDecision":"ask"`},
+		{"bypassPermissions", event.PreToolUse, Answer{Decision: Warn, Context: "careful"}, `"additionalContext":"careful"`},
+	} {
+		var b strings.Builder
+		if err := For(&b, &event.Event{Agent: "claude", Name: tc.event, PermissionMode: tc.mode}, tc.in); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s %s %s: %s, want %s", tc.mode, tc.event, tc.in.Decision, b.String(), tc.want)
 		}
 	}
 }
