@@ -13,6 +13,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/ondisk"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
 )
@@ -56,7 +57,11 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
-	return judge(cfg, root, through(root, filepath.Clean(p)), ev.Tool, func(before []byte) ([]byte, bool, error) {
+	p = filepath.Clean(p)
+	if folds(root) {
+		p = ondisk.Name(root, p) // TESTS/A_TEST.GO is tests/a_test.go there
+	}
+	return judge(cfg, root, through(root, p), ev.Tool, func(before []byte) ([]byte, bool, error) {
 		if ev.Tool == "Write" {
 			content, err := ev.Str("content")
 			return []byte(content), err == nil, err
@@ -72,6 +77,10 @@ func Judge(cfg *config.Config, root string, ev *event.Event) (*Verdict, error) {
 		return []byte(s), true, nil
 	})
 }
+
+// folds reports whether a project's filesystem folds case (package
+// ondisk; a variable: tests simulate macOS's on Linux).
+var folds = ondisk.Folds
 
 // through returns the file a write of p changes: where p is a link in the
 // project to a file in it (notes.txt -> tests/a_test.go), that file, which
