@@ -1,8 +1,6 @@
 package posttool
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,19 +22,7 @@ func TestEditFoldedCase(t *testing.T) {
 	}
 	f.WriteString("\nfunc TestA3(t *testing.T) { t.Skip(\"later\") }\n")
 	f.Close()
-	edit := func() string {
-		t.Helper()
-		ev, _ := json.Marshal(map[string]any{
-			"session_id": "t", "cwd": p.root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-			"tool_input":    map[string]any{"file_path": filepath.Join(p.root, "A/A_TEST.GO"), "old_string": "1", "new_string": "1"},
-			"tool_response": map[string]any{"success": true}, "tool_use_id": "toolu_2",
-		})
-		var out, errs bytes.Buffer
-		if code := Main(nil, bytes.NewReader(ev), &out, &errs); code != 0 {
-			t.Fatalf("post-tool-call: exit %d: %s", code, errs.String())
-		}
-		return out.String()
-	}
+	edit := func() string { return postEdit(t, p.root, "A/A_TEST.GO") }
 	if !folds(p.root) {
 		if out := edit(); out != "" {
 			t.Fatalf("case-sensitive: an Edit of A/A_TEST.GO (no such file) answered %q", out)

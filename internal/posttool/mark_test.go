@@ -189,6 +189,22 @@ func postBash(t *testing.T, root string) string {
 	return out.String()
 }
 
+// postEdit runs post-tool-call after an Edit of rel (as typed) in the
+// project at root, and returns its answer.
+func postEdit(t *testing.T, root, rel string) string {
+	t.Helper()
+	ev, _ := json.Marshal(map[string]any{
+		"session_id": "t", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"tool_input":    map[string]any{"file_path": filepath.Join(root, rel), "old_string": "1", "new_string": "1"},
+		"tool_response": map[string]any{"success": true}, "tool_use_id": "toolu_2",
+	})
+	var out, errs bytes.Buffer
+	if code := Main(nil, bytes.NewReader(ev), &out, &errs); code != 0 {
+		t.Fatalf("post-tool-call: exit %d: %s", code, errs.String())
+	}
+	return out.String()
+}
+
 // TestEditKeepsMark: an Edit that leaves a test file as the index has it
 // (stamp and all) overrides nothing, so the next Bash call is answered
 // by its mark; an Edit that changes it is judged once: the Bash call
@@ -205,19 +221,7 @@ func TestEditKeepsMark(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, markName)); err != nil {
 		t.Fatalf("no mark: %v", err)
 	}
-	postEdit := func() string {
-		t.Helper()
-		ev, _ := json.Marshal(map[string]any{
-			"session_id": "t", "cwd": p.root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-			"tool_input":    map[string]any{"file_path": filepath.Join(p.root, "a/a_test.go"), "old_string": "1", "new_string": "1"},
-			"tool_response": map[string]any{"success": true}, "tool_use_id": "toolu_2",
-		})
-		var out, errs bytes.Buffer
-		if code := Main(nil, bytes.NewReader(ev), &out, &errs); code != 0 {
-			t.Fatalf("post-tool-call: exit %d: %s", code, errs.String())
-		}
-		return out.String()
-	}
+	postEdit := func() string { return postEdit(t, p.root, "a/a_test.go") }
 	if out := postEdit(); out != "" {
 		t.Fatalf("an Edit that changed nothing: %s", out)
 	}
