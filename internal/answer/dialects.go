@@ -140,8 +140,17 @@ func cursor(ev *event.Event, a Answer) []byte {
 	var o obj
 	switch ev.Native {
 	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile":
-		if a.Decision == Ask && (ev.Native == "preToolUse" || ev.Native == "beforeReadFile") {
+		switch {
+		case a.Decision != Ask:
+		case ev.Native == "preToolUse" || ev.Native == "beforeReadFile":
 			a = noAsk(a, "Cursor's "+ev.Native)
+		default:
+			// beforeShellExecution's ask prompts the human in Cursor's
+			// Allowlist and Run Everything modes, but in Auto-review the
+			// command runs unasked (Cursor forum topic 173694, 3.21.16),
+			// and the hook is not told the mode.
+			a.Decision = Deny
+			a.Reason = "This call needs a human's confirmation, and in Cursor's Auto-review mode a hook's ask lets it run unasked, so it is refused: " + a.Reason
 		}
 		switch a.Decision {
 		case Deny, Block, Ask:
