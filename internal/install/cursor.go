@@ -42,7 +42,7 @@ var cursorAgent = &Agent{
 	},
 	Command: "command", Timeout: "timeout",
 	Lost: []string{
-		"preToolUse has no ask (beforeShellExecution has): a call a rule wants the human to confirm is refused, saying so",
+		"preToolUse has no ask, and beforeShellExecution's ask lets the command run unasked in Cursor's Auto-review mode (Cursor forum topic 173694, 3.21.16), which the hook is not told: a call a rule wants the human to confirm is refused, saying so",
 		"its stop event carries no last message: each iteration's reflection is asked for with one more stop",
 		"no message for the human (systemMessage): loop summaries are in ralph status and the audit log",
 		"not run here: Cursor's agent is not on npm, so its dialect is tested on events built from its documented schema",
