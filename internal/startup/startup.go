@@ -87,7 +87,8 @@ func Agents(home string, getenv func(string) string) []string {
 // code from on their own, outside any tool call a hook sees: Claude
 // Code's skills and subagents (hooks in their front matter, run around
 // later tool calls), its commands (a !`cmd` line runs when one is
-// invoked), and the MCP servers of .mcp.json, started with the next
+// invoked), its installed plugins (their hooks and MCP servers), and the
+// MCP servers of .mcp.json, started with the next
 // session (each checked with Claude Code 2.1.197); Gemini CLI's commands
 // (!{cmd}) and extensions; Codex's project configuration (notify, MCP
 // servers); Cursor's, VS Code's and Copilot CLI's MCP servers and custom
@@ -102,7 +103,7 @@ var (
 		".opencode/command", ".opencode/agent",
 	}
 	AgentHome = []string{
-		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands",
+		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/plugins",
 		".gemini/commands", ".gemini/extensions", ".cursor/mcp.json",
 		".copilot/mcp-config.json", ".copilot/agents",
 		".config/opencode/opencode.json", ".config/opencode/opencode.jsonc", ".config/opencode/plugin",
@@ -126,7 +127,7 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 		}
 	}
 	if dir := getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(dir) {
-		for _, n := range []string{"skills", "agents", "commands", ".claude.json"} {
+		for _, n := range []string{"skills", "agents", "commands", "plugins", ".claude.json"} {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}

@@ -34,7 +34,7 @@ func TestAgentConfigs(t *testing.T) {
 	env := map[string]string{"CLAUDE_CONFIG_DIR": "/c"}
 	got := AgentConfigs("/p", "/h", func(k string) string { return env[k] })
 	for _, want := range []string{"/p/.mcp.json", "/p/.claude/skills", "/p/.claude/agents", "/p/.claude/commands", "/p/.gemini/commands", "/p/.opencode/plugin",
-		"/h/.claude.json", "/h/.claude/skills", "/h/.copilot/mcp-config.json", "/c/skills", "/c/.claude.json"} {
+		"/h/.claude.json", "/h/.claude/skills", "/h/.claude/plugins", "/h/.copilot/mcp-config.json", "/c/skills", "/c/.claude.json"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("AgentConfigs lacks %s: %q", want, got)
 		}
