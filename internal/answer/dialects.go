@@ -20,15 +20,13 @@ import (
 // and Cursor's post-call events cannot block, so the reason reaches the
 // agent as added context.
 func For(w io.Writer, ev *event.Event, a Answer) error {
+	a = Effective(ev, a)
 	var data []byte
 	switch ev.Agent {
 	case "claude", "":
-		if ev.Name == event.PreToolUse && Unasked(ev.PermissionMode) {
-			a = noAskIn(a, ev.PermissionMode)
-		}
 		return Write(w, "claude", ev.Name, a)
 	case "codex":
-		data = claude(ev.Name, noAsk(a, "Codex"))
+		data = claude(ev.Name, a)
 	case "gemini":
 		data = gemini(ev, a)
 	case "copilot":
@@ -45,6 +43,40 @@ func For(w io.Writer, ev *event.Event, a Answer) error {
 	}
 	_, err := w.Write(data)
 	return err
+}
+
+// Effective returns a as the agent that sent ev can act on it: an ask
+// where the agent cannot ask, or would let the call through unasked, is a
+// denial saying why (For renders this).
+func Effective(ev *event.Event, a Answer) Answer {
+	if a.Decision != Ask || ev.Name != event.PreToolUse {
+		return a
+	}
+	switch ev.Agent {
+	case "claude", "":
+		if Unasked(ev.PermissionMode) {
+			return noAskIn(a, ev.PermissionMode)
+		}
+	case "codex":
+		return noAsk(a, "Codex")
+	case "gemini":
+		return noAsk(a, "Gemini CLI")
+	case "opencode":
+		return noAsk(a, "OpenCode")
+	case "cursor":
+		switch ev.Native {
+		case "preToolUse", "beforeReadFile":
+			return noAsk(a, "Cursor's "+ev.Native)
+		case "beforeShellExecution", "beforeMCPExecution":
+			// The ask prompts the human in Cursor's Allowlist and Run
+			// Everything modes, but in Auto-review the command runs
+			// unasked (Cursor forum topic 173694, 3.21.16), and the hook
+			// is not told the mode.
+			a.Decision = Deny
+			a.Reason = "This call needs a human's confirmation, and in Cursor's Auto-review mode a hook's ask lets it run unasked, so it is refused: " + a.Reason
+		}
+	}
+	return a
 }
 
 // noAsk turns an ask into a denial for an agent that cannot ask, saying why.
@@ -81,10 +113,6 @@ func blocks(a Answer) bool { return a.Decision == Deny || a.Decision == Block }
 // gemini renders a in Gemini CLI's hook output.
 func gemini(ev *event.Event, a Answer) []byte {
 	var o obj
-	switch ev.Name {
-	case event.PreToolUse:
-		a = noAsk(a, "Gemini CLI")
-	}
 	if blocks(a) {
 		// BeforeTool: the call is refused; AfterTool: the reason replaces
 		// the tool's result; AfterAgent: the reason is the next prompt.
@@ -140,18 +168,6 @@ func cursor(ev *event.Event, a Answer) []byte {
 	var o obj
 	switch ev.Native {
 	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile":
-		switch {
-		case a.Decision != Ask:
-		case ev.Native == "preToolUse" || ev.Native == "beforeReadFile":
-			a = noAsk(a, "Cursor's "+ev.Native)
-		default:
-			// beforeShellExecution's ask prompts the human in Cursor's
-			// Allowlist and Run Everything modes, but in Auto-review the
-			// command runs unasked (Cursor forum topic 173694, 3.21.16),
-			// and the hook is not told the mode.
-			a.Decision = Deny
-			a.Reason = "This call needs a human's confirmation, and in Cursor's Auto-review mode a hook's ask lets it run unasked, so it is refused: " + a.Reason
-		}
 		switch a.Decision {
 		case Deny, Block, Ask:
 			d := string(a.Decision)
@@ -190,9 +206,6 @@ func cursor(ev *event.Event, a Answer) []byte {
 // human as a toast).
 func opencode(ev *event.Event, a Answer) []byte {
 	var o obj
-	if ev.Name == event.PreToolUse {
-		a = noAsk(a, "OpenCode")
-	}
 	if blocks(a) {
 		d := "block"
 		if ev.Name == event.PreToolUse {

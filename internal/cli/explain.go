@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
@@ -146,6 +147,7 @@ type explained struct {
 	ReadAs   string         `json:"read_as,omitempty"` // a PowerShell command's shell commands
 	ParseErr string         `json:"parse_error,omitempty"`
 	Refused  string         `json:"refused,omitempty"` // the open quote of a line bash refuses to run
+	Answered string         `json:"answered,omitempty"` // what the agent is told, where it cannot act on the decision
 }
 
 type explainedCmd struct {
@@ -169,6 +171,10 @@ type explainedF struct {
 func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note string) error {
 	a := v.Answer()
 	x := explained{Tool: ev.Tool, Target: v.Target, Decision: string(v.Decision), Reason: a.Reason, Context: a.Context, Changes: v.Changes, Note: note, Findings: []explainedF{}}
+	if eff := answer.Effective(ev, a); eff.Decision != a.Decision {
+		// The agent cannot ask, or would let the call through unasked.
+		x.Answered, x.Reason = string(eff.Decision), eff.Reason
+	}
 	if ev.Tool == "PowerShell" {
 		if cmd, err := ev.Str("command"); err == nil {
 			x.ReadAs = risk.PowerShellRead(cmd)
@@ -261,6 +267,9 @@ func printExplain(e *env, ev *event.Event, v *risk.Verdict, asJSON bool, note st
 		fmt.Fprintf(w, "checkpoint: %s\n", strings.Join(x.Changes, ", "))
 	}
 	fmt.Fprintf(w, "decision: %s\n", x.Decision)
+	if x.Answered != "" {
+		fmt.Fprintf(w, "answered: %s (the agent cannot ask the human here)\n", x.Answered)
+	}
 	switch {
 	case x.Reason != "":
 		fmt.Fprintf(w, "reason:   %s\n", x.Reason)
