@@ -66,6 +66,9 @@ func (g *Guard) agentRules(c *shell.Cmd) []Finding {
 	if len(words) > 0 && slices.Contains(agentQuiet, words[0]) {
 		return nil
 	}
+	if agent == "goose" && (len(words) == 0 || !slices.Contains([]string{"run", "session", "web"}, words[0])) {
+		return nil // pressly's goose migrates databases (goose up); Block's runs an agent
+	}
 	if len(words) >= 2 {
 		if subs, ok := agentSetup[words[0]]; ok {
 			if slices.Contains(subs, words[1]) {
