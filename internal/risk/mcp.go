@@ -75,7 +75,9 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
 		g.merge(v, g.Command("mv -- "+strings.Join(quoted, " "), cwd))
 	case has("write", "edit", "create", "patch", "replace", "insert", "append", "save", "modify", "update", "put"):
 		text, full := field(in, mcpTexts)
-		full = full && !has("append", "insert", "patch", "edit", "replace")
+		// desktop-commander's write_file appends with mode "append".
+		appends := strings.EqualFold(in.Get("mode").String(), "append") || in.Get("append").Bool()
+		full = full && !appends && !has("append", "insert", "patch", "edit", "replace")
 		for _, p := range paths {
 			ap := g.through(g.onDisk(g.procPath(abs(cwd, p), cwd)))
 			if _, ok := g.inProject(ap); !ok || !exists(ap) {

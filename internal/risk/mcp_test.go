@@ -2,6 +2,7 @@ package risk
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
@@ -34,6 +35,11 @@ func TestMCP(t *testing.T) {
 		{"mcp__runner__run_tests", `{"path":"tests"}`, answer.Allow, ""},
 		{"mcp__notes__write_note", `{"title":"x","text":"rm -rf tests"}`, answer.Allow, ""},
 		{"mcp__filesystem__write_file", `{"path":"new.md","content":"hi"}`, answer.Allow, ""},
+		{"mcp__desktop-commander__write_file", `{"path":"tests/test_a.py","content":"
+def test_b():
+    assert 2 == 2
+","mode":"append"}`, answer.Warn, "test-files"},
+		{"mcp__desktop-commander__start_process", `{"command":"rm -rf *","cwd":"/"}`, answer.Deny, "rm-glob"},
 	} {
 		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
 		if err != nil {
@@ -48,6 +54,31 @@ func TestMCP(t *testing.T) {
 		}
 		if v.Decision == answer.Deny && len(v.Changes) > 0 {
 			t.Errorf("%s %s: denied with changes %v", tc.tool, tc.input, v.Changes)
+		}
+	}
+}
+
+// TestMCPWrites: a tool that rewrites a test file whole has its new text
+// checked as the test's (pretool judges Writes); one that appends does
+// not rewrite it.
+func TestMCPWrites(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	for _, tc := range []struct {
+		tool, input string
+		whole       bool
+	}{
+		{"mcp__filesystem__write_file", `{"path":"tests/test_a.py","content":"x = 1\n"}`, true},
+		{"mcp__desktop-commander__write_file", `{"path":"tests/test_a.py","content":"x = 1\n","mode":"append"}`, false},
+		{"mcp__fs__append_file", `{"path":"tests/test_a.py","content":"x = 1\n"}`, false},
+		{"mcp__fs__edit_file", `{"path":"tests/test_a.py","edits":[]}`, false},
+	} {
+		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, whole := v.Writes[filepath.Join(root, "tests/test_a.py")]; whole != tc.whole {
+			t.Errorf("%s %s: rewrites the test whole: %v, want %v", tc.tool, tc.input, whole, tc.whole)
 		}
 	}
 }
