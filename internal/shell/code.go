@@ -273,6 +273,11 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 		o := ops[lang][i]
 		for _, m := range re.FindAllStringIndex(code, -1) {
 			rest := code[m[1]:]
+			if o.shell && m[1] > m[0] && strings.IndexByte(`['"`, code[m[1]-1]) >= 0 {
+				// subprocess.run("rm -rf x", shell=True): the match took
+				// the argument's opening mark, which is the argument's.
+				rest = code[m[1]-1:]
+			}
 			if o.quoted {
 				if k := strings.IndexByte(rest, closer(code[m[1]-1])); k >= 0 {
 					w.shellString(c, rest[:k], sc)

@@ -43,6 +43,7 @@ func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
 	case "mise", "pdm", "poe", "hatch":
 		w.tomlTasks(c, name, args, sc)
 	}
+	w.toolCode(c, name, args, sc) // toolcode.go
 }
 
 // inFile walks text as the shell code of file, run in dir.

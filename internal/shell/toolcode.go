@@ -1,0 +1,592 @@
+package shell
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Tools that run code the agent can write into the project's files, under
+// a command line that names none of it: pytest imports every conftest.py
+// and the plugins its configuration names, go test runs the _test.go
+// files (TestMain, init), cargo compiles and runs build.rs and the proc
+// macros, rake loads the Rakefile, nox noxfile.py, invoke tasks.py,
+// jest, vitest and mocha their configuration and the setup files it
+// names, rspec the files .rspec requires. That code is read like a script
+// file the command names: what it does literally is judged as strictly as
+// a command line, what it computes only warns.
+
+// maxToolFiles bounds the files a tool's code is looked for in (conftest
+// files, Cargo.toml members, _test.go files); past it, the rest is not
+// read and the command is opaque.
+const maxToolFiles = 2000
+
+// toolCode walks the project code the tool name runs for args.
+func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
+	if w.a.ReadFile == nil || w.a.ReadDir == nil || c.depth >= MaxDepth || sc.cwd == "" {
+		return
+	}
+	if interpreter(name) == "python" {
+		// python -m pytest, python -m nox, python -m invoke.
+		for i, a := range args {
+			if s := a.Lit(); s == "-m" && i+1 < len(args) {
+				name, args = args[i+1].Lit(), args[i+2:]
+				break
+			} else if !strings.HasPrefix(s, "-") {
+				return
+			}
+		}
+	}
+	tc := c.with(name)
+	if name == "go" && len(args) > 0 {
+		tc = c.with("go " + args[0].Lit())
+	}
+	switch name {
+	case "pytest", "py.test":
+		w.pytest(tc, args, sc)
+	case "rake":
+		w.rake(tc, args, sc)
+	case "nox":
+		w.nearestCode(tc, "python", sc, optValue1(args, "-f", "--noxfile"), "noxfile.py")
+	case "invoke", "inv":
+		w.nearestCode(tc, "python", sc, optValue1(args, "-r", "--search-root"), "tasks.py")
+	case "jest", "vitest", "mocha":
+		w.jsTestConfig(tc, name, sc)
+	case "rspec":
+		w.rspec(tc, sc)
+	case "go":
+		if len(args) > 0 && args[0].Lit() == "test" {
+			w.goTest(tc, args[1:], sc)
+		}
+	case "cargo":
+		w.cargoBuild(c, args, sc)
+	}
+}
+
+// optValue1 returns the value of option short or long in args, or "".
+func optValue1(args []Word, short, long string) string {
+	for i, a := range args {
+		s := a.Lit()
+		switch {
+		case (s == short || s == long) && i+1 < len(args):
+			return args[i+1].Lit()
+		case strings.HasPrefix(s, long+"="):
+			return s[len(long)+1:]
+		}
+	}
+	return ""
+}
+
+// readCode walks the file p as code of lang that the tool runs.
+func (w *walker) readCode(c *ctx, lang, p string, sc *scope) {
+	if vendored(p) {
+		return
+	}
+	text, ok := w.readText(p)
+	if !ok {
+		return
+	}
+	prev := w.file
+	w.file = p
+	if lang == "go" || lang == "node" || lang == "python" || lang == "ruby" {
+		w.code(c, lang, text, sc)
+	}
+	w.moreCode(c, lang, text, sc)
+	w.file = prev
+}
+
+// nearestCode walks the first of names found from the scope's directory
+// up (or file, when given) as code of lang, run in the file's directory
+// (rake, nox and invoke change to it). It returns the file's path, or "".
+func (w *walker) nearestCode(c *ctx, lang string, sc *scope, file string, names ...string) string {
+	p, _, ok := w.nearest(sc.cwd, file, names...)
+	if !ok {
+		return ""
+	}
+	nsc := sc.child()
+	nsc.setCwd(filepath.Dir(p))
+	w.readCode(c, lang, p, nsc)
+	return p
+}
+
+// eachFile calls visit for each file below dir (dir itself included) whose
+// name is one of names, skipping the directories the tools skip (hidden
+// ones, installed dependencies, build output). It reports false past
+// maxToolFiles entries.
+func (w *walker) eachFile(dir string, names []string, visit func(p string)) bool {
+	n := 0
+	var walk func(d string) bool
+	walk = func(d string) bool {
+		ents, err := w.a.ReadDir(d)
+		if err != nil {
+			return true
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if n++; n > maxToolFiles {
+				return false
+			}
+			switch {
+			case e.IsDir():
+				if strings.HasPrefix(name, ".") || name == "node_modules" || name == "target" || name == "__pycache__" ||
+					name == "venv" || name == "build" || name == "dist" || name == "site-packages" || name == "vendor" {
+					continue
+				}
+				if !walk(filepath.Join(d, name)) {
+					return false
+				}
+			case names == nil || matchesAny(name, names):
+				visit(filepath.Join(d, name))
+			}
+		}
+		return true
+	}
+	return walk(dir)
+}
+
+func matchesAny(name string, names []string) bool {
+	for _, n := range names {
+		if ok, _ := filepath.Match(n, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// pytest walks what pytest imports before and while it collects: the
+// conftest.py files from the directory up to the top of the project and
+// below it, and the plugin modules -p names on the command line, in
+// PYTEST_ADDOPTS or in the configuration's addopts.
+func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
+	top := w.gitTop(sc.cwd)
+	for d := filepath.Dir(sc.cwd); top != "" && strings.HasPrefix(d, top) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		w.readCode(c, "python", filepath.Join(d, "conftest.py"), sc)
+	}
+	if !w.eachFile(sc.cwd, []string{"conftest.py"}, func(p string) { w.readCode(c, "python", p, sc) }) {
+		w.opaqueCode("pytest over a tree of more than 2000 files: not every conftest.py read")
+	}
+	var plugins []string
+	for i, a := range args {
+		if s := a.Lit(); s == "-p" && i+1 < len(args) {
+			plugins = append(plugins, args[i+1].Lit())
+		} else if strings.HasPrefix(s, "-p") && len(s) > 2 {
+			plugins = append(plugins, s[2:])
+		}
+	}
+	if v, ok := sc.vars["PYTEST_ADDOPTS"]; ok && !v.dynamic && len(v.vals) == 1 {
+		plugins = append(plugins, addoptsPlugins(v.vals[0])...)
+	}
+	for d := sc.cwd; ; d = filepath.Dir(d) {
+		for _, f := range []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
+			if text, ok := w.readText(filepath.Join(d, f)); ok && strings.Contains(text, "addopts") {
+				plugins = append(plugins, addoptsPlugins(text)...)
+			}
+		}
+		if d == top || top == "" || filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, p := range plugins {
+		if strings.HasPrefix(p, "no:") {
+			continue
+		}
+		if m, ok := w.moduleFile(p, sc.cwd); ok {
+			w.readCode(c, "python", m.Raw, sc)
+		}
+	}
+}
+
+// addoptsRe finds -p NAME (and -pNAME) in pytest options.
+var addoptsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s"'\[,])-p\s*["']?([\w.:]+)`) })
+
+// addoptsPlugins returns the plugin modules -p names in text.
+func addoptsPlugins(text string) []string {
+	var out []string
+	for _, m := range addoptsRe().FindAllStringSubmatch(text, 32) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// rake walks the Rakefile rake loads (from the directory up, or -f FILE)
+// and the .rake files of its rakelib directory, as Ruby code with rake's
+// sh and ruby calls.
+func (w *walker) rake(c *ctx, args []Word, sc *scope) {
+	p := w.nearestCode(c, "rake", sc, optValue1(args, "-f", "--rakefile"), "Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb")
+	if p == "" {
+		return
+	}
+	nsc := sc.child()
+	nsc.setCwd(filepath.Dir(p))
+	w.eachFile(filepath.Join(filepath.Dir(p), "rakelib"), []string{"*.rake"}, func(f string) { w.readCode(c, "rake", f, nsc) })
+}
+
+// jsConfigRe finds the relative module names in a test runner's
+// configuration: './setup.js', '<rootDir>/test/global.ts'.
+var jsConfigRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`["'` + "`" + `]((?:<rootDir>/|\./|\.\./)[^"'` + "`" + `\s]+)["'` + "`" + `]`)
+})
+
+// jsTestConfig walks a JavaScript test runner's configuration, which it
+// runs, and the project files it names (setupFiles, globalSetup,
+// globalTeardown, require, reporters …): jest (jest.config.*, package.json's
+// "jest"), vitest (vitest.config.*, vite.config.*) and mocha (.mocharc.*).
+func (w *walker) jsTestConfig(c *ctx, name string, sc *scope) {
+	var names []string
+	for _, ext := range []string{"js", "ts", "mjs", "cjs", "mts", "cts", "json", "yml", "yaml"} {
+		switch name {
+		case "jest":
+			names = append(names, "jest.config."+ext)
+		case "vitest":
+			names = append(names, "vitest.config."+ext, "vite.config."+ext)
+		case "mocha":
+			names = append(names, ".mocharc."+ext)
+		}
+	}
+	names = append(names, "package.json")
+	p, text, ok := w.nearest(sc.cwd, "", names...)
+	if !ok {
+		return
+	}
+	root := filepath.Dir(p)
+	if !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".yaml") {
+		w.readCode(c, "node", p, sc)
+	}
+	for _, m := range jsConfigRe().FindAllStringSubmatch(text, 64) {
+		f := strings.TrimPrefix(m[1], "<rootDir>/")
+		f = filepath.Join(root, f)
+		if filepath.Ext(f) == "" {
+			for _, ext := range []string{".js", ".ts", ".mjs", ".cjs"} {
+				if _, ok := w.readText(f + ext); ok {
+					f += ext
+					break
+				}
+			}
+		}
+		switch filepath.Ext(f) {
+		case ".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx":
+			w.readCode(c, "node", f, sc)
+		}
+	}
+}
+
+// rspec walks the files .rspec and .rspec-local require (--require NAME,
+// -r NAME: spec/NAME.rb or lib/NAME.rb).
+func (w *walker) rspec(c *ctx, sc *scope) {
+	for _, f := range []string{".rspec", ".rspec-local"} {
+		text, ok := w.readText(filepath.Join(sc.cwd, f))
+		if !ok {
+			continue
+		}
+		fs := strings.Fields(text)
+		for i, s := range fs {
+			var req string
+			switch {
+			case (s == "--require" || s == "-r") && i+1 < len(fs):
+				req = fs[i+1]
+			case strings.HasPrefix(s, "--require="):
+				req = s[len("--require="):]
+			default:
+				continue
+			}
+			if !strings.HasSuffix(req, ".rb") {
+				req += ".rb"
+			}
+			for _, d := range []string{"spec", "lib", "."} {
+				w.readCode(c, "ruby", filepath.Join(sc.cwd, d, req), sc)
+			}
+		}
+	}
+}
+
+// goTest walks the _test.go files of the packages go test runs: TestMain,
+// init and the tests run in the project as any program does.
+func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
+	var pkgs []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case s == "--" || s == "-args":
+			i = len(args)
+		case goValueFlag(s) && !strings.Contains(s, "="):
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			v, ok := args[i].Value()
+			if !ok {
+				w.opaqueCode("go test of packages computed at run time: " + args[i].Raw)
+				return
+			}
+			pkgs = append(pkgs, v)
+		}
+	}
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	read := 0
+	for _, p := range pkgs {
+		recursive := false
+		if p == "..." || strings.HasSuffix(p, "/...") {
+			recursive, p = true, strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+			if p == "" {
+				p = "."
+			}
+		}
+		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+			continue // an import path: not the project's files
+		}
+		dir := dirOf(p, sc)
+		if dir == "" {
+			continue
+		}
+		var files []string
+		if !w.goFiles(dir, recursive, &files) {
+			w.opaqueCode("go test over more than 2000 Go files: not every _test.go file read")
+		}
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			text, ok := w.readText(f)
+			if read += len(text); !ok || read > maxGenerateBytes {
+				continue
+			}
+			w.readCode(c, "go", f, sc)
+		}
+	}
+}
+
+// goValueFlag reports whether a go test flag takes the next argument.
+func goValueFlag(s string) bool {
+	s = strings.TrimLeft(s, "-")
+	switch s {
+	case "run", "skip", "bench", "count", "cpu", "parallel", "timeout", "coverprofile", "cpuprofile", "memprofile",
+		"blockprofile", "mutexprofile", "trace", "outputdir", "o", "covermode", "coverpkg", "benchtime", "list",
+		"fuzz", "fuzztime", "fuzzminimizetime", "shuffle", "vet", "p", "tags", "ldflags", "gcflags", "asmflags",
+		"mod", "modfile", "overlay", "pkgdir", "exec", "toolexec", "C", "json":
+		return true
+	}
+	return false
+}
+
+// cargoBuilds are the cargo commands that compile the package, and so run
+// its build scripts and proc macros.
+var cargoBuilds = map[string]bool{"build": true, "b": true, "test": true, "t": true, "run": true, "r": true,
+	"check": true, "c": true, "bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "fix": true,
+	"install": true, "miri": true, "nextest": true, "llvm-cov": true, "tarpaulin": true, "rustdoc": true}
+
+// cargoBuild walks, for a cargo command that compiles, the build scripts
+// (build.rs, or [package] build) and proc-macro crates of the workspace
+// at the nearest Cargo.toml, and for cargo make (makers) the tasks of
+// Makefile.toml.
+func (w *walker) cargoBuild(c *ctx, args []Word, sc *scope) {
+	sub, rest := "", args
+	for i, a := range args {
+		s := a.Lit()
+		if s == "--config" || s == "-Z" || s == "-C" {
+			continue
+		}
+		if !strings.HasPrefix(s, "-") && (i == 0 || !(args[i-1].Lit() == "--config" || args[i-1].Lit() == "-Z" || args[i-1].Lit() == "-C")) {
+			sub, rest = s, args[i+1:]
+			break
+		}
+	}
+	if sub == "make" {
+		w.cargoMake(c, rest, sc)
+		return
+	}
+	if !cargoBuilds[sub] {
+		return
+	}
+	dir := sc.cwd
+	if m := optValue1(rest, "--manifest-path", "--manifest-path"); m != "" {
+		dir = filepath.Dir(dirOf(m, sc))
+	}
+	top := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, ok := w.readText(filepath.Join(d, "Cargo.toml")); ok {
+			top = d
+		}
+		if _, err := w.a.ReadFile(filepath.Join(d, ".git", "HEAD")); err == nil || filepath.Dir(d) == d {
+			break
+		}
+	}
+	if top == "" {
+		return
+	}
+	cc := c.with("cargo " + sub)
+	ok := w.eachFile(top, []string{"Cargo.toml"}, func(p string) {
+		text, ok := w.readText(p)
+		if !ok {
+			return
+		}
+		kv, _ := tomlStrings(text)
+		d := filepath.Dir(p)
+		build := "build.rs"
+		if b := kv["package.build"]; len(b) == 1 && b[0] != "true" {
+			build = b[0]
+		}
+		nsc := sc.child()
+		nsc.setCwd(d) // cargo runs a build script in its package's directory
+		if build != "false" {
+			w.readCode(cc, "rust", filepath.Join(d, build), nsc)
+		}
+		if pm := kv["lib.proc-macro"]; len(pm) == 1 && pm[0] == "true" {
+			lib := "src/lib.rs"
+			if l := kv["lib.path"]; len(l) == 1 {
+				lib = l[0]
+			}
+			w.readCode(cc, "rust", filepath.Join(d, lib), nsc)
+		}
+	})
+	if !ok {
+		w.opaqueCode("cargo " + sub + " over a tree of more than 2000 files: not every build script read")
+	}
+}
+
+// cargoMake walks the task cargo make (makers) runs from Makefile.toml:
+// its command and args, or its script, and its dependencies.
+func (w *walker) cargoMake(c *ctx, args []Word, sc *scope) {
+	dir, file, name, computed := taskArgs(args, "--cwd", "--makefile", "-p --profile -e --env --env-file -l --loglevel")
+	d := dirOf(dir, sc)
+	if d == "" {
+		return
+	}
+	if name == "" && !computed {
+		name = "default"
+	}
+	p, text, ok := w.nearest(d, file, "Makefile.toml")
+	if !ok {
+		return
+	}
+	kv, ok := tomlStrings(text)
+	if !ok {
+		w.opaque("cargo make with a Makefile.toml ralph cannot read")
+		return
+	}
+	names := []string{name}
+	if computed {
+		names = nil
+		for k := range kv {
+			if t, _, ok := strings.Cut(strings.TrimPrefix(k, "tasks."), "."); ok && strings.HasPrefix(k, "tasks.") {
+				names = append(names, t)
+			}
+		}
+	}
+	eachTask(names, func(t string) []string {
+		pre := "tasks." + tomlKey(t)
+		var line string
+		if cmd := kv[pre+".command"]; len(cmd) == 1 {
+			line = shellQuote(append(cmd, kv[pre+".args"]...))
+		}
+		if s := kv[pre+".script"]; len(s) > 0 {
+			line += "\n" + strings.Join(s, "\n")
+		}
+		if line != "" {
+			w.inFile(c, p, "cargo make "+t, line, filepath.Dir(p), sc)
+		}
+		deps := kv[pre+".dependencies"]
+		if rt := kv[pre+".run_task"]; len(rt) == 1 {
+			deps = append(deps, rt[0])
+		}
+		return deps
+	})
+}
+
+// shellQuote joins argv into a command line that reads back as argv.
+func shellQuote(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// moreOps are the calls of the languages package code does not read
+// itself, or reads without a tool's own words: Rust's std::fs in a build
+// script, rake's sh and ruby.
+var moreOps = sync.OnceValue(func() map[string][]struct {
+	re    *regexp.Regexp
+	argv  []string
+	paths int
+	shell bool
+} {
+	type o = struct {
+		re    *regexp.Regexp
+		argv  []string
+		paths int
+		shell bool
+	}
+	m := regexp.MustCompile
+	return map[string][]o{
+		"rust": {
+			{re: m(`\b(?:fs::)?remove_dir_all\s*\(`), argv: []string{"rm", "-r", "-f"}, paths: 1},
+			{re: m(`\b(?:fs::)?remove_file\s*\(`), argv: []string{"rm", "-f"}, paths: 1},
+			{re: m(`\bfs::remove_dir\s*\(`), argv: []string{"rmdir"}, paths: 1},
+			{re: m(`\bfs::(?:write|File::create)\s*\(|\bFile::create\s*\(`), argv: []string{"tee"}, paths: 1},
+			{re: m(`\bfs::rename\s*\(`), argv: []string{"mv"}, paths: 2},
+			{re: m(`\bfs::copy\s*\(`), argv: []string{"cp"}, paths: 2},
+		},
+		"rake": {
+			{re: m(`(?m)(?:^|[^\w.:])(?:sh|safe_system)\b\s*\(?`), shell: true},
+			{re: m(`(?m)(?:^|[^\w.:])ruby\b\s*\(?`), argv: []string{"ruby"}, paths: 1},
+		},
+	}
+})
+
+// rustCommand matches Command::new(PROGRAM) and the .arg/.args calls
+// chained to it.
+var rustCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bCommand::new\s*\(`) })
+var rustArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\.\s*(args?)\s*\(\s*&?`) })
+
+// moreCode walks the calls of moreOps in code of lang, and for Rust the
+// commands std::process::Command builds.
+func (w *walker) moreCode(c *ctx, lang, code string, sc *scope) {
+	if lang == "rake" {
+		w.code(c, "ruby", code, sc)
+	}
+	prev := w.inCode
+	w.inCode = true
+	defer func() { w.inCode = prev }()
+	vars := assignments(code)
+	for _, o := range moreOps()[lang] {
+		for _, m := range o.re.FindAllStringIndex(code, -1) {
+			args := evalArgs(parseArgs(code[m[1]:]), vars)
+			switch {
+			case o.shell:
+				w.shellCall(c, "ruby", args, sc)
+			case len(args) > 0:
+				w.synthetic(c, o.argv, args[:min(o.paths, len(args))], sc)
+			}
+		}
+	}
+	if lang != "rust" {
+		return
+	}
+	for _, m := range rustCommand().FindAllStringIndex(code, -1) {
+		rest := code[m[1]:]
+		argv := evalArgs(parseArgs(rest), vars)
+		if len(argv) == 0 {
+			continue
+		}
+		argv = argv[:1]
+		k := closeParen(rest)
+		for k >= 0 {
+			rest = rest[k+1:]
+			a := rustArg().FindStringSubmatchIndex(rest)
+			if a == nil {
+				break
+			}
+			more := evalArgs(parseArgs(rest[a[1]:]), vars)
+			if rest[a[2]:a[3]] == "args" && len(more) > 0 && more[0].list != nil {
+				argv = append(argv, more[0].list...)
+			} else if len(more) > 0 {
+				argv = append(argv, more[0])
+			}
+			rest = rest[a[1]:]
+			k = closeParen(rest)
+		}
+		w.shellCall(c, "rust", []codeArg{{list: argv}}, sc)
+	}
+}
