@@ -22,7 +22,7 @@ import (
 // indirect walks what a build tool or package manager will run, read from
 // the project's Makefile, justfile or package.json.
 func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
-	if w.a.ReadFile == nil || c.depth >= MaxDepth {
+	if w.a.ReadFile == nil || c.depth >= MaxDepth || !readsProject(name) {
 		return
 	}
 	if w.indirectN++; w.indirectN > maxIndirect {

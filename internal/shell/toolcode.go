@@ -33,6 +33,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 			if s := a.Lit(); s == "-m" && i+1 < len(args) {
 				name, args = args[i+1].Lit(), args[i+2:]
 				break
+			} else if len(s) > 2 && strings.HasPrefix(s, "-m") {
+				name, args = s[2:], args[i+1:] // -mpre_commit, as pre-commit's hook writes it
+				break
 			} else if !strings.HasPrefix(s, "-") {
 				return
 			}
@@ -61,7 +64,32 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		}
 	case "cargo":
 		w.cargoBuild(c, args, sc)
+	case "git":
+		cfg, sub, rest := gitConfig(args, sc)
+		w.gitHooks(c, cfg, sub, rest, sc)
+	case "lefthook":
+		w.lefthook(c, args, sc)
+	case "pre-commit", "pre_commit":
+		w.preCommit(c, args, sc)
+	case "tox":
+		w.tox(c, args, sc)
+	case "cmake":
+		w.cmake(c, args, sc)
 	}
+}
+
+// readsProject reports whether the program name runs commands or code
+// from the project's files, which indirect walks: only those runs count
+// towards maxIndirect (a line of seventeen echos reads no file).
+func readsProject(name string) bool {
+	switch name {
+	case "make", "gmake", "remake", "just", "npm", "yarn", "pnpm", "bun", "deno", "composer", "task", "go-task",
+		"mise", "pdm", "poe", "hatch",
+		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
+		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake":
+		return true
+	}
+	return interpreter(name) == "python"
 }
 
 // optValue1 returns the value of option short or long in args, or "".
