@@ -204,7 +204,7 @@ func (w *walker) lefthook(c *ctx, args []Word, sc *scope) {
 		root := filepath.Dir(p)
 		for name, cmd := range h.Commands {
 			if cmd.Run != "" {
-				w.inFile(c.with("lefthook "+hook), p, name, cmd.Run, filepath.Join(root, cmd.Root), sc)
+				w.inFile(c.with("lefthook "+hook), p, "command "+name, cmd.Run, filepath.Join(root, cmd.Root), sc)
 			}
 		}
 		for name, s := range h.Scripts {
@@ -213,7 +213,7 @@ func (w *walker) lefthook(c *ctx, args []Word, sc *scope) {
 				if lang := interpreter(filepath.Base(strings.Fields(s.Runner + " x")[0])); lang != "" {
 					w.readCode(c.with("lefthook "+hook), lang, sp, sc)
 				} else {
-					w.inFile(c.with("lefthook "+hook), sp, name, text, root, sc)
+					w.inFile(c.with("lefthook "+hook), sp, "script "+name, text, root, sc)
 				}
 			}
 		}
@@ -264,7 +264,11 @@ func (w *walker) preCommit(c *ctx, args []Word, sc *scope) {
 			if len(h.Args) > 0 {
 				line += " " + shellQuote(h.Args)
 			}
-			w.inFile(c.with("pre-commit "+h.ID), p, h.ID, line, root, sc)
+			id := h.ID
+			if strings.TrimSpace(id) == "" {
+				id = "(no id)"
+			}
+			w.inFile(c.with("pre-commit"), p, "hook "+id, line, root, sc)
 		}
 	}
 }

@@ -51,9 +51,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	case "rake":
 		w.rake(tc, args, sc)
 	case "nox":
-		w.nearestCode(tc, "python", sc, optValue1(args, "-f", "--noxfile"), "noxfile.py")
+		w.pyTasks(tc, sc, optValue1(args, "-f", "--noxfile"), "noxfile.py", "session", noxSessions(args))
 	case "invoke", "inv":
-		w.nearestCode(tc, "python", sc, optValue1(args, "-r", "--search-root"), "tasks.py")
+		w.pyTasks(tc, sc, optValue1(args, "-r", "--search-root"), "tasks.py", "task", invokeTasks(args))
 	case "jest", "vitest", "mocha":
 		w.jsTestConfig(tc, name, sc)
 	case "rspec":
@@ -194,33 +194,43 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 	if !w.eachFile(sc.cwd, []string{"conftest.py"}, func(p string) { w.readCode(c, "python", p, sc) }) {
 		w.opaqueCode("pytest over a tree of more than 2000 files: not every conftest.py read")
 	}
-	var plugins []string
+	// The plugins, each with the directories it is imported from: the
+	// working directory, and that of the configuration naming it.
+	var plugins [][2]string
 	for i, a := range args {
 		if s := a.Lit(); s == "-p" && i+1 < len(args) {
-			plugins = append(plugins, args[i+1].Lit())
+			plugins = append(plugins, [2]string{args[i+1].Lit(), sc.cwd})
 		} else if strings.HasPrefix(s, "-p") && len(s) > 2 {
-			plugins = append(plugins, s[2:])
+			plugins = append(plugins, [2]string{s[2:], sc.cwd})
 		}
 	}
 	if v, ok := sc.vars["PYTEST_ADDOPTS"]; ok && !v.dynamic && len(v.vals) == 1 {
-		plugins = append(plugins, addoptsPlugins(v.vals[0])...)
+		for _, p := range addoptsPlugins(v.vals[0]) {
+			plugins = append(plugins, [2]string{p, sc.cwd})
+		}
 	}
 	for d := sc.cwd; ; d = filepath.Dir(d) {
 		for _, f := range []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
 			if text, ok := w.readText(filepath.Join(d, f)); ok && strings.Contains(text, "addopts") {
-				plugins = append(plugins, addoptsPlugins(text)...)
+				for _, p := range addoptsPlugins(text) {
+					plugins = append(plugins, [2]string{p, d})
+				}
 			}
 		}
 		if d == top || top == "" || filepath.Dir(d) == d {
 			break
 		}
 	}
+	seen := map[string]bool{}
 	for _, p := range plugins {
-		if strings.HasPrefix(p, "no:") {
+		if strings.HasPrefix(p[0], "no:") {
 			continue
 		}
-		if m, ok := w.moduleFile(p, sc.cwd); ok {
-			w.readCode(c, "python", m.Raw, sc)
+		for _, d := range []string{sc.cwd, p[1]} {
+			if m, ok := w.moduleFile(p[0], d); ok && !seen[m.Raw] {
+				seen[m.Raw] = true
+				w.readCode(c, "python", m.Raw, sc)
+			}
 		}
 	}
 }
@@ -328,8 +338,9 @@ func (w *walker) rspec(c *ctx, sc *scope) {
 	}
 }
 
-// goTest walks the _test.go files of the packages go test runs: TestMain,
-// init and the tests run in the project as any program does.
+// goTest walks the TestMain and init functions of the _test.go files of
+// the packages go test runs: they run in the package's directory before
+// any test, as any program does.
 func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 	var pkgs []string
 	for i := 0; i < len(args); i++ {
@@ -343,8 +354,7 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 		default:
 			v, ok := args[i].Value()
 			if !ok {
-				w.opaqueCode("go test of packages computed at run time: " + args[i].Raw)
-				return
+				v = "./..." // flags most often; if packages, the project's
 			}
 			pkgs = append(pkgs, v)
 		}
@@ -377,12 +387,77 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 				continue
 			}
 			text, ok := w.readText(f)
-			if read += len(text); !ok || read > maxGenerateBytes {
+			if read += len(text); !ok || read > maxGenerateBytes || vendored(f) {
 				continue
 			}
-			w.readCode(c, "go", f, sc)
+			body := goSetup(text)
+			if body == "" {
+				continue
+			}
+			prev := w.file
+			w.file = f
+			w.code(c, "go", body, sc)
+			w.file = prev
 		}
 	}
+}
+
+// goSetupRe finds the functions go test runs in the package's directory
+// before any test: TestMain and init.
+var goSetupRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^func\s+(?:TestMain|init)\s*\(`) })
+
+// goSetup returns the bodies of the TestMain and init functions of a Go
+// file, joined. The tests themselves are not read: their literal paths
+// are most often a temporary directory's (t.TempDir, t.Chdir), and what
+// they delete post-tool-call reports.
+func goSetup(text string) string {
+	var out []string
+	for _, m := range goSetupRe().FindAllStringIndex(text, 16) {
+		i := strings.IndexByte(text[m[1]:], '{')
+		if i < 0 {
+			continue
+		}
+		start := m[1] + i
+		end := goBlockEnd(text, start)
+		out = append(out, text[start:end])
+	}
+	return strings.Join(out, "\n")
+}
+
+// goBlockEnd returns the index after the brace that closes the block
+// opening at text[start], skipping strings, runes and comments; len(text)
+// when it is not closed.
+func goBlockEnd(text string, start int) int {
+	depth := 0
+	for i := start; i < len(text); i++ {
+		switch ch := text[i]; ch {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case '"', '\'', '`':
+			for i++; i < len(text) && text[i] != ch; i++ {
+				if text[i] == '\\' && ch != '`' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(text) && text[i+1] == '/' {
+				for i < len(text) && text[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(text) && text[i+1] == '*' {
+				if k := strings.Index(text[i+2:], "*/"); k >= 0 {
+					i += k + 3
+				} else {
+					return len(text)
+				}
+			}
+		}
+	}
+	return len(text)
 }
 
 // goValueFlag reports whether a go test flag takes the next argument.
@@ -617,4 +692,185 @@ func (w *walker) moreCode(c *ctx, lang, code string, sc *scope) {
 		}
 		w.shellCall(c, "rust", []codeArg{{list: argv}}, sc)
 	}
+}
+
+// noxSessions returns the sessions nox -s (--session, --sessions, -e)
+// names, or nil for all of them.
+func noxSessions(args []Word) []string {
+	var out []string
+	in := false
+	for _, a := range args {
+		s, ok := a.Value()
+		switch {
+		case !ok:
+			return nil // a computed one may be any
+		case s == "-s" || s == "--session" || s == "--sessions" || s == "-e":
+			in = true
+		case strings.HasPrefix(s, "--session=") || strings.HasPrefix(s, "--sessions="):
+			_, v, _ := strings.Cut(s, "=")
+			out = append(out, strings.Split(v, ",")...)
+		case s == "-k" || s == "--keywords" || s == "-t" || s == "--tags":
+			return nil
+		case strings.HasPrefix(s, "-"):
+			in = false
+		case in:
+			out = append(out, strings.Split(s, ",")...)
+		}
+	}
+	return out
+}
+
+// invokeTasks returns the tasks invoke runs (its words that are no
+// options, before --), or nil for a computed one.
+func invokeTasks(args []Word) []string {
+	var out []string
+	for i, a := range args {
+		s, ok := a.Value()
+		switch {
+		case !ok:
+			return nil
+		case s == "--":
+			return out
+		case s == "-r" || s == "--search-root" || s == "-c" || s == "--collection" || s == "-f" || s == "--config":
+			if i+1 < len(args) {
+				args[i+1] = Word{} // the option's value
+			}
+		case s == "" || strings.HasPrefix(s, "-"):
+		default:
+			out = append(out, strings.ReplaceAll(s, "-", "_"))
+		}
+	}
+	return out
+}
+
+// pyTasks walks the Python file of a task runner (nox's noxfile.py,
+// invoke's tasks.py): its module code, and the bodies of the functions
+// decorated as its tasks (deco) that run: those named, or all when names
+// is nil, and the tasks their code names (pre=[clean], clean(c)).
+func (w *walker) pyTasks(c *ctx, sc *scope, file, base, deco string, names []string) {
+	p, text, ok := w.nearest(sc.cwd, file, base)
+	if !ok {
+		return
+	}
+	if names != nil {
+		text = pySelect(text, deco, names)
+	}
+	nsc := sc.child()
+	nsc.setCwd(filepath.Dir(p))
+	prev := w.file
+	w.file = p
+	w.code(c, "python", text, nsc)
+	w.file = prev
+}
+
+// pyBlock is a top-level def of a Python file with its decorators.
+type pyBlock struct {
+	name       string
+	start, end int // byte offsets of the decorators' start and the body's end
+	task       bool
+}
+
+// pySelect returns text without the top-level functions that run neither
+// as a task named (a function decorated with deco, @nox.session, @task)
+// nor by the code kept (the module's own, the tasks named: pre=[clean],
+// clean(c), a helper they call). A task whose decorator names it
+// (name="x", aliases=…) is kept.
+func pySelect(text, deco string, names []string) string {
+	lines := strings.SplitAfter(text, "\n")
+	var blocks []pyBlock
+	off := 0
+	decoStart, decoTask, decoNamed := -1, false, false
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "@"):
+			if decoStart < 0 {
+				decoStart = off
+			}
+			if strings.Contains(l, deco) {
+				decoTask = true
+			}
+			if strings.Contains(l, "name=") || strings.Contains(l, "aliases") {
+				decoNamed = true
+			}
+		case strings.HasPrefix(l, "def ") || strings.HasPrefix(l, "async def "):
+			name := strings.TrimPrefix(strings.TrimPrefix(l, "async "), "def ")
+			if k := strings.IndexAny(name, "( :"); k >= 0 {
+				name = name[:k]
+			}
+			start := off
+			if decoStart >= 0 {
+				start = decoStart
+			}
+			end := off + len(l)
+			for i+1 < len(lines) {
+				n := lines[i+1]
+				if t := strings.TrimSpace(n); t != "" && n[0] != ' ' && n[0] != '\t' && n[0] != '#' && n[0] != ')' {
+					break
+				}
+				i++
+				end += len(n)
+			}
+			if decoNamed {
+				name = "" // a task of another name: kept
+			}
+			blocks = append(blocks, pyBlock{name: name, start: start, end: end, task: decoTask})
+			off = end
+			decoStart, decoTask, decoNamed = -1, false, false
+			continue
+		default:
+			if strings.TrimSpace(l) != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != ')' && l[0] != ']' {
+				decoStart, decoTask, decoNamed = -1, false, false // code between: not the decorators of a def
+			}
+		}
+		off += len(l)
+	}
+	keep := map[string]bool{}
+	for _, n := range names {
+		keep[n] = true
+	}
+	kept := func(b pyBlock) bool { return keep[b.name] || b.name == "" }
+	for changed := true; changed; {
+		changed = false
+		var in strings.Builder
+		last := 0
+		for _, b := range blocks {
+			in.WriteString(text[last:b.start])
+			if kept(b) {
+				in.WriteString(text[b.start:b.end])
+			}
+			last = b.end
+		}
+		in.WriteString(text[last:])
+		all := in.String()
+		for _, b := range blocks {
+			if !keep[b.name] && pyNames(all, b.name) {
+				keep[b.name] = true
+				changed = true
+			}
+		}
+		if !changed {
+			return all
+		}
+	}
+	return text
+}
+
+// pyNames reports whether name occurs in code as a word.
+func pyNames(code, name string) bool {
+	for i := 0; ; {
+		k := strings.Index(code[i:], name)
+		if k < 0 {
+			return false
+		}
+		a, b := i+k, i+k+len(name)
+		if (a == 0 || !isWordByte(code[a-1])) && (b == len(code) || !isWordByte(code[b])) {
+			return true
+		}
+		i = b
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

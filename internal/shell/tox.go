@@ -50,59 +50,90 @@ type toxEnv struct {
 	lines []string
 }
 
-// toxCommands reads the commands of tox.ini's test environments, with
-// {posargs:DEFAULT} as its default and {toxinidir} as dir.
+// toxCommands reads the commands of tox.ini's test environments:
+// {[SECTION]KEY} is that key's lines, {posargs:DEFAULT} its default,
+// {toxinidir} dir, {envpython} python and {env:NAME:DEFAULT} the default.
 func toxCommands(text, dir string) []toxEnv {
-	var out []toxEnv
-	var cur *toxEnv
-	key := ""
-	add := func(line string) {
-		line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "\\"))
-		line = strings.TrimLeft(line, "-! ")
-		if line == "" || strings.HasPrefix(line, "#") || cur == nil {
-			return
-		}
-		line = toxSubst().ReplaceAllStringFunc(line, func(m string) string {
-			s := toxSubst().FindStringSubmatch(m)
-			switch s[1] {
-			case "posargs":
-				return s[2]
-			case "toxinidir", "tox_root":
-				return dir
-			}
-			return m
-		})
-		cur.lines = append(cur.lines, line)
-	}
+	ini := map[string]map[string][]string{}
+	var order []string
+	sect, key := "", ""
 	for _, raw := range strings.Split(text, "\n") {
 		line := strings.TrimRight(raw, "\r")
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, "["):
-			key = ""
-			name := strings.Trim(t, "[] \t")
-			cur = nil
-			if name == "testenv" || strings.HasPrefix(name, "testenv:") {
-				out = append(out, toxEnv{name: strings.TrimPrefix(name, "testenv")})
-				cur = &out[len(out)-1]
+			sect, key = strings.Trim(t, "[] \t"), ""
+			if ini[sect] == nil {
+				ini[sect] = map[string][]string{}
+				order = append(order, sect)
 			}
 		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";"):
 		case line[0] == ' ' || line[0] == '\t':
 			if key != "" {
-				add(t) // a continuation line of the key's value
+				ini[sect][key] = append(ini[sect][key], t) // a continuation line
 			}
 		default:
 			k, v, ok := strings.Cut(t, "=")
 			key = ""
-			if !ok {
+			if !ok || ini[sect] == nil {
 				continue
 			}
-			switch strings.TrimSpace(k) {
-			case "commands", "commands_pre", "commands_post":
-				key = k
-				add(v)
+			key = strings.TrimSpace(k)
+			if v = strings.TrimSpace(v); v != "" {
+				ini[sect][key] = append(ini[sect][key], v)
 			}
 		}
 	}
-	return out
+	var expand func(lines []string, depth int) []string
+	expand = func(lines []string, depth int) []string {
+		var out []string
+		for _, l := range lines {
+			if m := toxRef().FindStringSubmatch(l); m != nil && depth < 4 {
+				out = append(out, expand(ini[m[1]][m[2]], depth+1)...)
+				continue
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	var envs []toxEnv
+	for _, name := range order {
+		if name != "testenv" && !strings.HasPrefix(name, "testenv:") {
+			continue
+		}
+		e := toxEnv{name: strings.TrimPrefix(name, "testenv")}
+		for _, k := range []string{"commands_pre", "commands", "commands_post"} {
+			for _, l := range expand(ini[name][k], 0) {
+				l = strings.TrimLeft(strings.TrimSpace(strings.TrimSuffix(l, "\\")), "-! ")
+				if l == "" || strings.HasPrefix(l, "#") {
+					continue
+				}
+				e.lines = append(e.lines, toxSubst().ReplaceAllStringFunc(l, func(m string) string {
+					s := toxSubst().FindStringSubmatch(m)
+					switch s[1] {
+					case "posargs", "env":
+						if s[1] == "env" {
+							_, def, _ := strings.Cut(s[2], ":")
+							return def
+						}
+						return s[2]
+					case "toxinidir", "tox_root":
+						return dir
+					case "envpython", "basepython":
+						return "python"
+					case "envbindir":
+						return filepath.Join(dir, ".tox", "env", "bin")
+					case "envdir", "env_dir", "envtmpdir", "env_tmp_dir", "toxworkdir", "work_dir", "envsitepackagesdir":
+						return filepath.Join(dir, ".tox", "env")
+					}
+					return m
+				}))
+			}
+		}
+		envs = append(envs, e)
+	}
+	return envs
 }
+
+// toxRef matches a line that is a reference to another section's key.
+var toxRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{\[([^\]]+)\]([\w-]+)\}$`) })
