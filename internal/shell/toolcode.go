@@ -338,9 +338,9 @@ func (w *walker) rspec(c *ctx, sc *scope) {
 	}
 }
 
-// goTest walks the TestMain and init functions of the _test.go files of
-// the packages go test runs: they run in the package's directory before
-// any test, as any program does.
+// goTest walks the TestMain and init functions of the Go files of the
+// packages go test runs (init in the package's own files too): they run
+// in the package's directory before any test, as any program does.
 func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 	var pkgs []string
 	for i := 0; i < len(args); i++ {
@@ -383,9 +383,6 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 			w.opaqueCode("go test over more than 2000 Go files: not every _test.go file read")
 		}
 		for _, f := range files {
-			if !strings.HasSuffix(f, "_test.go") {
-				continue
-			}
 			text, ok := w.readText(f)
 			if read += len(text); !ok || read > maxGenerateBytes || vendored(f) {
 				continue

@@ -31,7 +31,7 @@ func TestToolCode(t *testing.T) {
 		"/p/pytest.ini":                 "[pytest]\naddopts = -q -p plug\n",
 		"/p/plug.py":                    "import subprocess\nsubprocess.run('rm -rf plugged', shell=True)\n",
 		"/p/go/x_test.go":               "package x\n\nfunc TestMain(m *testing.M) {\n\tos.RemoveAll(\"gone\") // }\n\ts := \"}\"\n\tos.Exit(m.Run())\n}\n\nfunc TestX(t *testing.T) { os.RemoveAll(\"not-read\") }\n",
-		"/p/go/x.go":                    "package x\n\nfunc init() { os.RemoveAll(\"not-a-test-file\") }\n",
+		"/p/go/x.go":                    "package x\n\nfunc init() { os.RemoveAll(\"init-runs-too\") }\n",
 		"/p/rs/Cargo.toml":              "[package]\nname = \"x\"\n[workspace]\nmembers = [\"m\"]\n",
 		"/p/rs/build.rs":                "fn main() { std::fs::remove_dir_all(\"a\").ok(); Command::new(\"rm\").arg(\"-f\").args(&[\"b\", \"c\"]).status(); }\n",
 		"/p/rs/m/Cargo.toml":            "[package]\nname = \"m\"\nbuild = false\n[lib]\nproc-macro = true\n",
@@ -61,7 +61,7 @@ func TestToolCode(t *testing.T) {
 	}{
 		{"pytest", "/p", []string{"pytest", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
 		{"python3 -m pytest -p no:cacheprovider", "/p/sub", []string{"python3 -m pytest -p no:cacheprovider", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
-		{"go test ./...", "/p", []string{"go test ./...", "rm -r -f gone [via go test]"}},
+		{"go test ./...", "/p", []string{"go test ./...", "rm -r -f gone [via go test]", "rm -r -f init-runs-too [via go test]"}},
 		{"go vet ./...", "/p", []string{"go vet ./..."}},
 		{"cargo test", "/p/rs", []string{"cargo test", "rm -r -f a [via cargo test]", "rm -f b c [via cargo test]", "rm -f macro [via cargo test]"}},
 		{"cargo fmt", "/p/rs", []string{"cargo fmt"}},
