@@ -289,6 +289,8 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
+	// pyStartRead: Python's start-up files were read (pystart.go).
+	pyStartRead bool
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
 	// progs and hashed are the programs the line put under other names

@@ -27,6 +27,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	if w.a.ReadFile == nil || w.a.ReadDir == nil || c.depth >= MaxDepth || sc.cwd == "" {
 		return
 	}
+	if interpreter(name) == "python" || name == "pytest" || name == "py.test" {
+		w.pyStart(c, sc)
+	}
 	if interpreter(name) == "python" {
 		// python -m pytest, python -m nox, python -m invoke.
 		for i, a := range args {
@@ -71,6 +74,8 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.lefthook(c, args, sc)
 	case "pre-commit", "pre_commit":
 		w.preCommit(c, args, sc)
+	case "pnpm", "yarn", "bun":
+		w.pmCode(c, name, args, sc)
 	case "tox":
 		w.tox(c, args, sc)
 	case "cmake":
