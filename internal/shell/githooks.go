@@ -105,6 +105,12 @@ func (w *walker) gitHooks(c *ctx, cfg map[string]string, sub string, rest []Word
 			if text, ok := w.readText(p); ok {
 				w.inFile(gc, p, "hook "+h, text, top, nsc)
 			}
+			// The wrapper husky writes in .husky/_ (a file of the
+			// project too), without its line that runs _/h.
+			p = filepath.Join(dir, h)
+			if text, ok := w.readText(p); ok {
+				w.inFile(gc, p, "hook "+h, huskyWrap().ReplaceAllString(text, ""), top, nsc)
+			}
 			continue
 		}
 		p := filepath.Join(dir, h)
@@ -276,4 +282,10 @@ func (w *walker) preCommit(c *ctx, args []Word, sc *scope) {
 // huskyInit matches the line with which husky 4–8 starts each hook.
 var huskyInit = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\.\s+"\$\(dirname (?:-- )?"\$0"\)/_/husky\.sh"[ \t]*$`)
+})
+
+// huskyWrap matches the line of husky 9's hooks in .husky/_ that runs
+// its _/h, which runs .husky/NAME (read above).
+var huskyWrap = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\.\s+"\$\(dirname (?:-- )?"\$0"\)/h"[ \t]*$`)
 })

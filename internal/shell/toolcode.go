@@ -52,7 +52,14 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	case "pytest", "py.test":
 		w.pytest(tc, args, sc)
 	case "rake":
-		w.rake(tc, args, sc)
+		rsc := sc
+		if d := optValue1(args, "-C", "--directory"); d != "" {
+			rsc = sc.child()
+			rsc.setCwd(dirOf(d, sc))
+		}
+		if rsc.cwd != "" {
+			w.rake(tc, args, rsc)
+		}
 	case "nox":
 		w.pyTasks(tc, sc, optValue1(args, "-f", "--noxfile"), "noxfile.py", "session", noxSessions(args))
 	case "invoke", "inv":
@@ -62,14 +69,29 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	case "rspec":
 		w.rspec(tc, sc)
 	case "go":
-		if len(args) > 0 && args[0].Lit() == "test" {
-			w.goTest(tc, args[1:], sc)
+		gsc := sc
+		if len(args) > 1 && args[0].Lit() == "-C" {
+			gsc = sc.child() // go -C DIR test
+			gsc.setCwd(dirOf(args[1].Lit(), sc))
+			args = args[2:]
+		}
+		if len(args) > 0 && args[0].Lit() == "test" && gsc.cwd != "" {
+			w.goTest(c.with("go test"), args[1:], gsc)
 		}
 	case "cargo":
 		w.cargoBuild(c, args, sc)
 	case "git":
 		cfg, sub, rest := gitConfig(args, sc)
-		w.gitHooks(c, cfg, sub, rest, sc)
+		gsc := sc
+		for i := 0; i+1 < len(args) && args[i].Lit() != sub; i++ {
+			if args[i].Lit() == "-C" {
+				gsc = gsc.child() // git -C DIR commit: DIR's hooks
+				gsc.setCwd(dirOf(args[i+1].Lit(), gsc))
+			}
+		}
+		if gsc.cwd != "" {
+			w.gitHooks(c, cfg, sub, rest, gsc)
+		}
 	case "lefthook":
 		w.lefthook(c, args, sc)
 	case "pre-commit", "pre_commit":
@@ -193,11 +215,42 @@ func matchesAny(name string, names []string) bool {
 // PYTEST_ADDOPTS or in the configuration's addopts.
 func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 	top := w.gitTop(sc.cwd)
-	for d := filepath.Dir(sc.cwd); top != "" && strings.HasPrefix(d, top) && d != filepath.Dir(d); d = filepath.Dir(d) {
-		w.readCode(c, "python", filepath.Join(d, "conftest.py"), sc)
+	// The directories collected: the working directory, and the paths
+	// named (pytest /elsewhere/tests, tests/x.py::test_a).
+	roots := []string{sc.cwd}
+	for i := 0; i < len(args); i++ {
+		s, ok := args[i].Value()
+		switch {
+		case !ok:
+		case s == "-p" || s == "-c" || s == "-k" || s == "-m" || s == "-o" || s == "--rootdir" || s == "--confcutdir" ||
+			s == "--basetemp" || s == "-W" || s == "--junitxml" || s == "--ignore" || s == "--deselect":
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			s, _, _ = strings.Cut(s, "::")
+			if d := dirOf(s, sc); d != "" {
+				if strings.HasSuffix(d, ".py") {
+					d = filepath.Dir(d)
+				}
+				roots = append(roots, d)
+			}
+		}
 	}
-	if !w.eachFile(sc.cwd, []string{"conftest.py"}, func(p string) { w.readCode(c, "python", p, sc) }) {
-		w.opaqueCode("pytest over a tree of more than 2000 files: not every conftest.py read")
+	seen := map[string]bool{}
+	read := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			w.readCode(c, "python", p, sc)
+		}
+	}
+	for _, r := range roots {
+		rtop := w.gitTop(r)
+		for d := filepath.Dir(r); rtop != "" && strings.HasPrefix(d, rtop) && d != filepath.Dir(d); d = filepath.Dir(d) {
+			read(filepath.Join(d, "conftest.py"))
+		}
+		if !w.eachFile(r, []string{"conftest.py"}, read) {
+			w.opaqueCode("pytest over a tree of more than 2000 files: not every conftest.py read")
+		}
 	}
 	// The plugins, each with the directories it is imported from: the
 	// working directory, and that of the configuration naming it.
@@ -226,7 +279,6 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 			break
 		}
 	}
-	seen := map[string]bool{}
 	for _, p := range plugins {
 		if strings.HasPrefix(p[0], "no:") {
 			continue
