@@ -456,24 +456,33 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 	}
 }
 
-// goSetupRe finds the functions go test runs in the package's directory
-// before any test: TestMain and init.
-var goSetupRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^func\s+(?:TestMain|init)\s*\(`) })
-
 // goSetup returns the bodies of the TestMain and init functions of a Go
-// file, joined. The tests themselves are not read: their literal paths
+// file, joined: the functions go test runs in the package's directory
+// before any test. The tests themselves are not read: their literal paths
 // are most often a temporary directory's (t.TempDir, t.Chdir), and what
-// they delete post-tool-call reports.
+// they delete post-tool-call reports. (strings.Index, not a regexp: this
+// runs over every Go file of go test ./...)
 func goSetup(text string) string {
 	var out []string
-	for _, m := range goSetupRe().FindAllStringIndex(text, 16) {
-		i := strings.IndexByte(text[m[1]:], '{')
-		if i < 0 {
-			continue
+	for _, fn := range []string{"func TestMain", "func init"} {
+		for at := 0; len(out) < 16; {
+			k := strings.Index(text[at:], fn)
+			if k < 0 {
+				break
+			}
+			k += at
+			at = k + len(fn)
+			rest := strings.TrimLeft(text[at:], " \t")
+			if k > 0 && text[k-1] != '\n' || !strings.HasPrefix(rest, "(") {
+				continue // not at a line's start, or initFoo(
+			}
+			i := strings.IndexByte(text[at:], '{')
+			if i < 0 {
+				break
+			}
+			start := at + i
+			out = append(out, text[start:goBlockEnd(text, start)])
 		}
-		start := m[1] + i
-		end := goBlockEnd(text, start)
-		out = append(out, text[start:end])
 	}
 	return strings.Join(out, "\n")
 }
