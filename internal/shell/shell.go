@@ -289,8 +289,10 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
-	// pyStartRead: Python's start-up files were read (pystart.go).
+	// pyStartRead: Python's start-up files were read (pystart.go);
+	// toolRead, the project files toolcode.go read, each read once.
 	pyStartRead bool
+	toolRead    map[string]bool
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
 	// progs and hashed are the programs the line put under other names

@@ -135,9 +135,13 @@ func optValue1(args []Word, short, long string) string {
 
 // readCode walks the file p as code of lang that the tool runs.
 func (w *walker) readCode(c *ctx, lang, p string, sc *scope) {
-	if vendored(p) {
-		return
+	if vendored(p) || w.toolRead[p] {
+		return // rake's sh 'rake x' reads the Rakefile once
 	}
+	if w.toolRead == nil {
+		w.toolRead = map[string]bool{}
+	}
+	w.toolRead[p] = true
 	text, ok := w.readText(p)
 	if !ok {
 		return
@@ -236,11 +240,17 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 			}
 		}
 	}
-	seen := map[string]bool{}
-	read := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			w.readCode(c, "python", p, sc)
+	read := func(p string) { w.readCode(c, "python", p, sc) }
+	if len(roots) == 1 {
+		// No path named: pytest collects the configuration's testpaths
+		// (from its directory), or the working directory.
+		if tp, dir := w.testpaths(sc.cwd, top); len(tp) > 0 {
+			read(filepath.Join(dir, "conftest.py"))
+			read(filepath.Join(sc.cwd, "conftest.py"))
+			roots = roots[:0]
+			for _, t := range tp {
+				roots = append(roots, filepath.Join(dir, t))
+			}
 		}
 	}
 	for _, r := range roots {
@@ -284,10 +294,51 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 			continue
 		}
 		for _, d := range []string{sc.cwd, p[1]} {
-			if m, ok := w.moduleFile(p[0], d); ok && !seen[m.Raw] {
-				seen[m.Raw] = true
+			if m, ok := w.moduleFile(p[0], d); ok {
 				w.readCode(c, "python", m.Raw, sc)
 			}
+		}
+	}
+}
+
+// testpaths returns the testpaths of the pytest configuration nearest
+// dir (up to top) and its directory; none when a path holds a pattern
+// (the walk from the working directory then covers it).
+func (w *walker) testpaths(dir, top string) ([]string, string) {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, f := range []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
+			text, ok := w.readText(filepath.Join(d, f))
+			if !ok || !strings.Contains(text, "pytest") {
+				continue
+			}
+			if f == "pyproject.toml" && !strings.Contains(text, "[tool.pytest") || f == "tox.ini" && !strings.Contains(text, "[pytest]") ||
+				f == "setup.cfg" && !strings.Contains(text, "[tool:pytest]") {
+				continue
+			}
+			var out []string
+			lines := strings.Split(text, "\n")
+			for i := 0; i < len(lines); i++ {
+				k, v, ok := strings.Cut(lines[i], "=")
+				if !ok || strings.TrimSpace(k) != "testpaths" {
+					continue
+				}
+				val := v
+				for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t") ||
+					strings.Contains(val, "[") && !strings.Contains(val, "]")) {
+					i++
+					val += " " + lines[i]
+				}
+				for _, t := range strings.FieldsFunc(val, func(r rune) bool { return strings.ContainsRune(" \t\r,[]\"'", r) }) {
+					if strings.ContainsAny(t, "*?[") || strings.HasPrefix(t, "#") {
+						return nil, ""
+					}
+					out = append(out, t)
+				}
+			}
+			return out, d // the first configuration is pytest's, testpaths or not
+		}
+		if d == top || top == "" || filepath.Dir(d) == d {
+			return nil, ""
 		}
 	}
 }

@@ -48,6 +48,9 @@ func TestToolCode(t *testing.T) {
 		"/p/js/package.json":                        `{"jest": {"setupFiles": ["<rootDir>/setup"], "testEnvironment": "node"}}`,
 		"/p/js/setup.js":                            "require('fs').rmSync('j1', {recursive: true})\n",
 		"/p/mk/Makefile.toml":                       "[tasks.default]\ndependencies = [\"clean\"]\n[tasks.clean]\nscript = [\"rm -rf m1\"]\n",
+		"/p/tp/pytest.ini":                          "[pytest]\ntestpaths =\n    tests\n",
+		"/p/tp/tests/conftest.py":                   "import os\nos.remove('t1')\n",
+		"/p/tp/other/conftest.py":                   "import os\nos.remove('not-collected')\n",
 		"/p/pm/package.json":                        "{}",
 		"/p/pm/.pnpmfile.cjs":                       "module.exports = {hooks: {readPackage(p) { require('fs').rmSync('n1', {recursive: true}); return p }}}\n",
 		"/p/pm/.yarnrc.yml":                         "yarnPath: .yarn/releases/yarn.cjs\nplugins:\n  - path: .yarn/plugins/p.cjs\n  - .yarn/plugins/@yarnpkg/plugin-x.cjs\n",
@@ -72,8 +75,9 @@ func TestToolCode(t *testing.T) {
 		src, dir string
 		want     []string
 	}{
-		{"pytest", "/p", []string{"pytest", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
+		{"pytest", "/p", []string{"pytest", "rm -f t1 [via pytest]", "rm -f not-collected [via pytest]", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
 		{"python3 -m pytest -p no:cacheprovider", "/p/sub", []string{"python3 -m pytest -p no:cacheprovider", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
+		{"pytest", "/p/tp", []string{"pytest", "rm -f t1 [via pytest]", "rm -r -f tests [via pytest]", "rm -rf plugged [via pytest]"}},
 		{"go test ./...", "/p", []string{"go test ./...", "rm -r -f gone [via go test]", "rm -r -f init-runs-too [via go test]"}},
 		{"go vet ./...", "/p", []string{"go vet ./..."}},
 		{"cargo test", "/p/rs", []string{"cargo test", "rm -r -f a [via cargo test]", "rm -f b c [via cargo test]", "rm -f macro [via cargo test]"}},
