@@ -98,6 +98,10 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.preCommit(c, args, sc)
 	case "pnpm", "yarn", "bun":
 		w.pmCode(c, name, args, sc)
+	case "gradle", "gradlew":
+		w.gradle(c, args, sc)
+	case "mvn", "mvnw":
+		w.maven(c, args, sc)
 	case "tox":
 		w.tox(c, args, sc)
 	case "cmake":
@@ -113,7 +117,7 @@ func readsProject(name string) bool {
 	case "make", "gmake", "remake", "just", "npm", "yarn", "pnpm", "bun", "deno", "composer", "task", "go-task",
 		"mise", "pdm", "poe", "hatch",
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
-		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake":
+		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw":
 		return true
 	}
 	return interpreter(name) == "python"

@@ -51,6 +51,10 @@ func TestToolCode(t *testing.T) {
 		"/p/tp/pytest.ini":                          "[pytest]\ntestpaths =\n    tests\n",
 		"/p/tp/tests/conftest.py":                   "import os\nos.remove('t1')\n",
 		"/p/tp/other/conftest.py":                   "import os\nos.remove('not-collected')\n",
+		"/p/gr/settings.gradle":                     "rootProject.name = 'x'\n",
+		"/p/gr/app/build.gradle":                    "tasks.register('gen', Exec) {\n  commandLine 'rm', '-rf', 'a1'\n}\ndef s = \"rm -rf a2\".execute()\nfile('a3').deleteDir()\n",
+		"/p/gr/build.gradle.kts":                    "tasks.register<Delete>(\"c\") { delete(rootProject.buildDir); delete(\"a4\") }\n",
+		"/p/mv/pom.xml":                             "<project><configuration><executable>rm</executable><arguments><argument>-rf</argument><argument>m2</argument></arguments></configuration>\n<target><delete dir=\"m3\"/><exec executable=\"rm\"><arg value=\"m4\"/></exec></target></project>\n",
 		"/p/pm/package.json":                        "{}",
 		"/p/pm/.pnpmfile.cjs":                       "module.exports = {hooks: {readPackage(p) { require('fs').rmSync('n1', {recursive: true}); return p }}}\n",
 		"/p/pm/.yarnrc.yml":                         "yarnPath: .yarn/releases/yarn.cjs\nplugins:\n  - path: .yarn/plugins/p.cjs\n  - .yarn/plugins/@yarnpkg/plugin-x.cjs\n",
@@ -78,6 +82,9 @@ func TestToolCode(t *testing.T) {
 		{"pytest", "/p", []string{"pytest", "rm -f t1 [via pytest]", "rm -f not-collected [via pytest]", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
 		{"python3 -m pytest -p no:cacheprovider", "/p/sub", []string{"python3 -m pytest -p no:cacheprovider", "rm -r -f tests [via pytest]", "rm -f sub/x.txt [via pytest]", "rm -rf plugged [via pytest]"}},
 		{"pytest", "/p/tp", []string{"pytest", "rm -f t1 [via pytest]", "rm -r -f tests [via pytest]", "rm -rf plugged [via pytest]"}},
+		{"./gradlew test", "/p/gr/app", []string{"gradlew test", "rm -rf a1 [via gradle]", "rm -rf a2 [via gradle]", "rm -r -f a3 [via gradle]", "rm -r -f a4 [via gradle]"}},
+		{"gradle --version", "/p/gr", []string{"gradle --version"}},
+		{"mvn -q test", "/p/mv", []string{"mvn -q test", "rm -rf m2 [via mvn]", "rm -r -f m3 [via mvn]", "rm m4 [via mvn]"}},
 		{"go test ./...", "/p", []string{"go test ./...", "rm -r -f gone [via go test]", "rm -r -f init-runs-too [via go test]"}},
 		{"go vet ./...", "/p", []string{"go vet ./..."}},
 		{"cargo test", "/p/rs", []string{"cargo test", "rm -r -f a [via cargo test]", "rm -f b c [via cargo test]", "rm -f macro [via cargo test]"}},
@@ -132,7 +139,8 @@ func TestManyCommands(t *testing.T) {
 // FuzzToolFiles checks that no project file a tool runs code from makes
 // the analysis panic or loop: conftest.py, noxfile.py, tox.ini,
 // CMakeLists.txt, Cargo.toml, build.rs, a _test.go file, lefthook.yml,
-// .pre-commit-config.yaml, Makefile.toml and git's configuration.
+// .pre-commit-config.yaml, Makefile.toml, build.gradle, pom.xml and git's
+// configuration.
 func FuzzToolFiles(f *testing.F) {
 	f.Add("import shutil\nshutil.rmtree('x')\n", "[testenv]\ncommands = {[a]b}\n", "execute_process(COMMAND rm \"x\" (a)\n", "[package]\nbuild = \"b.rs\"\n",
 		"func TestMain(m *testing.M) { os.RemoveAll(\"x\") }", "pre-commit:\n  commands:\n    a:\n      run: rm x\n", "[core]\nhooksPath = h\n")
@@ -146,10 +154,11 @@ func FuzzToolFiles(f *testing.F) {
 			"/p/.git/HEAD": "ref: refs/heads/main\n", "/p/.git/config": gitcfg, "/p/.git/hooks/pre-commit": py,
 			"/p/conftest.py": py, "/p/noxfile.py": py, "/p/tasks.py": py, "/p/Rakefile": py, "/p/tox.ini": tox,
 			"/p/CMakeLists.txt": cmake, "/p/Cargo.toml": cargo, "/p/build.rs": cmake, "/p/x_test.go": gotest,
+			"/p/build.gradle": cmake, "/p/pom.xml": tox,
 			"/p/lefthook.yml": yml, "/p/.pre-commit-config.yaml": yml, "/p/Makefile.toml": cargo, "/p/h/pre-commit": tox,
 		}
 		for _, src := range []string{"pytest", "nox -s a", "invoke a", "rake", "tox", "cmake .", "cargo build", "cargo make a",
-			"go test .", "lefthook run pre-commit", "pre-commit run", "git commit"} {
+			"go test .", "lefthook run pre-commit", "pre-commit run", "git commit", "gradle build", "mvn test"} {
 			checkAnalysis(t, src, toolAnalyzer(files).Analyze(src, "/p"))
 		}
 		pySelect(py, "task", []string{"a"})
@@ -157,5 +166,6 @@ func FuzzToolFiles(f *testing.F) {
 		cmakeCommands(cmake)
 		goSetup(gotest)
 		gitHooksPath(gitcfg)
+		mavenCommands(tox)
 	})
 }
