@@ -777,6 +777,8 @@ func (w *walker) moreCode(c *ctx, lang, code string, sc *scope) {
 			switch {
 			case o.shell:
 				w.shellCall(c, "ruby", args, sc)
+			case lang == "rust" && o.argv[0] == "tee" && len(args) > 0 && !args[0].lit:
+				// a build script's generated file: OUT_DIR's, computed
 			case len(args) > 0:
 				w.synthetic(c, o.argv, args[:min(o.paths, len(args))], sc)
 			}
