@@ -33,12 +33,20 @@ var removed = []string{
 // each runner names every test it runs: go test -v through GOFLAGS (the
 // environment wins over the go env file, whose own GOFLAGS come first;
 // -v changes no other go command's outcome, where -json would: go vet
-// -json exits 0 with findings), pytest's short summary of every outcome
+// -json exits 0 with findings), with -count=1, so that every test really
+// runs: go test replays a cached result for a test binary whose opened
+// files have the size and modification time of a passing run, and both
+// can be put back over other contents (testdata restored, its mtime set
+// back, after a run on a version that passes); pytest's short summary of every outcome
 // through PYTEST_ADDOPTS (-rA), without the cache that --lf and --ff read.
 var Set = []string{
-	"GOFLAGS=-v",
+	"GOFLAGS=" + goFlags,
 	"PYTEST_ADDOPTS=-rA -p no:cacheprovider",
 }
+
+// goFlags are ralph's GOFLAGS: every test named (-v), none replayed from
+// go test's cache (-count=1).
+const goFlags = "-count=1 -v"
 
 // Environ returns env ("KEY=value" entries, as os.Environ gives them)
 // without the variables that change which tests run, and with ralph's own
@@ -59,9 +67,9 @@ func Environ(env []string) []string {
 		}
 	}
 	for _, kv := range Set {
-		if kv == "GOFLAGS=-v" {
+		if kv == "GOFLAGS="+goFlags {
 			if f := fileGOFLAGS(goEnvFile(goenv)); f != "" {
-				kv = "GOFLAGS=" + f + " -v"
+				kv = "GOFLAGS=" + f + " " + goFlags
 			}
 		}
 		out = append(out, kv)

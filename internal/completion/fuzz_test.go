@@ -110,12 +110,14 @@ func FuzzSources(f *testing.F) {
 		"@pytest.mark.parametrize(\n  'a', [1],\n)\ndef test_a(a):\n    pass\nx = 1\n",
 		"module.exports = { setupFiles: ['./s.js'], collectCoverageFrom: ['src/a.js'] };",
 		"if (process.env.JEST_WORKER_ID) {}\nif 'PYTEST_CURRENT_TEST' in os.environ:",
+		"package p\n// static void q(void) {}\nimport \"C\"\n//go:linkname quit runtime.exit\nfunc quit(int32)\n",
 	} {
 		f.Add(s, "a")
 	}
 	root := f.TempDir()
 	f.Fuzz(func(t *testing.T, src, name string) {
 		goStartCode([]byte(src))
+		goNative("x.go", []byte(src))
 		for _, rel := range []string{"x.go", "x.py", "x.js", "x.rs", "X.java", "x.rb"} {
 			testCheckLines(rel, []byte(src))
 		}

@@ -23,7 +23,7 @@ const (
 )
 
 // goNeedles are the words a Go file must hold for goStart to parse it.
-var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []byte("TestMain"), []byte("os.Args"),
+var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []byte("Exec"), []byte("TestMain"), []byte("os.Args"),
 	[]byte("flag.Set"), []byte("flag.CommandLine"), []byte("flag.Lookup"), []byte("flag.Parse"), []byte("testing.Init"), []byte("testing.MainStart")}
 
 // goStart digests, in every Go file of the project, the code that can end
@@ -42,7 +42,12 @@ var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []
 //   - in a package other than main, every other function that refers to
 //     an exit: library code has no business ending the process, and
 //     syscall.Exit(0) in the code under test ends a test binary mid-test
-//     with status 0, where the testing package catches only os.Exit(0).
+//     with status 0, where the testing package catches only os.Exit(0);
+//     syscall.Exec(…) replaces it by a program that prints the PASS lines
+//     and exits 0. In a main package, the same but os.Exit.
+//
+// What Go code reaches without a Go selector (assembly, cgo, linkname) is
+// digested by [goLowLevel].
 //
 // A file unchanged since base was collected (see [unchanged]) keeps
 // base's digests.
@@ -51,11 +56,14 @@ var goNeedles = [][]byte{[]byte("Exit"), []byte("Goexit"), []byte("Syscall"), []
 // that each Go file is read once.
 func goStart(v *treeview.View, idx testindex.Index, in Inputs, base Inputs, since time.Time) {
 	rels := v.Files(func(name string) bool { return strings.HasSuffix(name, ".go") }, nil)
-	eachChanged(v, rels, in, base, since, []string{exitLabel, startLabel, AwareLabel}, func(rel string, src []byte) {
+	eachChanged(v, rels, in, base, since, []string{exitLabel, startLabel, AwareLabel, nativeLabel}, func(rel string, src []byte) {
 		if _, test := idx[rel]; !test && !testSupport(rel) {
 			for label, lines := range testCheckLines(rel, src) {
 				in.add(AwareLabel+rel+": "+label, []byte(strings.Join(lines, "\n")))
 			}
+		}
+		for what, body := range goNative(rel, src) { // gonative.go
+			in.add(nativeLabel+rel+": "+what, body)
 		}
 		if !containsAny(src, goNeedles) {
 			return
@@ -64,6 +72,7 @@ func goStart(v *treeview.View, idx testindex.Index, in Inputs, base Inputs, sinc
 			in.add(strings.Replace(k, "\x00", rel, 1), body)
 		}
 	})
+	goNativeFiles(v, rels, in, base, since)
 }
 
 func containsAny(src []byte, needles [][]byte) bool {
@@ -158,11 +167,16 @@ func goStartCode(src []byte) map[string][]byte {
 				if exit, start, body := reach(d); exit || start {
 					put("init", exit, start, body)
 				}
-			case af.Name.Name != "main":
+			default:
+				// A main's own os.Exit is its business; but the testing
+				// package catches os.Exit(0) during a test, not a raw
+				// exit or an exec, which a main's code under test has
+				// no more business making than a library's.
+				main := af.Name.Name == "main"
 				exit := false
 				ast.Inspect(d.Body, func(m ast.Node) bool {
 					if s, ok := m.(*ast.SelectorExpr); ok {
-						if e, _ := goRefers(pkgs, s); e {
+						if e, _ := goRefers(pkgs, s); e && !(main && osExit(pkgs, s)) {
 							exit = true
 						}
 					}
@@ -214,8 +228,16 @@ func goImports(af *ast.File) map[string]string {
 	return out
 }
 
+// osExit reports whether s is os.Exit (or runtime.Goexit), which the
+// testing package turns into a failure when a test calls it.
+func osExit(pkgs map[string]string, s *ast.SelectorExpr) bool {
+	x, ok := s.X.(*ast.Ident)
+	return ok && (pkgs[x.Name]+"."+s.Sel.Name == "os.Exit" || pkgs[x.Name]+"."+s.Sel.Name == "runtime.Goexit")
+}
+
 // goRefers says whether the selector s refers to a way to end the process
-// (os.Exit, syscall.Exit, runtime.Goexit, a raw system call) or to the
+// (os.Exit, syscall.Exit, runtime.Goexit, syscall.Exec, a raw system
+// call) or to the
 // test binary's arguments and flags (os.Args, flag.Set, flag.CommandLine,
 // flag.Lookup, flag.Parse, testing.Init, testing.MainStart), by the
 // file's names for those packages (pkgs, from goImports): a method Exit
@@ -226,8 +248,15 @@ func goRefers(pkgs map[string]string, s *ast.SelectorExpr) (exit, start bool) {
 		return false, false
 	}
 	switch pkgs[x.Name] + "." + s.Sel.Name {
-	case "os.Exit", "syscall.Exit", "runtime.Goexit", "syscall.Syscall", "syscall.Syscall6", "syscall.RawSyscall", "syscall.RawSyscall6":
+	case "os.Exit", "syscall.Exit", "runtime.Goexit", "syscall.Exec":
+		// syscall.Exec replaces the test binary by a program that
+		// prints the PASS lines and exits 0 (branch done2).
 		return true, false
+	}
+	if pkgs[x.Name] == "syscall" && (strings.HasPrefix(s.Sel.Name, "Syscall") || strings.HasPrefix(s.Sel.Name, "RawSyscall")) {
+		return true, false // Syscall6, RawSyscallNoError, …: a raw exit_group
+	}
+	switch pkgs[x.Name] + "." + s.Sel.Name {
 	case "os.Args", "flag.Set", "flag.CommandLine", "flag.Lookup", "flag.Parse", "testing.Init", "testing.MainStart":
 		return false, true
 	}

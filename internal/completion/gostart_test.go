@@ -26,6 +26,11 @@ func TestGoStartCode(t *testing.T) {
 		{"raw exit in the code under test", "package p\nimport \"syscall\"\nfunc Sub(a, b int) int { syscall.Exit(0); return 0 }", []string{"exit in F: func Sub #1"}},
 		{"an alias of os", "package p\nimport sys \"os\"\nfunc init() { sys.Exit(0) }", []string{"exit in F: init #1"}},
 		{"x/sys/unix", "package p\nimport \"golang.org/x/sys/unix\"\nfunc Sub() { unix.Exit(0) }", []string{"exit in F: func Sub #1"}},
+		{"exec in the code under test", "package p\nimport \"syscall\"\nfunc Sub() { syscall.Exec(\"/bin/true\", nil, nil) }", []string{"exit in F: func Sub #1"}},
+		{"x/sys/unix exec", "package p\nimport \"golang.org/x/sys/unix\"\nfunc Sub() { unix.Exec(\"/bin/true\", nil, nil) }", []string{"exit in F: func Sub #1"}},
+		{"any raw system call", "package p\nimport sc \"syscall\"\nfunc Sub() { sc.RawSyscallNoError(231, 0, 0, 0) }", []string{"exit in F: func Sub #1"}},
+		{"a main's code under test that execs", "package main\nimport \"syscall\"\nfunc Sub() { syscall.Exec(\"/bin/true\", nil, nil) }", []string{"exit in F: func Sub #1"}},
+		{"a main's os.Exit in a helper is its business", "package main\nimport \"os\"\nfunc fatal() { os.Exit(1) }", nil},
 		{"a method named Exit is no exit", "package p\ntype app struct{}\nfunc (app) Exit() {}\nvar a app\nfunc Stop() { a.Exit() }\nfunc init() { a.Exit() }", nil},
 		{"a main's own exit is its business", "package main\nimport \"os\"\nfunc main() { os.Exit(run()) }\nfunc run() int { return 0 }", nil},
 		{"an init that exits nothing", "package p\nimport \"fmt\"\nfunc init() { fmt.Println(\"hi\") }\nvar x = fmt.Sprint(1)", nil},
@@ -40,5 +45,35 @@ func TestGoStartCode(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestGoNative: the code a Go test binary runs that no Go selector names
+// (linkname, a cgo preamble) is digested; a file without either is not.
+func TestGoNative(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      string // the keys, sorted, joined by |
+	}{
+		{"linkname to runtime.exit", "package p\nimport _ \"unsafe\"\n//go:linkname quit runtime.exit\nfunc quit(int32)\n", "go:linkname"},
+		{"cgo preamble", "package p\n// #include <stdlib.h>\n// static void q(void) { _Exit(0); }\nimport \"C\"\nfunc Sub() { C.q() }\n", "cgo preamble"},
+		{"cgo in an import block", "package p\n/*\nvoid q(void) {}\n*/\nimport (\n\t\"C\"\n\t\"fmt\"\n)\n", "cgo preamble"},
+		{"a string \"C\" is no cgo", "package p\nvar x = \"C\"\n", ""},
+		{"plain Go", "package p\nfunc Sub(a, b int) int { return a - b }\n", ""},
+	} {
+		var got []string
+		for k := range goNative("f.go", []byte(c.src)) {
+			got = append(got, k)
+		}
+		sort.Strings(got)
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The preamble's C is what is digested: a change to it changes the digest.
+	a, _ := cgoPreamble([]byte("package p\n// static void q(void) {}\nimport \"C\"\n"))
+	b, _ := cgoPreamble([]byte("package p\n// static void q(void) { _Exit(0); }\nimport \"C\"\n"))
+	if string(a) == string(b) {
+		t.Errorf("cgo preambles digested alike: %q", a)
 	}
 }
