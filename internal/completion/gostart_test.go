@@ -77,3 +77,38 @@ func TestGoNative(t *testing.T) {
 		t.Errorf("cgo preambles digested alike: %q", a)
 	}
 }
+
+// TestExitLines: the lines of Python, JavaScript, Ruby and Rust files that
+// can end a test run's process are found; the exits a runner catches and
+// look-alikes are not.
+func TestExitLines(t *testing.T) {
+	for _, c := range []struct {
+		rel, src string
+		want     string // the lines found, joined by |
+	}{
+		{"calc.py", "import os\ndef sub(a, b):\n    os._exit(0)\n", "os._exit(0)"},
+		{"calc.py", "from os import _exit\n", "from os import _exit"},
+		{"calc.py", "import os\nos.execv('/bin/true', ['true'])\n", "os.execv('/bin/true', ['true'])"},
+		{"calc.py", "import pytest\npytest.exit('done', returncode=0)\n", "pytest.exit('done', returncode=0)"},
+		{"calc.py", "getattr(os, '_' + 'exit')(0)\n", "getattr(os, '_' + 'exit')(0)"},
+		{"calc.py", "import ctypes\n", "import ctypes"},
+		{"calc.py", "import sys\nif __name__ == '__main__':\n    sys.exit(main())\nif os.name == 'posix':\n    pass\n", ""},
+		{"src/calc.js", "function sub(a, b) { process.exit(0) }\n", "function sub(a, b) { process.exit(0) }"},
+		{"src/calc.ts", "process['reallyExit'](0)\n", "process['reallyExit'](0)"},
+		{"src/calc.js", "process.exitCode = 0\n", "process.exitCode = 0"},
+		{"src/calc.js", "const env = process.env.HOME\n", ""},
+		{"lib/calc.rb", "def sub(a, b)\n  exit!(0)\nend\n", "exit!(0)"},
+		{"lib/calc.rb", "Process.kill(:KILL, Process.ppid)\n", "Process.kill(:KILL, Process.ppid)"},
+		{"lib/calc.rb", "at_exit { exit 0 }\n", "at_exit { exit 0 }"},
+		{"lib/calc.rb", "def executor; end\n", ""},
+		{"src/lib.rs", "pub fn sub(a: i32, b: i32) -> i32 { std::process::exit(0) }\n", "pub fn sub(a: i32, b: i32) -> i32 { std::process::exit(0) }"},
+		{"src/lib.rs", "use std::process::exit;\n", "use std::process::exit;"},
+		{"src/lib.rs", "unsafe { libc::_exit(0) }\n", "unsafe { libc::_exit(0) }"},
+		{"src/lib.rs", "pub fn sub(a: i32, b: i32) -> i32 { a - b }\n", ""},
+		{"README.md", "os._exit(0)\n", ""},
+	} {
+		if got := strings.Join(exitLines(c.rel, []byte(c.src)), "|"); got != c.want {
+			t.Errorf("%s %q: got %q, want %q", c.rel, c.src, got, c.want)
+		}
+	}
+}

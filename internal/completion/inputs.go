@@ -60,7 +60,9 @@ const maxInput = 4 << 20
 //     code that can end the test binary or choose its tests before they
 //     run (see [goStart]);
 //   - the lines of the code under test that ask whether it runs under a
-//     test runner (see [testChecksIn]).
+//     test runner (see [testChecksIn]);
+//   - the lines of the Python, JavaScript, Ruby and Rust files, tests
+//     included, that can end a test run's process (see [exitsIn]).
 //
 // What is missing is left out: a file that appears later is a change.
 //
@@ -204,6 +206,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	}
 	goStart(v, idx, in, base, since)      // gostart.go
 	testChecksIn(v, idx, in, base, since) // aware.go
+	exitsIn(v, in, base, since)           // exits.go
 	return in
 }
 
