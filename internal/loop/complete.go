@@ -56,7 +56,14 @@ func (t *TestsRun) String() string {
 // ralph controls (package completion) and reads its per-test results, from
 // its output and from the reports its runners write (completion.Reports;
 // without a directory for them, from the output alone).
+//
+// Cargo's fingerprints of the project's own crates are removed first
+// (completion.Unfresh): a source put back with an old modification time
+// would otherwise leave a build of another version fresh.
 func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
+	if err := completion.Unfresh(root); err != nil {
+		fmt.Fprintf(os.Stderr, "ralph: warning: %v\n", err)
+	}
 	var r completion.Reader
 	env := completion.Environ(os.Environ())
 	reps, err := completion.NewReports(root)
