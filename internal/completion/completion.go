@@ -39,7 +39,7 @@
 //     runner runs it (their changes are test_aware, not tampering);
 //     gonative.go: what a Go test binary runs that no Go call names
 //     (//go:linkname, cgo, assembly); exits.go: the lines of Python,
-//     JavaScript, Ruby and Rust files that can end a test run's process.
+//     Ruby and Rust files that can end a test run's process.
 //   - bent.go (bent_rb.go, bent_attrs.go): bent expectations ([Bent]): a
 //     test that failed at the baseline and passes now because its own
 //     expected values changed, not the code it tests.

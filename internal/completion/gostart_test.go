@@ -78,7 +78,7 @@ func TestGoNative(t *testing.T) {
 	}
 }
 
-// TestExitLines: the lines of Python, JavaScript, Ruby and Rust files that
+// TestExitLines: the lines of Python, Ruby and Rust files that
 // can end a test run's process are found; the exits a runner catches and
 // look-alikes are not.
 func TestExitLines(t *testing.T) {
@@ -93,10 +93,9 @@ func TestExitLines(t *testing.T) {
 		{"calc.py", "getattr(os, '_' + 'exit')(0)\n", "getattr(os, '_' + 'exit')(0)"},
 		{"calc.py", "import ctypes\n", "import ctypes"},
 		{"calc.py", "import sys\nif __name__ == '__main__':\n    sys.exit(main())\nif os.name == 'posix':\n    pass\n", ""},
-		{"src/calc.js", "function sub(a, b) { process.exit(0) }\n", "function sub(a, b) { process.exit(0) }"},
-		{"src/calc.ts", "process['reallyExit'](0)\n", "process['reallyExit'](0)"},
-		{"src/calc.js", "process.exitCode = 0\n", "process.exitCode = 0"},
-		{"src/calc.js", "const env = process.env.HOME\n", ""},
+		// jest and vitest catch process.exit, and their reports hold only
+		// the tests that ran: not digested (cheat_jest, cheat_vitest).
+		{"src/calc.js", "function sub(a, b) { process.exit(0) }\n", ""},
 		{"lib/calc.rb", "def sub(a, b)\n  exit!(0)\nend\n", "exit!(0)"},
 		{"lib/calc.rb", "Process.kill(:KILL, Process.ppid)\n", "Process.kill(:KILL, Process.ppid)"},
 		{"lib/calc.rb", "at_exit { exit 0 }\n", "at_exit { exit 0 }"},

@@ -61,8 +61,8 @@ const maxInput = 4 << 20
 //     run (see [goStart]);
 //   - the lines of the code under test that ask whether it runs under a
 //     test runner (see [testChecksIn]);
-//   - the lines of the Python, JavaScript, Ruby and Rust files, tests
-//     included, that can end a test run's process (see [exitsIn]).
+//   - the lines of the Python, Ruby and Rust files, tests included, that
+//     can end a test run's process (see [exitsIn]).
 //
 // What is missing is left out: a file that appears later is a change.
 //
