@@ -37,6 +37,7 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 	words := make([]Word, 0, len(ce.Args))
 	for _, a := range ce.Args {
 		w.subst(c, a, sc)
+		w.arith(c, a, callsc)
 		if pw, ok := positionalWords(a, callsc); ok {
 			words = append(words, pw...) // "$@"
 			continue
@@ -46,6 +47,8 @@ func (w *walker) call(c *ctx, ce *syntax.CallExpr, sc *scope, redirs []Redir, in
 	words = w.zshWords(words, callsc)
 	words = nocase(words, callsc)
 	if len(words) > 0 {
+		_, fn := sc.funcs[words[0].Lit()]
+		w.builtinArgs(c, words[0].Lit(), words[1:], sc, fn)
 		if name, ok := words[0].Value(); ok {
 			if f, ok := sc.funcs[name]; ok && !strings.Contains(name, "/") {
 				return w.callFunc(c, name, f, words[1:], sc, redirs, in)

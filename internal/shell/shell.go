@@ -326,6 +326,7 @@ type value struct {
 	// (TMPDIR), which the agent's shell may set: its value is "", but
 	// an unquoted $TMPDIR that vanishes may stand for a word there.
 	unset bool
+	num   bool // surely a number ($((…)), $(wc -l …)): arith.go
 }
 
 // scope is the shell state that flows from one command to the next.
@@ -512,6 +513,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			}
 		case *syntax.CStyleLoop:
 			w.subst(c, l, sc)
+			w.arith(c, l, sc)
 		}
 		w.stmts(c, x.Do, sc)
 	case *syntax.CaseClause:
@@ -556,6 +558,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 					ref = ref || strings.Contains(f, "n") // a name for another variable
 					arr = arr || strings.ContainsAny(f, "aA")
 				}
+				w.valueCode(c, as.Value, sc) // declare 'a[$(cmd)]=1'
 				continue
 			}
 			if (ref || arr) && as.Name != nil {
@@ -595,6 +598,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		return nil
 	default: // ArithmCmd, LetClause, TestClause, TestDecl: look inside for $(…)
 		w.subst(c, x, sc)
+		w.arith(c, x, sc)
 		return nil
 	}
 	// A compound command ({ …; }, ( … ), if, while, for, case) prints what
@@ -705,9 +709,15 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 	w.noteCmdsAssign(c, as, sc)
 	if as.Value != nil {
 		w.subst(c, as.Value, sc)
+		w.arith(c, as.Value, sc)
+		w.valueCode(c, as.Value, sc)
 	}
 	if as.Array != nil {
 		w.subst(c, as.Array, sc)
+		w.arith(c, as.Array, sc)
+		for _, e := range as.Array.Elems {
+			w.valueCode(c, e.Value, sc)
+		}
 	}
 	if as.Name == nil || as.Naked && as.Value == nil {
 		return
@@ -731,7 +741,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		wd := w.word(c, as.Value, sc)
 		notePathPrefix(name, wd, sc)
 		if wd.Dynamic || wd.Glob {
-			sc.vars[name] = value{dynamic: true, words: line(unquote(as.Value.Parts), sc, false)}
+			sc.vars[name] = value{dynamic: true, words: line(unquote(as.Value.Parts), sc, false), num: numWord(as.Value, sc)}
 		} else {
 			sc.vars[name] = value{vals: wd.Values}
 		}

@@ -1,0 +1,296 @@
+package shell
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Bash evaluates a variable's value again where it reads it as a number or
+// a name: in (( x )), $(( x )), let, [[ x -eq 0 ]], ${a[x]}, ${x:x},
+// ${!x}, printf -v NAME, test -v NAME, read NAME, declare NAME=…. When that
+// value holds an array subscript, a[$(cmd)], bash expands the subscript and
+// runs cmd: x='a[$(rm -rf tests)]'; (( x )) deletes tests. So a value that
+// holds $(…) or `…` is judged as code that runs, wherever it is set (the
+// walker cannot follow every such read), and a value the walker does not
+// know (read from a file) that reaches such a read asks.
+
+// valueCode judges the command substitutions inside the values of x (an
+// assigned value, a builtin's argument) as run: bash runs them when the
+// value reaches an arithmetic or a name.
+func (w *walker) valueCode(c *ctx, x *syntax.Word, sc *scope) {
+	if x == nil {
+		return
+	}
+	wd := w.word(c, x, sc)
+	for _, v := range wd.Values {
+		w.codeIn(c, v, sc)
+	}
+}
+
+// codeIn judges the $(…) and `…` in the text v as run.
+func (w *walker) codeIn(c *ctx, v string, sc *scope) {
+	if !strings.Contains(v, "$(") && !strings.Contains(v, "`") && !strings.Contains(v, "<(") && !strings.Contains(v, ">(") {
+		return
+	}
+	src := ": " + v
+	f, err := parse(src)
+	if err != nil {
+		if strings.Contains(v, "[") {
+			w.opaque(fmt.Sprintf("the array subscript in %q (bash runs its $(…) where it reads the value as a number or a name)", v))
+		}
+		return
+	}
+	via := append(append([]string(nil), c.via...), "array subscript")
+	w.subst(&ctx{src: src, via: via, depth: c.depth + 1, line: c.line}, f, sc.clone())
+}
+
+// nameArgs are the builtins that read an argument as a variable name or a
+// number, evaluating an array subscript in it.
+var nameArgs = map[string]bool{
+	"printf": true, "test": true, "[": true, "let": true, "read": true,
+	"mapfile": true, "readarray": true, "unset": true, "declare": true,
+	"typeset": true, "local": true, "export": true, "readonly": true,
+	"set": true, "getopts": true, "wait": true, "shift": true,
+	"return": true, "exit": true, "ulimit": true,
+}
+
+// builtinArgs judges the $(…) in the arguments of a builtin that reads
+// them as names or numbers, and of a function (its $1… may reach one).
+func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn bool) {
+	if !fn {
+		w.callbacks(c, name, args, sc)
+	}
+	if !fn && !nameArgs[name] {
+		return
+	}
+	for _, a := range args {
+		for _, v := range a.Values {
+			w.codeIn(c, v, sc)
+		}
+	}
+	switch name {
+	case "let":
+		for _, a := range args {
+			if a.Dynamic {
+				w.arithUnknown(a.Raw)
+			}
+			for _, v := range a.Values {
+				w.arithNames(v, sc)
+			}
+		}
+	case "printf", "test", "[":
+		for i, a := range args {
+			if a.Lit() == "-v" && i+1 < len(args) && args[i+1].Dynamic {
+				w.arithUnknown(args[i+1].Raw)
+			}
+		}
+	}
+}
+
+var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// arithNames asks when text, read as arithmetic, names a variable whose
+// value is not known.
+func (w *walker) arithNames(text string, sc *scope) {
+	for _, n := range identRe.FindAllString(text, -1) {
+		w.arithVar(n, sc)
+	}
+}
+
+// arithVar asks when the variable n, read as a number, holds a value the
+// walker does not know and that is not surely a number.
+func (w *walker) arithVar(n string, sc *scope) {
+	v, ok := sc.vars[n]
+	if !ok || !v.dynamic || v.num {
+		return
+	}
+	w.arithUnknown("$" + n)
+}
+
+func (w *walker) arithUnknown(what string) {
+	w.opaque(fmt.Sprintf("any array subscript in %s, a value not known that bash reads as a number or a name (a[$(cmd)] runs cmd)", what))
+}
+
+// arith looks at the arithmetic inside node (a statement or a word): every
+// variable it reads whose value is not known asks; a quoted subscript in
+// it (${a['$(cmd)']}) is expanded again and runs.
+func (w *walker) arith(c *ctx, node syntax.Node, sc *scope) {
+	if node == nil {
+		return
+	}
+	var inArith func(x syntax.Node)
+	inArith = func(x syntax.Node) {
+		if x == nil || reflect.ValueOf(x).IsNil() {
+			return
+		}
+		syntax.Walk(x, func(n syntax.Node) bool {
+			switch y := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			case *syntax.Word:
+				if l := y.Lit(); l != "" && identRe.FindString(l) == l {
+					w.arithVar(l, sc)
+				}
+			case *syntax.ParamExp:
+				if y.Param != nil && !y.Length {
+					w.arithVar(y.Param.Value, sc)
+				}
+			case *syntax.SglQuoted:
+				w.codeIn(c, y.Value, sc)
+			}
+			return true
+		})
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch y := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.ArithmCmd:
+			inArith(y.X)
+			return false
+		case *syntax.ArithmExp:
+			inArith(y.X)
+			return false
+		case *syntax.LetClause:
+			for _, e := range y.Exprs {
+				inArith(e)
+			}
+			return false
+		case *syntax.CStyleLoop:
+			inArith(y.Init)
+			inArith(y.Cond)
+			inArith(y.Post)
+			return true
+		case *syntax.ParamExp:
+			if y.Index != nil && !whole(y.Index) {
+				inArith(y.Index)
+			}
+			if y.Slice != nil {
+				inArith(y.Slice.Offset)
+				inArith(y.Slice.Length)
+			}
+			if y.Excl && y.Param != nil && y.Index == nil && y.Names == 0 {
+				w.arithVar(y.Param.Value, sc) // ${!x}: x's value as a name
+			}
+		case *syntax.BinaryTest:
+			switch y.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+				inArith(y.X)
+				inArith(y.Y)
+				return false
+			}
+		case *syntax.UnaryTest:
+			if y.Op == syntax.TsVarSet {
+				inArith(y.X)
+			}
+		}
+		return true
+	})
+}
+
+// numWord reports whether the value of x is surely a number: $((…)), ${#x},
+// $? or $#, a variable holding one, or the output of a program that prints
+// numbers (wc, expr, seq…).
+func numWord(x *syntax.Word, sc *scope) bool {
+	if x == nil || len(x.Parts) != 1 {
+		return false
+	}
+	p := x.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) != 1 {
+			return false
+		}
+		p = dq.Parts[0]
+	}
+	switch y := p.(type) {
+	case *syntax.ArithmExp:
+		return true
+	case *syntax.ParamExp:
+		if y.Length || y.Param == nil {
+			return y.Length
+		}
+		if y.Exp != nil || y.Slice != nil || y.Repl != nil || y.Index != nil || y.Excl {
+			return false
+		}
+		switch y.Param.Value {
+		case "?", "#", "$", "!", "RANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID":
+			return true
+		}
+		v, ok := sc.vars[y.Param.Value]
+		return ok && v.num
+	case *syntax.CmdSubst:
+		if len(y.Stmts) != 1 {
+			return false
+		}
+		cmd := y.Stmts[0].Cmd
+		for {
+			b, ok := cmd.(*syntax.BinaryCmd)
+			if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+				break
+			}
+			cmd = b.Y.Cmd
+		}
+		ce, ok := cmd.(*syntax.CallExpr)
+		if !ok || len(ce.Args) == 0 {
+			return false
+		}
+		return numProgs[filepath.Base(ce.Args[0].Lit())]
+	}
+	return false
+}
+
+// numProgs print only numbers.
+var numProgs = map[string]bool{"wc": true, "expr": true, "seq": true, "nproc": true, "bc": true, "getconf": true}
+
+// callbacks judges the code bash's builtins run from their arguments:
+// mapfile -C CALLBACK runs CALLBACK INDEX LINE every -c lines (LINE is
+// input, not known here); enable -f FILE loads a shared object, code ralph
+// cannot read.
+func (w *walker) callbacks(c *ctx, name string, args []Word, sc *scope) {
+	switch name {
+	case "enable":
+		for _, a := range args {
+			if l := a.Lit(); l == "--" {
+				return
+			} else if strings.HasPrefix(l, "-") && strings.Contains(l, "f") {
+				w.opaque(fmt.Sprintf("the code of the shared object `enable %s` loads", l))
+				return
+			}
+		}
+	case "mapfile", "readarray":
+		for i := 0; i < len(args); i++ {
+			l := args[i].Lit()
+			if l == "--" || !strings.HasPrefix(l, "-") {
+				return
+			}
+			opts := l[1:]
+			for j := 0; j < len(opts); j++ {
+				if !strings.ContainsRune("dnOsuCc", rune(opts[j])) {
+					continue
+				}
+				val := opts[j+1:]
+				if val == "" && i+1 < len(args) {
+					i++
+					val = args[i].Lit()
+					if v, ok := args[i].Value(); ok {
+						val = v
+					} else if opts[j] == 'C' {
+						w.opaque(fmt.Sprintf("the callback of %s -C %s, computed at run time", name, args[i].Raw))
+					}
+				}
+				if opts[j] == 'C' && val != "" {
+					via := append(append([]string(nil), c.via...), name+" -C")
+					cb := sc.clone()
+					cb.vars["line"] = value{dynamic: true} // the line read
+					w.scriptAt(val+` 0 "$line"`, cb, via, c.depth+1, c.line)
+				}
+				break
+			}
+		}
+	}
+}
