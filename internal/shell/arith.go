@@ -28,12 +28,12 @@ func (w *walker) valueCode(c *ctx, x *syntax.Word, sc *scope) {
 	}
 	wd := w.word(c, x, sc)
 	for _, v := range wd.Values {
-		w.codeIn(c, v, sc)
+		w.codeIn(c, v, sc, c.lineOf(x))
 	}
 }
 
 // codeIn judges the $(…) and `…` in the text v as run.
-func (w *walker) codeIn(c *ctx, v string, sc *scope) {
+func (w *walker) codeIn(c *ctx, v string, sc *scope, line int) {
 	if !strings.Contains(v, "$(") && !strings.Contains(v, "`") && !strings.Contains(v, "<(") && !strings.Contains(v, ">(") {
 		return
 	}
@@ -46,7 +46,7 @@ func (w *walker) codeIn(c *ctx, v string, sc *scope) {
 		return
 	}
 	via := append(append([]string(nil), c.via...), "array subscript")
-	w.subst(&ctx{src: src, via: via, depth: c.depth + 1, line: c.line}, f, sc.clone())
+	w.subst(&ctx{src: src, via: via, depth: c.depth + 1, line: line}, f, sc.clone())
 }
 
 // nameArgs are the builtins that read an argument as a variable name or a
@@ -70,7 +70,7 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 	}
 	for _, a := range args {
 		for _, v := range a.Values {
-			w.codeIn(c, v, sc)
+			w.codeIn(c, v, sc, c.line)
 		}
 	}
 	switch name {
@@ -141,7 +141,7 @@ func (w *walker) arith(c *ctx, node syntax.Node, sc *scope) {
 					w.arithVar(y.Param.Value, sc)
 				}
 			case *syntax.SglQuoted:
-				w.codeIn(c, y.Value, sc)
+				w.codeIn(c, y.Value, sc, c.lineOf(y))
 			}
 			return true
 		})

@@ -411,6 +411,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "git":
 		cmd := leaf()
 		w.gitShell(c, args, sc)
+		w.gitMore(c, args, sc)
 		return cmd
 	}
 	if escapes(name) {
@@ -1521,8 +1522,8 @@ func gitConfig(args []Word, sc *scope) (map[string]string, string, []Word) {
 		}
 	}
 	if p, ok := known("GIT_CONFIG_PARAMETERS"); ok {
-		for _, f := range strings.Fields(p) {
-			set(strings.Trim(f, "'"))
+		for _, f := range sqFields(p) {
+			set(f)
 		}
 	}
 	for i := 0; i < len(args); i++ {
@@ -1533,6 +1534,17 @@ func gitConfig(args []Word, sc *scope) (map[string]string, string, []Word) {
 			i++
 		case strings.HasPrefix(s, "-c") && len(s) > 2 && !strings.HasPrefix(s, "--"):
 			set(s[2:])
+		case s == "--config-env" && i+1 < len(args), strings.HasPrefix(s, "--config-env="):
+			kv := strings.TrimPrefix(s, "--config-env=")
+			if s == "--config-env" {
+				kv = args[i+1].Lit()
+				i++
+			}
+			if k, env, ok := strings.Cut(kv, "="); ok {
+				if v, ok := known(env); ok {
+					set(k + "=" + v)
+				}
+			}
 		case (s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--config-env" || s == "--exec-path") && i+1 < len(args):
 			i++
 		case strings.HasPrefix(s, "-"):

@@ -769,6 +769,8 @@ func (w *walker) gitConfigSet(c *ctx, args []Word, sc *scope) {
 		if c.depth < MaxDepth {
 			w.exec(ac, argv, sc, nil, nil)
 		}
+	case gitInclude(key):
+		w.opaque("the settings git will read from " + strings.ReplaceAll(val, "\x00", "a computed file") + " (git config " + key + "): aliases, pagers and filters there run programs")
 	case GitCommandKey(key) || strings.EqualFold(key, "core.hookspath"):
 		if val == "\x00" {
 			w.opaque("git config " + key + " set to a computed value")
