@@ -83,6 +83,21 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 				w.arithNames(v, sc)
 			}
 		}
+	case "read", "mapfile", "readarray":
+		// read "$x": a name computed at run time (the options' values
+		// skipped as readVars does).
+		for i := 0; i < len(args); i++ {
+			l := args[i].Lit()
+			switch {
+			case name == "read" && l == "-a":
+			case name == "read" && len(l) == 2 && strings.ContainsRune("dnNptui", rune(l[1])) && l[0] == '-',
+				name != "read" && len(l) == 2 && strings.ContainsRune("dnOsuCc", rune(l[1])) && l[0] == '-':
+				i++
+			case strings.HasPrefix(l, "-") && !args[i].Dynamic:
+			case args[i].Dynamic:
+				w.arithUnknown(args[i].Raw)
+			}
+		}
 	case "printf", "test", "[":
 		for i, a := range args {
 			if a.Lit() == "-v" && i+1 < len(args) && args[i+1].Dynamic {
@@ -292,5 +307,17 @@ func (w *walker) callbacks(c *ctx, name string, args []Word, sc *scope) {
 				break
 			}
 		}
+	}
+}
+
+// declName asks when declare, typeset, local or readonly (variant) is
+// given a name computed at run time (declare "$x=1", declare -n r=$x):
+// bash evaluates a subscript in it.
+func (w *walker) declName(c *ctx, variant string, x *syntax.Word, sc *scope) {
+	if x == nil || variant == "export" {
+		return // export NAME evaluates no subscript
+	}
+	if wd := w.word(c, x, sc); wd.Dynamic && !numWord(x, sc) {
+		w.arithUnknown(wd.Raw)
 	}
 }

@@ -500,6 +500,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			v := value{dynamic: len(l.Items) == 0}
 			for _, it := range l.Items {
 				w.subst(c, it, sc)
+				w.valueCode(c, it, sc) // for x in 'a[$(cmd)]': arith.go
 				wd := w.word(c, it, sc)
 				if wd.Dynamic {
 					v = value{dynamic: true, many: true}
@@ -559,9 +560,13 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 					arr = arr || strings.ContainsAny(f, "aA")
 				}
 				w.valueCode(c, as.Value, sc) // declare 'a[$(cmd)]=1'
+				w.declName(c, x.Variant.Value, as.Value, sc)
 				continue
 			}
 			if (ref || arr) && as.Name != nil {
+				if ref {
+					w.declName(c, x.Variant.Value, as.Value, sc) // declare -n r=$x
+				}
 				w.assign(c, as, sc)
 				// declare -n r=x: $r is whatever x holds when it is read.
 				sc.vars[as.Name.Value] = value{dynamic: true, array: arr}
