@@ -695,6 +695,7 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 			if val, ok := args[i].Value(); ok {
 				_, v, _ := strings.Cut(val, "=")
 				nsc.vars[k] = value{vals: []string{v}}
+				w.codeIn(c, v, nsc, c.line) // env PS4='$(cmd)' bash -xc …: arith.go
 			} else {
 				nsc.vars[k] = value{dynamic: true}
 			}
