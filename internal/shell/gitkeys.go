@@ -9,7 +9,8 @@ import (
 // as a command line: the keys of gitCommandKeys, and those of a driver or
 // tool git runs on its own — filter.NAME.clean, smudge and process (on
 // add, checkout, status), diff.NAME.textconv and command, merge.NAME.driver,
-// mergetool.NAME.cmd, difftool.NAME.cmd and credential.URL.helper.
+// mergetool.NAME.cmd, difftool.NAME.cmd, credential.URL.helper,
+// remote.NAME.uploadpack and receivepack, trailer.NAME.command and cmd.
 func GitCommandKey(k string) bool {
 	tables()
 	k = strings.ToLower(k)
@@ -32,6 +33,10 @@ func GitCommandKey(k string) bool {
 		return name == "cmd"
 	case "credential":
 		return name == "helper"
+	case "remote": // run by a shell for a local or ssh remote
+		return name == "uploadpack" || name == "receivepack"
+	case "trailer": // git interpret-trailers, git commit --trailer
+		return name == "command" || name == "cmd"
 	}
 	return false
 }

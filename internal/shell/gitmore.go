@@ -12,12 +12,28 @@ import (
 // include.path / includeIf.*.path, which read settings (aliases, pagers,
 // filters: programs git runs) from a file ralph does not read.
 func (w *walker) gitMore(c *ctx, args []Word, sc *scope) {
+	_, sub, _ := gitConfig(args, sc)
 	for i, a := range args {
 		s := a.Lit()
 		if isLong(s, "--extcmd", false) && i+1 < len(args) {
 			w.joinedOne(c.with("git difftool --extcmd"), args[i+1], sc)
 		} else if v, _, ok := longValue(s, "--extcmd"); ok && isLong(s, "--extcmd", true) {
 			w.joinedOne(c.with("git difftool --extcmd"), Word{Raw: v, Values: []string{v}}, sc)
+		}
+		for _, o := range []string{"--upload-pack", "--receive-pack", "--to-cmd", "--cc-cmd", "--header-cmd"} {
+			// git fetch --upload-pack CMD, git push --receive-pack CMD:
+			// run by a shell for a local or ssh remote.
+			if isLong(s, o, false) && i+1 < len(args) {
+				w.joinedOne(c.with("git "+o), args[i+1], sc)
+			} else if v, _, ok := longValue(s, o); ok && isLong(s, o, true) {
+				w.joinedOne(c.with("git "+o), Word{Raw: v, Values: []string{v}}, sc)
+			}
+		}
+		if s == "-u" && i+1 < len(args) && (sub == "clone" || sub == "ls-remote") {
+			w.joinedOne(c.with("git "+sub+" -u"), args[i+1], sc)
+		}
+		if s == "--template" || strings.HasPrefix(s, "--template=") {
+			w.opaque("the hooks git copies from the template directory of " + s + ", run by later git commands")
 		}
 		if v, ok := a.Value(); ok && strings.HasPrefix(v, "ext::") {
 			w.gitExt(c, v[len("ext::"):], sc)
@@ -52,10 +68,11 @@ func (w *walker) gitMore(c *ctx, args []Word, sc *scope) {
 }
 
 // gitInclude reports whether configuration key k names a file of more
-// settings: include.path, includeIf.COND.path.
+// settings (include.path, includeIf.COND.path) or a template directory
+// whose hooks git init and git clone copy (init.templateDir).
 func gitInclude(k string) bool {
 	k = strings.ToLower(k)
-	return k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path")
+	return k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path") || k == "init.templatedir"
 }
 
 // gitExt judges the command of an ext:: remote: split at spaces, "% " a

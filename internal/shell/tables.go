@@ -126,7 +126,9 @@ var tables = sync.OnceFunc(func() {
 	}
 	gitCommandVars = []string{"GIT_SSH_COMMAND", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_ASKPASS"}
 	gitCommandKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "diff.external",
-		"sequence.editor", "gpg.program", "credential.helper", "core.gitproxy", "uploadpack.packobjectshook", "merge.tool"}
+		"sequence.editor", "gpg.program", "credential.helper", "core.gitproxy", "uploadpack.packobjectshook", "merge.tool",
+		"gpg.openpgp.program", "gpg.x509.program", "gpg.ssh.program", "gpg.ssh.defaultkeycommand",
+		"core.alternaterefscommand", "sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd"}
 	containerArgOpts = map[string]bool{
 		"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
 		"--workdir": true, "--name": true, "--network": true, "--net": true, "-u": true, "--user": true,
