@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -145,7 +146,13 @@ func (w *walker) arith(c *ctx, node syntax.Node, sc *scope) {
 		}
 		syntax.Walk(x, func(n syntax.Node) bool {
 			switch y := n.(type) {
-			case *syntax.CmdSubst, *syntax.ProcSubst:
+			case *syntax.CmdSubst:
+				// $(( $(cat f) + 1 )): the output is evaluated.
+				if !numSubst(y) {
+					w.arithUnknown(c.raw(y))
+				}
+				return false
+			case *syntax.ProcSubst:
 				return false
 			case *syntax.Word:
 				if l := y.Lit(); l != "" && identRe.FindString(l) == l {
@@ -239,10 +246,19 @@ func numWord(x *syntax.Word, sc *scope) bool {
 		v, ok := sc.vars[y.Param.Value]
 		return ok && v.num
 	case *syntax.CmdSubst:
-		if len(y.Stmts) != 1 {
+		return numSubst(y)
+	}
+	return false
+}
+
+// numSubst reports whether the command substitution cs prints a number:
+// its last command is a program that prints only numbers.
+func numSubst(cs *syntax.CmdSubst) bool {
+	{
+		if len(cs.Stmts) != 1 {
 			return false
 		}
-		cmd := y.Stmts[0].Cmd
+		cmd := cs.Stmts[0].Cmd
 		for {
 			b, ok := cmd.(*syntax.BinaryCmd)
 			if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
@@ -254,9 +270,19 @@ func numWord(x *syntax.Word, sc *scope) bool {
 		if !ok || len(ce.Args) == 0 {
 			return false
 		}
-		return numProgs[filepath.Base(ce.Args[0].Lit())]
+		args := make([]string, len(ce.Args))
+		for i, a := range ce.Args {
+			args[i] = a.Lit()
+		}
+		switch filepath.Base(args[0]) {
+		case "date":
+			return slices.Contains(args, "+%s")
+		case "grep", "git":
+			// grep -c, git rev-list --count
+			return slices.Contains(args, "-c") || slices.Contains(args, "--count")
+		}
+		return numProgs[filepath.Base(args[0])]
 	}
-	return false
 }
 
 // numProgs print only numbers.
