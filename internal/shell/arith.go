@@ -347,3 +347,26 @@ func (w *walker) declName(c *ctx, variant string, x *syntax.Word, sc *scope) {
 		w.arithUnknown(wd.Raw)
 	}
 }
+
+// markInteger gives variable name the integer attribute (declare -i).
+func markInteger(sc *scope, name string) {
+	v := sc.vars[name]
+	v.integer = true
+	sc.vars[name] = v
+}
+
+// intAssign asks when a variable declared -i is assigned a value not
+// known: bash evaluates it as arithmetic (y=$x runs x's subscript).
+func (w *walker) intAssign(c *ctx, name string, as *syntax.Assign, sc *scope) {
+	if as.Value == nil {
+		return
+	}
+	if wd := w.word(c, as.Value, sc); wd.Dynamic && !numWord(as.Value, sc) {
+		w.arithUnknown(wd.Raw + " (assigned to " + name + ", declared -i)")
+	}
+	if wd := w.word(c, as.Value, sc); !wd.Dynamic {
+		for _, v := range wd.Values {
+			w.arithNames(v, sc) // y=x: x's value is read as a number
+		}
+	}
+}

@@ -327,6 +327,9 @@ type value struct {
 	// an unquoted $TMPDIR that vanishes may stand for a word there.
 	unset bool
 	num   bool // surely a number ($((…)), $(wc -l …)): arith.go
+	// integer marks a variable declared -i: bash evaluates what is
+	// assigned to it as arithmetic (arith.go).
+	integer bool
 }
 
 // scope is the shell state that flows from one command to the next.
@@ -551,13 +554,14 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 			})
 		}
 	case *syntax.DeclClause:
-		funcs, ref, arr := false, false, false
+		funcs, ref, arr, integer := false, false, false, false
 		for _, as := range x.Args {
 			if as.Naked && as.Name == nil && as.Value != nil {
 				if f := as.Value.Lit(); strings.HasPrefix(f, "-") {
 					funcs = funcs || strings.Contains(f, "f")
 					ref = ref || strings.Contains(f, "n") // a name for another variable
 					arr = arr || strings.ContainsAny(f, "aA")
+					integer = integer || strings.Contains(f, "i")
 				}
 				w.valueCode(c, as.Value, sc) // declare 'a[$(cmd)]=1'
 				w.declName(c, x.Variant.Value, as.Value, sc)
@@ -578,6 +582,9 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 				}
 				sc.exported[as.Name.Value] = true
 				continue
+			}
+			if integer && as.Name != nil {
+				markInteger(sc, as.Name.Value) // declare -i y=$x: arith.go
 			}
 			w.assign(c, as, sc)
 		}
@@ -729,6 +736,10 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 	}
 	name := as.Name.Value
 	w.zshSpecial(name, c.raw(as))
+	if sc.vars[name].integer {
+		w.intAssign(c, name, as, sc)
+		defer markInteger(sc, name)
+	}
 	if len(w.deferred) > 0 {
 		defer func() { w.assigned = append(w.assigned, assignment{name, sc.vars[name]}) }()
 	}
