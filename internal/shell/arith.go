@@ -69,7 +69,15 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 	if !fn && !nameArgs[name] {
 		return
 	}
-	for _, a := range args {
+	printsOnly := name == "printf" && !slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-v" })
+	for i, a := range args {
+		// printf %d and test -eq read numbers without evaluating them
+		// (bash 5.2: "invalid number"): printf '%s' '…$(cmd)…' prints
+		// text. printf -v's value may be evaluated later, and -v's
+		// argument is a name.
+		if !fn && (printsOnly || (name == "test" || name == "[") && (i == 0 || args[i-1].Lit() != "-v")) {
+			continue
+		}
 		for _, v := range a.Values {
 			w.codeIn(c, v, sc, c.line)
 		}
