@@ -147,8 +147,7 @@ func (w *walker) arith(c *ctx, node syntax.Node, sc *scope) {
 	if node == nil {
 		return
 	}
-	var inArith func(x syntax.Node)
-	inArith = func(x syntax.Node) {
+	inArith := func(x syntax.Node) {
 		if x == nil || reflect.ValueOf(x).IsNil() {
 			return
 		}
