@@ -146,12 +146,18 @@ func (w *walker) cmakeFile(c *ctx, p string, sc *scope) {
 	if !ok || vendored(p) {
 		return
 	}
+	w.fileCommands(c, p, cmakeCommands(text), sc)
+}
+
+// fileCommands walks cmds, the command lines file p names (a build file's
+// commands), as run in p's directory.
+func (w *walker) fileCommands(c *ctx, p string, cmds [][]Word, sc *scope) {
 	prev := w.file
 	w.file = p
 	defer func() { w.file = prev }()
 	nsc := sc.child()
 	nsc.setCwd(filepath.Dir(p))
-	for _, cmd := range cmakeCommands(text) {
+	for _, cmd := range cmds {
 		w.exec(c, cmd, nsc, nil, nil)
 	}
 }

@@ -48,17 +48,10 @@ func (w *walker) goGenerate(c *ctx, args []Word, sc *scope) {
 	}
 	var files []string
 	for _, p := range pkgs {
-		recursive := false
-		if p == "..." || strings.HasSuffix(p, "/...") {
-			recursive, p = true, strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
-			if p == "" {
-				p = "."
-			}
-		}
-		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+		dir, recursive, ok := goPackageDir(p, sc)
+		if !ok {
 			continue // an import path: a dependency's package, not the project's files
 		}
-		dir := dirOf(p, sc)
 		if dir == "" {
 			w.opaque("go generate in an unknown directory")
 			return
@@ -157,4 +150,21 @@ func (w *walker) pipInstall(c *ctx, name string, args []Word, sc *scope) {
 			w.interpFile(c.with(name+" "+args[0].Lit()), "python", "python", Word{Raw: setup, Values: []string{setup}}, nsc)
 		}
 	}
+}
+
+// goPackageDir returns the directory of a go command's package pattern
+// in the project (., ./x, ./..., an absolute path), "" when it is not
+// known, and whether the pattern names the packages below it too; false
+// for an import path (a dependency's package, not the project's files).
+func goPackageDir(p string, sc *scope) (dir string, recursive, ok bool) {
+	if p == "..." || strings.HasSuffix(p, "/...") {
+		recursive, p = true, strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
+		if p == "" {
+			p = "."
+		}
+	}
+	if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+		return "", false, false
+	}
+	return dirOf(p, sc), recursive, true
 }

@@ -132,14 +132,7 @@ func (w *walker) maven(c *ctx, args []Word, sc *scope) {
 	if !ok {
 		return
 	}
-	prev := w.file
-	w.file = p
-	defer func() { w.file = prev }()
-	nsc := sc.child()
-	nsc.setCwd(filepath.Dir(p))
-	for _, cmd := range mavenCommands(text) {
-		w.exec(c.with("mvn"), cmd, nsc, nil, nil)
-	}
+	w.fileCommands(c.with("mvn"), p, mavenCommands(text), sc)
 }
 
 var (

@@ -476,19 +476,9 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 	}
 	read := 0
 	for _, p := range pkgs {
-		recursive := false
-		if p == "..." || strings.HasSuffix(p, "/...") {
-			recursive, p = true, strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
-			if p == "" {
-				p = "."
-			}
-		}
-		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
-			continue // an import path: not the project's files
-		}
-		dir := dirOf(p, sc)
-		if dir == "" {
-			continue
+		dir, recursive, ok := goPackageDir(p, sc)
+		if !ok || dir == "" {
+			continue // an import path, or a directory not known
 		}
 		var files []string
 		if !w.goFiles(dir, recursive, &files) {
