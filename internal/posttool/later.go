@@ -3,6 +3,7 @@ package posttool
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -144,7 +145,20 @@ func (r *run) laterPaths() ([]string, map[string]bool) {
 // stamp still matches its entry in was is not read again.
 func (r *run) seeLater(was map[string]laterSeen, paths []string, git map[string]bool) map[string]laterSeen {
 	now := map[string]laterSeen{}
+	gone := map[string]bool{} // directories that hold none of the paths: not there
 	for _, p := range paths {
+		d := filepath.Dir(p)
+		missing, seen := gone[d]
+		if !seen {
+			// Most watched paths share a parent most machines lack
+			// (~/.gemini, .opencode): one stat for them all.
+			_, err := os.Stat(d)
+			missing = errors.Is(err, fs.ErrNotExist)
+			gone[d] = missing
+		}
+		if missing {
+			continue
+		}
 		fi, err := os.Lstat(p)
 		if err != nil {
 			continue
