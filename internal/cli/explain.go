@@ -11,8 +11,8 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
@@ -146,7 +146,7 @@ type explained struct {
 	Note     string         `json:"note,omitempty"`
 	ReadAs   string         `json:"read_as,omitempty"` // a PowerShell command's shell commands
 	ParseErr string         `json:"parse_error,omitempty"`
-	Refused  string         `json:"refused,omitempty"` // the open quote of a line bash refuses to run
+	Refused  string         `json:"refused,omitempty"`  // the open quote of a line bash refuses to run
 	Answered string         `json:"answered,omitempty"` // what the agent is told, where it cannot act on the decision
 }
 
