@@ -88,13 +88,23 @@ func Handle(c *hook.Call) (hook.Result, error) {
 			// wrong directory: the human decides this one.
 			res.Answer.Decision = answer.Ask
 			res.Answer.Reason = join(res.Answer.Reason, "ralph-hooks asks for confirmation: it could not record where this call leaves the agent's shell ("+e.Error()+"), so it could not judge the next call in the right directory. Confirm only if this call changes no directory.")
+			res.Answer = answer.Effective(c.Event, res.Answer)
 		}
 	}
 	return res, err
 }
 
-// handle judges one PreToolUse call.
+// handle judges one PreToolUse call, and answers as the agent will take
+// the answer: an ask where no human is asked is a denial (answer.Effective),
+// in the audit log and the shell's directory as in what the agent reads.
 func handle(c *hook.Call) (hook.Result, error) {
+	res, err := decide(c)
+	res.Answer = answer.Effective(c.Event, res.Answer)
+	return res, err
+}
+
+// decide is handle's judgement, before an ask is turned into a denial.
+func decide(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
 	if risk.ReadOnly(ev.Tool) {
@@ -133,11 +143,12 @@ func handle(c *hook.Call) (hook.Result, error) {
 	if err != nil {
 		return failClosed(cfg, c, res, err)
 	}
-	res.Answer = v.Answer()
+	// A call the agent is refused does not run: no checkpoint.
+	res.Answer = answer.Effective(ev, v.Answer())
 	if v.Top != nil {
 		res.Rule, res.Level = v.Top.Rule, v.Top.Level
 	}
-	if len(v.Changes) == 0 || v.Decision == answer.Deny || c.DryRun {
+	if len(v.Changes) == 0 || res.Answer.Decision == answer.Deny || c.DryRun {
 		return res, nil
 	}
 	id, err := save(c, v)
