@@ -94,7 +94,7 @@ var Builtins = []Builtin{
 		"terraform destroy, kubectl delete of namespaces or everything, docker system/volume prune, docker rm of every container, aws s3 rm --recursive / rb, cloudformation delete-stack, gh repo delete, and the like",
 		"terraform destroy -auto-approve"},
 	{"ralph-self", High, answer.Deny,
-		"the agent running ralph gate, abort, pause, resume, install, uninstall, ui (the key to the gate's buttons) or init (but --dry-run) on its own loop",
+		"the agent running ralph gate, abort, pause, resume, install, uninstall, ui (the key to the gate's buttons), init (but --dry-run), config accept, run (but --status) or replay --live on its own loop",
 		"ralph gate ralph-fix-1234abcd approve"},
 	{"git-exec", High, answer.Ask,
 		"writing git's hooks or configuration as files (.git/hooks/**, .git/config, ~/.gitconfig, …) by any tool or route, or pointing core.hooksPath at a directory: git runs what they hold later, on its own, where the guard cannot read it first (git config of a key whose value git runs as a command — core.fsmonitor, filter.*.clean, diff.*.textconv, … — is judged as that command)",

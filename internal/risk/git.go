@@ -3,6 +3,7 @@ package risk
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
@@ -448,12 +449,29 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 				// ralph ui prints the key to the gate's buttons.
 				return one("ralph-self", "would let the agent decide for the loop that supervises it. Only the human runs this.")
 			case "init":
-				for _, a := range c.Args[1:] {
-					if a.Lit() == "--dry-run" || a.Lit() == "-dry-run" {
-						return nil // only prints
-					}
+				if hasFlag(c, "dry-run") {
+					return nil // only prints
 				}
 				return one("ralph-self", "would write aiwg.yml, the configuration that guards the agent. Only the human runs this.")
+			case "config":
+				if hasFlag(c, "help") || hasFlag(c, "h") {
+					return nil // only prints
+				}
+				// config accept makes aiwg.yml, as it is now, what the
+				// hooks hold the project to: an edit the guard undid
+				// would stand.
+				return one("ralph-self", "would make aiwg.yml as it is now the configuration that guards the agent. Only the human runs this.")
+			case "run":
+				if hasFlag(c, "status") || hasFlag(c, "help") || hasFlag(c, "h") {
+					return nil // only prints
+				}
+				// ralph run starts coding agents on the task queue, or
+				// (--stop) stops the run the agent is in.
+				return one("ralph-self", "would start or stop ralph run, which drives the task queue and its agents. Only the human runs this.")
+			case "replay":
+				if hasFlag(c, "live") {
+					return one("ralph-self", "would run a hook on an event of the agent's choosing, for real. Only the human runs this.")
+				}
 			}
 		}
 	case name == "dropdb" || name == "dropuser":
@@ -614,4 +632,27 @@ func onDevice(c *shell.Cmd) bool {
 		}
 	}
 	return false
+}
+
+// hasFlag reports whether c sets the boolean flag --name (or -name, as
+// Go's flag package takes it) to true: alone, or as --name=VALUE with a
+// true VALUE. ralph's commands take flags after their operands too.
+func hasFlag(c *shell.Cmd, name string) (set bool) {
+	for _, a := range c.Args {
+		s := a.Lit()
+		if s == "--" {
+			break
+		}
+		t := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "-")
+		if len(t) == len(s) {
+			continue
+		}
+		if t == name {
+			set = true
+		} else if v, ok := strings.CutPrefix(t, name+"="); ok {
+			b, err := strconv.ParseBool(v)
+			set = err == nil && b
+		}
+	}
+	return set // the last one counts
 }
