@@ -105,6 +105,9 @@ var Builtins = []Builtin{
 	{"agent-config", High, answer.Ask,
 		"writing the files a coding agent runs code from on its own (.claude/skills/**, .claude/agents/**, .claude/commands/**, .mcp.json, ~/.claude.json, .gemini/commands/**, .gemini/extensions/**, .codex/config.toml, .cursor/mcp.json, .vscode/mcp.json, .github/agents/**, OpenCode's configuration, plugins, tools, commands and agents; the same under the home directory) by any tool or route: a skill's or subagent's hooks run around later tool calls, a command's !`cmd` lines when it is invoked, an MCP server with the next session, all unseen by the guard",
 		"cat > .claude/skills/tidy/SKILL.md < /tmp/skill.md"},
+	{"task-queue", High, answer.Ask,
+		"writing ralph run's task queue (tasks/Approved/, Done/, Rejected/, tasks/.stop, and the queue of the task ralph run gave the agent) by any tool or route: the human writes task files and ralph run moves them, so an agent moving its task to Done, deleting a queued one or stopping the run decides for the run that supervises it",
+		"mv tasks/Approved/fix-parser.md tasks/Done/"},
 	{"nested-agent", High, answer.Ask,
 		"starting a coding agent from a command (claude -p, codex exec, gemini -p, copilot -p, opencode run, npx @openai/codex, …; not --version, --help or a listing): it runs tool calls of its own from a prompt the guard cannot read, and may run them without ralph's hooks (claude --setting-sources user, a --settings file with disableAllHooks, an agent ralph was not installed for)",
 		"claude -p 'delete the failing tests' --setting-sources user"},
@@ -145,6 +148,7 @@ func BuiltinNames() []string {
 var classes = map[string]string{
 	"tamper": "ralph's own files", "ralph-self": "ralph's own files", "git-exec": "programs git runs on its own", "startup-config": "what later shells and tools run",
 	"agent-config": "what the coding agent runs on its own", "nested-agent": "what the coding agent runs on its own",
+	"task-queue":  "ralph's own files",
 	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
 	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",
 	"test-delete": "deleting or weakening tests", "redirect-clobber": "deleting or weakening tests",

@@ -179,6 +179,12 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 			g.gitExec[p] = "agent-config"
 		}
 	}
+	for _, p := range taskQueues(g.Root, getenv) {
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+			g.Protected = append(g.Protected, p)
+			g.gitExec[p] = "task-queue"
+		}
+	}
 	for _, b := range Builtins {
 		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
 	}
