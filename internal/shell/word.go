@@ -37,6 +37,9 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 			v, ok = sc.cwd, true
 		}
 		if !ok {
+			v, ok = w.lookedUp(cs, sc)
+		}
+		if !ok {
 			return errDynamic
 		}
 		_, err := io.WriteString(out, v)
@@ -170,7 +173,9 @@ func (w *walker) refs(parts []syntax.WordPart, sc *scope) (multi []string, glob,
 			glob = glob || v.glob
 		case *syntax.CmdSubst:
 			if _, ok := echoed(x); !ok && !(isPwd(x) && sc.cwd != "") {
-				return nil, false, true
+				if _, ok := w.lookedUp(x, sc); !ok {
+					return nil, false, true
+				}
 			}
 		case *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
 			return nil, false, true
