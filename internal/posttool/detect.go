@@ -17,6 +17,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
@@ -48,6 +49,9 @@ type cache struct {
 	// (the startup files, the user's git configuration) as the last Bash
 	// call left it (later.go); nil until first taken.
 	Later map[string]laterSeen `json:"later"`
+	// Hooks are ralph's hook programs as the last Bash call left them
+	// (hookbins.go); nil until first taken.
+	Hooks map[string]filestamp.Stamp `json:"hooks,omitempty"`
 }
 
 // stamp identifies one version of a file.
@@ -288,6 +292,9 @@ func (r *run) withCache(fn func(*cache) error) error {
 	if cc.Later == nil {
 		paths, git := r.laterPaths()
 		cc.Later = r.seeLater(nil, paths, git)
+	}
+	if cc.Hooks == nil {
+		cc.Hooks = hookStamps(hookDir())
 	}
 	if err := fn(cc); err != nil {
 		return err

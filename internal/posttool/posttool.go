@@ -443,6 +443,7 @@ func (r *run) afterBash(failed bool) error {
 		}
 		r.ciAfterBash(cc)
 		r.gitAfterBash(cc)
+		r.hooksAfterBash(cc)
 		return nil
 	})
 }
