@@ -75,6 +75,9 @@ func protected(root, home string, getenv func(string) string) []string {
 		filepath.Join(root, ".cursor", "hooks.json"),
 		filepath.Join(root, ".codex", "hooks.json"),
 		filepath.Join(root, ".github", "hooks"),
+		// Copilot CLI reads inline hooks and disableAllHooks from these.
+		filepath.Join(root, ".github", "copilot", "settings.json"),
+		filepath.Join(root, ".github", "copilot", "settings.local.json"),
 		filepath.Join(root, ".opencode", "plugins", "ralph-hooks.ts"), // ralph install --agent opencode
 		"/etc/claude-code/managed-settings.json",
 	}
@@ -94,6 +97,7 @@ func protected(root, home string, getenv func(string) string) []string {
 			filepath.Join(home, ".codex", "hooks.json"),
 			filepath.Join(home, ".codex", "config.toml"),
 			filepath.Join(home, ".copilot", "hooks"),
+			filepath.Join(home, ".copilot", "settings.json"),
 			filepath.Join(home, ".config", "opencode", "plugins", "ralph-hooks.ts"),
 			filepath.Join(home, ".local", "lib", "ralph-hooks"),
 			filepath.Join(home, ".local", "bin", "ralph"),

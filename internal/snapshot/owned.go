@@ -28,6 +28,7 @@ var Owned = []string{
 	".cursor/hooks.json*",
 	".cursor/ralph-hooks.json",
 	".github/hooks/**",
+	".github/copilot/settings*.json", // Copilot CLI's inline hooks
 	".github/ralph-hooks.json",
 	".opencode/plugins/ralph-hooks.ts*",
 	".opencode/ralph-hooks.json",
