@@ -54,14 +54,7 @@ func parsePatch(text string) []patchOp {
 func (op patchOp) call() (string, json.RawMessage) {
 	switch {
 	case op.verb == "Add":
-		var b strings.Builder
-		for _, l := range op.body {
-			if s, ok := strings.CutPrefix(l, "+"); ok {
-				b.WriteString(s)
-				b.WriteByte('\n')
-			}
-		}
-		return "Write", input("file_path", op.path, "content", jsonString(b.String()))
+		return "Write", input("file_path", op.path, "content", jsonString(PatchFile{op: op}.Content()))
 	case op.verb == "Delete":
 		return "Bash", input("command", "rm -f -- "+shellQuote(op.path))
 	case op.to != "":
@@ -163,4 +156,51 @@ func patchParts(ev *Event, in json.RawMessage) []*Event {
 		parts[i] = &p
 	}
 	return parts
+}
+
+// PatchFile is one file of a patch, as the guard reads a patch applied
+// from a command line (Codex's apply_patch program, which the agent's
+// shell runs too).
+type PatchFile struct {
+	Verb     string // Add, Delete or Update
+	Path, To string // To: where an update moves the file ("" if it stays)
+	op       patchOp
+}
+
+// PatchFiles returns the files of a patch in the apply_patch format; nil
+// when text is no patch.
+func PatchFiles(text string) []PatchFile {
+	var out []PatchFile
+	for _, op := range parsePatch(text) {
+		out = append(out, PatchFile{Verb: op.verb, Path: op.path, To: op.to, op: op})
+	}
+	return out
+}
+
+// Content is the text an added file is given.
+func (f PatchFile) Content() string {
+	var b strings.Builder
+	for _, l := range f.op.body {
+		if s, ok := strings.CutPrefix(l, "+"); ok {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Apply returns the text of an updated file that held old, its hunks
+// applied in order as Edits; false when a hunk's old text is not there.
+func (f PatchFile) Apply(old string) (string, bool) {
+	for _, h := range hunks(f.op.body) {
+		if h[0] == "" {
+			return "", false // context-free hunk: where it goes is not known
+		}
+		i := strings.Index(old, h[0])
+		if i < 0 {
+			return "", false
+		}
+		old = old[:i] + h[1] + old[i+len(h[0]):]
+	}
+	return old, true
 }

@@ -38,6 +38,8 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 	var files []shell.Word
 	reverse, strip, dir := false, []int{1}, c.Cwd
 	switch c.Name {
+	case "apply_patch", "applypatch":
+		return g.applyPatchOps(c)
 	case "git":
 		gc := parseGit(c)
 		if gc == nil || gc.sub != "apply" {
