@@ -258,6 +258,7 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 			}
 		}
 	}
+	w.dynamic(c, lang, code, sc)
 	hit := false
 	for _, q := range quick {
 		if strings.Contains(code, q) {
