@@ -1,0 +1,91 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
+)
+
+// TestCodexShellForms: what the real Codex CLI does with two shell forms
+// that name files outside the command line ralph sees first — a
+// `workdir` for exec_command, and `apply_patch <<'EOF' … EOF` run as a
+// shell command (Codex puts an apply_patch program on its shell's PATH) —
+// and that ralph refuses each deletion of a test. The captured events
+// are logged, so a change of shape in a later Codex shows here.
+func TestCodexShellForms(t *testing.T) {
+	h := newHarness(t, map[string]string{"calc.go": project["calc.go"], "tests/add_test.go": project["tests/add_test.go"]})
+	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	out := h.ralph(t, "install", "--agent", "codex", "--bin", h.bin)
+	if !strings.Contains(out, "Installed ralph-hooks for Codex CLI") {
+		t.Fatalf("ralph install --agent codex: %s", out)
+	}
+	steps := []modelserver.Step{
+		{Tool: "exec_command", Input: map[string]any{"cmd": "rm -f add_test.go", "workdir": "tests"}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: tests/add_test.go\n*** End Patch\nEOF"}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "apply_patch '*** Begin Patch\n*** Delete File: tests/add_test.go\n*** End Patch'"}},
+		{Text: "Done."},
+	}
+	srv := modelserver.New(steps)
+	url, stop, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	codexHome := filepath.Join(h.home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf("model = \"gpt-5.5\"\nmodel_provider = \"e2e\"\n\n[model_providers.e2e]\nname = \"scripted\"\nbase_url = %q\nwire_api = \"responses\"\nenv_key = \"RALPH_E2E_KEY\"\n\n[projects.%q]\ntrust_level = \"trusted\"\n", url+"/v1", h.proj)
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check",
+		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "Clean up.")
+	cmd.Dir = h.proj
+	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second
+	runErr := cmd.Run()
+	if ctx.Err() != nil || srv.Played() != len(steps) {
+		t.Fatalf("codex: %v, played %d of %d\n%s\n%s", runErr, srv.Played(), len(steps), stdout.String(), stderr.String())
+	}
+	for _, e := range readCaptured(t, h.events) {
+		if e.event == "PreToolUse" {
+			t.Logf("PreToolUse: %s", e.raw)
+		}
+	}
+	results, err := srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		r, ok := findResult(results, modelserver.ToolUseID(i))
+		t.Logf("step %d: %s", i, r.Text)
+		if !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks") {
+			t.Errorf("step %d (%v): want a denial by ralph, got %+v (found %v)", i, steps[i].Input["cmd"], r, ok)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.proj, "tests", "add_test.go")); err != nil {
+		t.Errorf("tests/add_test.go: %v", err)
+	}
+}
