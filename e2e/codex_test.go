@@ -74,55 +74,21 @@ func TestCodex(t *testing.T) {
 	}
 	defer stop()
 
-	// Codex's own configuration: the scripted model as a custom provider
-	// (a model it has metadata for, so that it offers apply_patch), the
-	// project trusted, so that it reads the project's .codex/hooks.json;
-	// and the capture hook in the user's hooks.json.
-	codexHome := filepath.Join(h.home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	config := fmt.Sprintf(`model = "gpt-5.5"
-model_provider = "e2e"
-
-[model_providers.e2e]
-name = "scripted model server"
-base_url = %q
-wire_api = "responses"
-env_key = "RALPH_E2E_KEY"
-
-[projects.%q]
-trust_level = "trusted"
-`, url+"/v1", h.proj)
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check",
-		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "Make go test pass.")
-	cmd.Dir = h.proj
-	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
-	runErr := cmd.Run()
+	cx := runCodex(t, h, url, "Make go test pass.")
 	t.Logf("codex ran for %v, %d model requests, %d of %d steps played",
 		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(steps))
 	defer func() {
 		if t.Failed() {
-			t.Logf("codex stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			t.Logf("codex stdout:\n%s\nstderr:\n%s", cx.stdout.String(), cx.stderr.String())
 			logRun(t, h, &run{srv: srv}, id)
 		}
 	}()
-	if ctx.Err() != nil {
+	if cx.timedOut {
 		t.Fatal("codex did not finish within 180s")
 	}
-	if runErr != nil {
-		t.Errorf("codex: %v", runErr)
+	if cx.err != nil {
+		t.Errorf("codex: %v", cx.err)
 	}
 	if n := srv.Played(); n != len(steps) {
 		t.Errorf("the model played %d of %d steps", n, len(steps))
@@ -187,4 +153,56 @@ func writeCodexCapture(t *testing.T, path, dir string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// codexRun is what a run of codex exec gave.
+type codexRun struct {
+	stdout, stderr bytes.Buffer
+	err            error
+	timedOut       bool
+}
+
+// runCodex runs `codex exec PROMPT` in h's project, offline: Codex's own
+// configuration names the scripted model server at url as a custom
+// provider (a model it has metadata for, so that it offers apply_patch)
+// and trusts the project, so that it reads the project's .codex/hooks.json;
+// the capture hook is in the user's hooks.json. It gives Codex 180 s.
+func runCodex(t *testing.T, h *harness, url, prompt string) *codexRun {
+	t.Helper()
+	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codexHome := filepath.Join(h.home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "e2e"
+
+[model_providers.e2e]
+name = "scripted model server"
+base_url = %q
+wire_api = "responses"
+env_key = "RALPH_E2E_KEY"
+
+[projects.%q]
+trust_level = "trusted"
+`, url+"/v1", h.proj)
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check",
+		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", prompt)
+	cmd.Dir = h.proj
+	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
+	r := &codexRun{}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	cmd.WaitDelay = 10 * time.Second
+	r.err = cmd.Run()
+	r.timedOut = ctx.Err() != nil
+	return r
 }

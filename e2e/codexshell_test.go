@@ -3,15 +3,10 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
 )
@@ -24,10 +19,6 @@ import (
 // are logged, so a change of shape in a later Codex shows here.
 func TestCodexShellForms(t *testing.T) {
 	h := newHarness(t, map[string]string{"calc.go": project["calc.go"], "tests/add_test.go": project["tests/add_test.go"]})
-	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
 		t.Fatal(err)
 	}
@@ -47,27 +38,9 @@ func TestCodexShellForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	codexHome := filepath.Join(h.home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	config := fmt.Sprintf("model = \"gpt-5.5\"\nmodel_provider = \"e2e\"\n\n[model_providers.e2e]\nname = \"scripted\"\nbase_url = %q\nwire_api = \"responses\"\nenv_key = \"RALPH_E2E_KEY\"\n\n[projects.%q]\ntrust_level = \"trusted\"\n", url+"/v1", h.proj)
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check",
-		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "Clean up.")
-	cmd.Dir = h.proj
-	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	runErr := cmd.Run()
-	if ctx.Err() != nil || srv.Played() != len(steps) {
-		t.Fatalf("codex: %v, played %d of %d\n%s\n%s", runErr, srv.Played(), len(steps), stdout.String(), stderr.String())
+	cx := runCodex(t, h, url, "Clean up.")
+	if cx.timedOut || srv.Played() != len(steps) {
+		t.Fatalf("codex: %v, played %d of %d\n%s\n%s", cx.err, srv.Played(), len(steps), cx.stdout.String(), cx.stderr.String())
 	}
 	for _, e := range readCaptured(t, h.events) {
 		if e.event == "PreToolUse" {

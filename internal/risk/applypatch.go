@@ -24,16 +24,7 @@ func (g *Guard) applyPatchOps(c *shell.Cmd) []op {
 		}
 	}
 	if len(texts) == 0 {
-		if t, ok := c.StdinText(); ok {
-			texts = append(texts, t)
-		}
-		for _, r := range c.Redirs {
-			if r.Op == "<" {
-				if t, ok := g.patchText(c, r.Target); ok {
-					texts = append(texts, t)
-				}
-			}
-		}
+		texts = g.patchInput(c)
 	}
 	var out []op
 	for _, t := range texts {

@@ -79,16 +79,7 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 		}
 	}
 	if len(files) == 0 {
-		if t, ok := c.StdinText(); ok {
-			texts = append(texts, t)
-		}
-		for _, r := range c.Redirs {
-			if r.Op == "<" {
-				if t, ok := g.patchText(c, r.Target); ok {
-					texts = append(texts, t)
-				}
-			}
-		}
+		texts = g.patchInput(c)
 	}
 	var out []op
 	for _, t := range texts {
@@ -112,6 +103,23 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 		}
 	}
 	return out
+}
+
+// patchInput returns the patches a command reads on its standard input:
+// a here-document or here-string, or the file < names.
+func (g *Guard) patchInput(c *shell.Cmd) []string {
+	var texts []string
+	if t, ok := c.StdinText(); ok {
+		texts = append(texts, t)
+	}
+	for _, r := range c.Redirs {
+		if r.Op == "<" {
+			if t, ok := g.patchText(c, r.Target); ok {
+				texts = append(texts, t)
+			}
+		}
+	}
+	return texts
 }
 
 // patchText reads a patch file: written earlier in the line, or on disk.

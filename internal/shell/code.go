@@ -221,22 +221,38 @@ var ops map[string][]op
 // that does sees one language (compiling all of them cost a python
 // one-liner's call half a millisecond).
 func compiled(lang string) []*regexp.Regexp {
-	compiledMu.Lock()
-	defer compiledMu.Unlock()
-	res, ok := compiledRe[lang]
-	if !ok {
+	return opsRe.get(lang, func() (pats []string) {
 		for _, o := range ops[lang] {
-			res = append(res, regexp.MustCompile(o.re))
+			pats = append(pats, o.re)
 		}
-		compiledRe[lang] = res
+		return pats
+	})
+}
+
+var opsRe regexps
+
+// regexps compiles lists of patterns by key on first use.
+type regexps struct {
+	mu sync.Mutex
+	m  map[string][]*regexp.Regexp
+}
+
+// get returns the compiled patterns of key, which pats lists.
+func (r *regexps) get(key string, pats func() []string) []*regexp.Regexp {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res, ok := r.m[key]
+	if !ok {
+		for _, p := range pats() {
+			res = append(res, regexp.MustCompile(p))
+		}
+		if r.m == nil {
+			r.m = map[string][]*regexp.Regexp{}
+		}
+		r.m[key] = res
 	}
 	return res
 }
-
-var (
-	compiledMu sync.Mutex
-	compiledRe = map[string][]*regexp.Regexp{}
-)
 
 // quick lists substrings without which code cannot match any op, so most
 // one-liners (print, json, imports) are judged without a regexp.

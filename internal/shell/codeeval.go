@@ -3,7 +3,6 @@ package shell
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Interpreter code can run code it computes — exec(bytes.fromhex(…)),
@@ -76,24 +75,17 @@ var dynNames = map[string]bool{"remove": true, "unlink": true, "rmdir": true, "r
 	"rename": true, "replace": true, "exec": true, "eval": true, "execv": true, "execve": true, "execvp": true,
 	"spawnv": true, "_exit": true, "kill": true, "truncate": true, "open": true, "write_text": true, "write_bytes": true}
 
-var (
-	dynMu sync.Mutex
-	dynRe = map[string][]*regexp.Regexp{}
-)
+var dynRe regexps
 
 // dynCompiled returns the regexps of dynCalls[lang], compiled on first
 // use and one language at a time, as compiled does for ops.
 func dynCompiled(lang string) []*regexp.Regexp {
-	dynMu.Lock()
-	defer dynMu.Unlock()
-	res, ok := dynRe[lang]
-	if !ok {
+	return dynRe.get(lang, func() (pats []string) {
 		for _, d := range dynCalls[lang] {
-			res = append(res, regexp.MustCompile(d.re))
+			pats = append(pats, d.re)
 		}
-		dynRe[lang] = res
-	}
-	return res
+		return pats
+	})
 }
 
 // dynamic finds code that runs what it computes, and the deletions and

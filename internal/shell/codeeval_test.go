@@ -12,10 +12,10 @@ func TestDynQuick(t *testing.T) {
 	samples := map[string][]string{
 		"python": {`exec(x)`, `eval(x)`, `compile(x, "f", "exec")`, `execfile(x)`, `__import__(m)`, `importlib.import_module(m)`,
 			`getattr(os, n)`, `os.__dict__["remove"]`, `vars(os)["remove"]`, `globals()["x"]`, `__builtins__["exec"]`, `p.unlink()`, `p.rmdir()`, `p.write_text("")`, `p.write_bytes(b"")`},
-		"node":   {`eval(x)`, `new Function(x)`, `vm.runInThisContext(x)`, `require(m)`, `import(m)`, `fs[m]("x")`},
-		"ruby":   {`eval(x)`, `instance_eval(x)`, `File.send(m, "x")`, `File.method(m)`, `Object.const_get(c)`, `File.send(:delete, "x")`},
-		"perl":   {`eval $x`, `eval("x")`},
-		"php":    {`eval($x)`, `assert($x)`, `create_function("", $x)`, `call_user_func($f)`, `array_map("unlink", $a)`, `usort($a, "system")`, `register_shutdown_function("exec", $c)`},
+		"node": {`eval(x)`, `new Function(x)`, `vm.runInThisContext(x)`, `require(m)`, `import(m)`, `fs[m]("x")`},
+		"ruby": {`eval(x)`, `instance_eval(x)`, `File.send(m, "x")`, `File.method(m)`, `Object.const_get(c)`, `File.send(:delete, "x")`},
+		"perl": {`eval $x`, `eval("x")`},
+		"php":  {`eval($x)`, `assert($x)`, `create_function("", $x)`, `call_user_func($f)`, `array_map("unlink", $a)`, `usort($a, "system")`, `register_shutdown_function("exec", $c)`},
 	}
 	for lang, calls := range dynCalls {
 		for _, d := range calls {
