@@ -36,14 +36,14 @@ var runsRest = map[string]struct {
 	"bwrap":           {"", "bind ro-bind dev-bind bind-try ro-bind-try dev proc tmpfs chdir setenv unsetenv dir symlink file bind-data ro-bind-data uid gid hostname seccomp args", 0},
 	"valgrind":        {"", "", 0},
 	"cpulimit":        {"lpe", "limit pid exe", 0},
-	"sg":              {"", "", 1},
+	"proot":           {"rbmqwkvRSi", "rootfs bind mount qemu cwd pwd kernel-release verbose", 0},
 	"entr":            {"", "", 0},
 	"systemd-inhibit": {"", "what who why mode", 0},
 	"eatmydata":       {"", "", 0},
 }
 
 // escapeNames are the programs escape knows besides runsRest.
-var escapeNames = strings.Fields(`tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
+var escapeNames = strings.Fields(`sg tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
 vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect
 sed gsed split`)
 
@@ -282,6 +282,29 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 				run("hyperfine", args[i])
 			}
 		}
+	case "sg":
+		// sg [-] GROUP [-c] COMMAND: sh -c runs the rest, joined.
+		rest := args
+		if len(rest) > 0 && rest[0].Lit() == "-" {
+			rest = rest[1:]
+		}
+		if len(rest) < 2 {
+			return
+		}
+		rest = rest[1:]
+		if rest[0].Lit() == "-c" {
+			rest = rest[1:]
+		}
+		var parts []string
+		for _, a := range rest {
+			v, ok := a.Value()
+			if !ok {
+				w.opaque("sg of a command computed at run time: " + a.Raw)
+				return
+			}
+			parts = append(parts, v)
+		}
+		run("sg", Word{Raw: strings.Join(parts, " "), Values: []string{strings.Join(parts, " ")}})
 	case "expect":
 		for i := 0; i < len(args); i++ {
 			if v, n, ok := value(i, "", "-c"); ok {

@@ -814,7 +814,13 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	args := words[1:]
 	switch name {
 	case "su", "runuser", "script":
-		// su [opts] [user] -c CMD; script -c CMD
+		// su [opts] [user] -c CMD; script -c CMD; runuser -u USER [--] CMD…
+		if name == "runuser" && slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-u" || a.Lit() == "--user" || strings.HasPrefix(a.Lit(), "--user=") }) {
+			if rest, ok := skipOpts(args, "ugGsw", "user group supp-group shell whitelist-environment"); ok {
+				w.leafOf(c, words, sc, redirs, in)
+				return w.exec(c.with(name), rest, sc, redirs, in)
+			}
+		}
 		for i := 0; i < len(args); i++ {
 			s := args[i].Lit()
 			short := len(s) > 1 && s[0] == '-' && s[1] != '-' && !args[i].Dynamic
