@@ -27,14 +27,21 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 	}
 	args := c.Args
 	switch c.Name {
-	case "rm", "rimraf", "trash", "trash-put":
+	case "rm", "rimraf", "trash", "trash-put", "del", "del-cli", "trash-cli":
 		fl, paths := splitFlags(args, "")
-		rec := fl.has("r", "R", "recursive") || c.Name == "rimraf"
-		force := fl.has("f", "force") || c.Name == "rimraf"
+		whole := c.Name == "rimraf" || c.Name == "del" || c.Name == "del-cli" // directories and all, never asking
+		rec := fl.has("r", "R", "recursive") || whole
+		force := fl.has("f", "force") || whole
 		// rm -rf with no operand deletes nothing (rm -rf 123>/dev/null;
 		// checked with GNU rm: exit 0). An unquoted $TMPDIR that the hook
 		// sees unset is still a word here: the agent's shell may set it.
 		out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = rec, force })...)
+	case "gio", "kioclient", "kioclient5", "kioclient6":
+		// gio trash|remove FILE…, kioclient move FILE trash:/ (the desktop's trash)
+		if len(args) > 0 && (args[0].Lit() == "trash" || args[0].Lit() == "remove" || args[0].Lit() == "rm") {
+			_, paths := splitFlags(args[1:], "")
+			out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = args[0].Lit() == "trash", true })...)
+		}
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")
 		out = append(out, g.targets(c, opDelete, paths, nil)...)

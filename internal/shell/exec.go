@@ -282,6 +282,31 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 				}
 			}
 		}
+	case "pkexec", "chpst", "with-contenv", "flatpak-spawn", "distrobox-enter", "s6-setuidgid", "dotenv":
+		// They run the command they are given: with another user, an
+		// environment loaded from a file, on the host of a sandbox.
+		opts := wrapperOpts[name]
+		if rest, ok := skipOpts(args, opts[0], opts[1]); ok && len(rest) > 0 {
+			if name == "s6-setuidgid" {
+				rest = rest[1:] // the account
+			}
+			if len(rest) > 0 {
+				return inner(name, rest)
+			}
+		}
+	case "devbox", "op", "doppler", "infisical", "aws-vault", "teller", "envchain", "chamber", "sops":
+		// SUBCOMMAND [ARG] [--] COMMAND: devbox run, op run, doppler run,
+		// infisical run, aws-vault exec PROFILE, chamber exec SERVICE,
+		// envchain NS, sops exec-env FILE.
+		if v, ok := commandFlag(args); ok && (name == "doppler" || name == "infisical") {
+			w.joinedOne(c.with(name+" --command"), v, sc)
+		}
+		if sub, readings, ok := secretRunner(name, args); ok {
+			for _, r := range readings[1:] {
+				w.exec(c.with(name+" "+sub), r, sc.clone(), nil, nil)
+			}
+			return inner(name+" "+sub, readings[0])
+		}
 	case "go":
 		cmd := leaf()
 		if len(args) > 0 && args[0].Lit() == "generate" {
@@ -815,7 +840,9 @@ func (w *walker) shell(c *ctx, name string, words []Word, sc *scope, redirs []Re
 	switch name {
 	case "su", "runuser", "script":
 		// su [opts] [user] -c CMD; script -c CMD; runuser -u USER [--] CMD…
-		if name == "runuser" && slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-u" || a.Lit() == "--user" || strings.HasPrefix(a.Lit(), "--user=") }) {
+		if name == "runuser" && slices.ContainsFunc(args, func(a Word) bool {
+			return a.Lit() == "-u" || a.Lit() == "--user" || strings.HasPrefix(a.Lit(), "--user=")
+		}) {
 			if rest, ok := skipOpts(args, "ugGsw", "user group supp-group shell whitelist-environment"); ok {
 				w.leafOf(c, words, sc, redirs, in)
 				return w.exec(c.with(name), rest, sc, redirs, in)
