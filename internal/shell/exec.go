@@ -476,7 +476,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.opaque(w.helper + "'s helper " + v + " (not a script ralph can read)")
 		}
 	}
-	return leaf()
+	cmd := leaf()
+	w.afterDashes(c, filepath.Base(name), args, sc)
+	return cmd
 }
 
 // readScript reads a script run by path when it is text: a file starting

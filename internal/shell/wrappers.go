@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // wrapperOpts are, for the programs that run the command they are given
 // after their options, the short options and long options that take a
@@ -93,4 +96,49 @@ func commandFlag(args []Word) (Word, bool) {
 		}
 	}
 	return Word{}, false
+}
+
+// passesDashes are programs whose operands after -- are data or their
+// own child's arguments, not a command line: grep -- rm x searches.
+var passesDashes = map[string]bool{
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "git": true, "echo": true,
+	"printf": true, "sed": true, "awk": true, "gawk": true, "jq": true, "yq": true, "cat": true, "ls": true,
+	"head": true, "tail": true, "wc": true, "sort": true, "uniq": true, "cut": true, "tr": true, "diff": true,
+	"cmp": true, "test": true, "[": true, "touch": true, "mkdir": true, "stat": true, "file": true, "man": true,
+	"cargo": true, "go": true, "npm": true, "yarn": true, "pnpm": true, "bun": true, "deno": true, "make": true,
+	"just": true, "task": true, "gradle": true, "mvn": true, "dotnet": true, "swift": true, "zig": true,
+	"pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "tsx": true, "ts-node": true,
+	"set": true, "getopt": true, "getopts": true, "printenv": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "tee": true, "xxd": true, "od": true, "less": true, "more": true,
+	// The coding agents: claude mcp add NAME -- CMD registers CMD, which
+	// runs with a later session (package risk's rules agent-config and
+	// nested-agent judge them).
+	"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "cursor-agent": true,
+	"qwen": true, "amp": true, "crush": true, "goose": true, "aider": true, "droid": true,
+}
+
+// dashCommands are the programs that, named right after an unknown
+// program's --, make it read as a wrapper running them (mywrap -- rm -rf x).
+var dashCommands = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "wipe": true, "rimraf": true,
+	"find": true, "git": true, "dd": true, "truncate": true, "mv": true, "sh": true, "bash": true, "zsh": true,
+	"dash": true, "ksh": true, "fish": true, "eval": true, "xargs": true, "sudo": true,
+}
+
+// afterDashes judges what follows -- as a command line when an unknown
+// program gives -- and then a program that deletes or runs commands: an
+// unknown wrapper (a company's secret loader, a sandbox) runs it.
+func (w *walker) afterDashes(c *ctx, name string, args []Word, sc *scope) {
+	if passesDashes[name] {
+		return
+	}
+	for i, a := range args {
+		if a.Lit() != "--" || i+1 >= len(args) {
+			continue
+		}
+		if v, ok := args[i+1].Value(); ok && dashCommands[filepath.Base(v)] {
+			w.exec(c.with(name+" --"), args[i+1:], sc.clone(), nil, nil)
+		}
+		return
+	}
 }
