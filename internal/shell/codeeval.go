@@ -61,8 +61,8 @@ var dynCalls = map[string][]dynCall{
 // dynQuick lists, by language, substrings without which code matches no
 // form of dynCalls: most one-liners compile none of its regexps.
 var dynQuick = map[string][]string{
-	"python": {"exec", "eval", "compile", "import", "getattr", "__dict__", "vars", "globals", "__builtins__", ".unlink", ".rmdir", ".write_"},
-	"node":   {"eval", "Function", "vm.", "require", "import", "["},
+	"python": {"exec", "eval", "compile", "__import__", "import_module", "getattr", "__dict__", "vars", "globals", "__builtins__", ".unlink", ".rmdir", ".write_"},
+	"node":   {"eval", "Function", "vm.", "require", "import(", "import (", "["},
 	"ruby":   {"eval", "send", "method", "const_get"},
 	"perl":   {"eval"},
 	"php":    {"eval", "assert", "create_function", "call_user_func", "array_", "usort", "register_shutdown_function"},
