@@ -31,6 +31,51 @@ var agentCLIs = map[string]string{
 	"droid": "droid", "kiro-cli": "kiro-cli", "auggie": "auggie",
 	// npx @scope/name runs the package's program, named by its last part.
 	"claude-code": "claude", "gemini-cli": "gemini", "qwen-code": "qwen",
+	// uvx/pipx run the PyPI package.
+	"aider-chat": "aider", "aider-install": "aider",
+}
+
+// agentOf returns the coding agent c starts: by its program's name, or a
+// runtime running an agent's package (node …/@anthropic-ai/claude-code/cli.js,
+// python -m aider), with c.Args from the agent's first argument.
+func agentOf(c *shell.Cmd) (string, *shell.Cmd, bool) {
+	if agent, ok := agentCLIs[c.Name]; ok {
+		return agent, c, true
+	}
+	runtime := c.Name
+	switch {
+	case runtime == "node" || runtime == "bun" || runtime == "deno" || runtime == "nodejs":
+		for i, a := range c.Args {
+			v, ok := a.Value()
+			if !ok {
+				v = a.Raw // $(npm root -g)/@anthropic-ai/claude-code/cli.js
+			}
+			if strings.HasPrefix(v, "-") {
+				continue
+			}
+			for pkg, agent := range agentCLIs {
+				if strings.HasPrefix(pkg, "@") && strings.Contains(v, "/"+pkg+"/") || strings.Contains(v, "/node_modules/"+pkg+"/") {
+					sub := *c
+					sub.Args = c.Args[i+1:]
+					return agent, &sub, true
+				}
+			}
+			return "", nil, false // the script is another program
+		}
+	case strings.HasPrefix(runtime, "python"):
+		for i, a := range c.Args {
+			if a.Lit() == "-m" && i+1 < len(c.Args) {
+				mod, _, _ := strings.Cut(c.Args[i+1].Lit(), ".")
+				if agent, ok := agentCLIs[mod]; ok {
+					sub := *c
+					sub.Args = c.Args[i+2:]
+					return agent, &sub, true
+				}
+				return "", nil, false
+			}
+		}
+	}
+	return "", nil, false
 }
 
 // agentQuiet are the first words after an agent's name that start no
@@ -49,7 +94,8 @@ var agentSetup = map[string][]string{
 // agentRules judges a command that starts a coding agent or changes what
 // one runs.
 func (g *Guard) agentRules(c *shell.Cmd) []Finding {
-	agent, ok := agentCLIs[c.Name]
+	text := quoted(c)
+	agent, c, ok := agentOf(c)
 	if !ok || c.Remote != "" {
 		return nil
 	}
@@ -62,7 +108,6 @@ func (g *Guard) agentRules(c *shell.Cmd) []Finding {
 		}
 		words = append(words, v)
 	}
-	text := quoted(c)
 	if len(words) > 0 && slices.Contains(agentQuiet, words[0]) {
 		return nil
 	}

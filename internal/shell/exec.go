@@ -282,6 +282,19 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 				}
 			}
 		}
+	case "uvx", "pipx":
+		// uvx [opts] PKG ARGS (uv tool run), pipx run [opts] PKG ARGS: the
+		// package's program, named as the package.
+		rest := args
+		if name == "pipx" {
+			if len(rest) == 0 || rest[0].Lit() != "run" {
+				break
+			}
+			rest = rest[1:]
+		}
+		if rest, ok := skipOpts(rest, "pw", "from with python index-url extra-index-url spec pip-args with-requirements"); ok {
+			return inner(name, rest)
+		}
 	case "pkexec", "chpst", "with-contenv", "flatpak-spawn", "distrobox-enter", "s6-setuidgid", "dotenv":
 		// They run the command they are given: with another user, an
 		// environment loaded from a file, on the host of a sandbox.
