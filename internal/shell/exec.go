@@ -275,7 +275,14 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			if sub == "run" || sub == "exec" || sub == "dlx" || sub == "x" {
 				rest := args[1:]
 				if name == "direnv" && len(rest) > 0 {
-					rest = rest[1:] // direnv exec DIR cmd
+					// direnv exec DIR cmd: bash runs DIR/.envrc first.
+					if dir, ok := rest[0].Value(); ok {
+						envrc := filepath.Join(dir, ".envrc")
+						w.script(c.with("direnv exec"), Word{Raw: envrc, Values: []string{envrc}}, sc.child(), false)
+					} else {
+						w.opaque("direnv exec of a computed directory: " + rest[0].Raw)
+					}
+					rest = rest[1:]
 				}
 				if rest, ok := skipOpts(rest, "n", "name env-file with"); ok {
 					return inner(name+" "+sub, rest)
@@ -331,6 +338,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		// nix-shell --run 'CMD' / --command 'CMD': CMD runs in the shell
 		// it makes.
 		cmd := leaf()
+		w.nixHooks(c, name, sc.cwd, sc)
 		for i, a := range args {
 			if (a.Lit() == "--run" || a.Lit() == "--command") && i+1 < len(args) {
 				w.joinedOne(c.with(name), args[i+1], sc)
@@ -339,6 +347,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return cmd
 	case "nix":
 		// nix develop -c CMD ARGS / nix shell PKG -c CMD ARGS.
+		if len(args) > 0 && (args[0].Lit() == "develop" || args[0].Lit() == "print-dev-env") {
+			w.nixHooks(c, name, sc.cwd, sc)
+		}
 		for i, a := range args {
 			if (a.Lit() == "-c" || a.Lit() == "--command") && i+1 < len(args) {
 				return inner(name, args[i+1:])
