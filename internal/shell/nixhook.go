@@ -59,8 +59,8 @@ func (w *walker) nixHooks(c *ctx, name, dir string, sc *scope) {
 	}
 }
 
-// nixString returns the text of the Nix string s starts with: ''…'' (its
-// '' escapes: ''' for '', ''$ for $) or "…" (backslash escapes). An
+// nixString returns the text of the Nix string s starts with: ”…” (its
+// ” escapes: ”' for ”, ”$ for $) or "…" (backslash escapes). An
 // interpolation ${…} is kept as the shell reads it: computed.
 func nixString(s string) (string, bool) {
 	switch {
