@@ -8,8 +8,8 @@ import (
 // nix develop and nix-shell run the shellHook of the project's flake.nix,
 // shell.nix or default.nix (and devenv's enterShell) in bash before the
 // command they are given: code the agent may have written there earlier.
-// The hooks are read as shell scripts; a hook that is not a plain ''…''
-// or "…" string is opaque.
+// The hooks are read as shell scripts; a hook that is not a plain Nix
+// string is opaque.
 
 // nixFiles are the files, by program, whose hooks run.
 var nixFiles = map[string][]string{
@@ -59,9 +59,10 @@ func (w *walker) nixHooks(c *ctx, name, dir string, sc *scope) {
 	}
 }
 
-// nixString returns the text of the Nix string s starts with: ”…” (its
-// ” escapes: ”' for ”, ”$ for $) or "…" (backslash escapes). An
-// interpolation ${…} is kept as the shell reads it: computed.
+// nixString returns the text of the Nix string s starts with: an indented
+// string between two pairs of single quotes (where three quotes stand for
+// two, and two before $ or \ escape it) or a double-quoted one (backslash
+// escapes). An interpolation ${…} is kept as the shell reads it: computed.
 func nixString(s string) (string, bool) {
 	switch {
 	case strings.HasPrefix(s, "''"):
