@@ -3,10 +3,16 @@
 //
 // Every read-modify-write holds an exclusive lock on a sidecar "<file>.lock"
 // (never on the data file, which is replaced by rename), and every write is
-// atomic: a unique temp file in the same directory, fsync, rename, fsync of
-// the directory. A file that does not parse is reported, never overwritten.
-// A write to one of the files package vault keeps (the registry, a loop's
-// state.json, aiwg.yml) is sealed there too, under the same lock.
+// atomic: a unique temp file in the same directory, then a rename. A file
+// that does not parse is reported, never overwritten. A write to one of the
+// files package vault keeps (the registry, a loop's state.json and
+// baselines, aiwg.yml) is sealed there too, under the same lock.
+//
+// What a write costs in syncs depends on what the file is (durable.go):
+// state the loop cannot lose is synced, the file then its directory (the
+// directories of a [Batch] once each, at its end); a sealed file whose
+// seal is the vault's durable copy is not synced itself; a cache that is
+// rebuilt when missing or torn ([WriteCache]) is never synced.
 package state
 
 import (
@@ -84,29 +90,23 @@ func lockRetry(l *flock.Flock) error {
 	}
 }
 
-// WriteFile replaces path with data atomically.
+// WriteFile replaces path with data atomically and durably: synced before
+// the rename, its directory synced after it (at the end of a [Batch] when
+// one is open). A file the vault keeps (but aiwg.yml) is not synced when
+// its seal is made: the vault's copy is, and its check puts that copy back
+// over a file a crash left torn or old (durable.go).
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating directory for %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := writeTemp(path, data, perm)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // no-op after a successful rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("syncing %s: %w", path, err)
+	if !vaultKept(path) {
+		if err := syncFile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("syncing %s: %w", path, err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -114,14 +114,41 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("replacing %s: %w", path, err)
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	held, err := vault.SealWrite(path, data)
+	switch {
+	case held:
+		// The vault's copy stands for the file (durable.go).
+	case vaultKept(path):
+		syncAfter(path) // no copy holds it: it is durable itself
+	default:
+		syncDir(filepath.Dir(path))
 	}
-	if err := vault.SealWrite(path, data); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s is written, but its copy outside the project is not: %w", path, err)
 	}
 	return nil
+}
+
+// writeTemp writes data to a new temp file beside path, with perm, and
+// returns it open.
+func writeTemp(path string, data []byte, perm fs.FileMode) (*os.File, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating directory for %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err = f.Write(data); err == nil {
+		err = f.Chmod(perm)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // Update runs fn on the current contents of path (nil when the file does

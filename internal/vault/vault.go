@@ -156,18 +156,34 @@ func Sealed(path string) (root, rel string, ok bool) {
 }
 
 // SealWrite seals data, just written to path by ralph, when path is a file
-// the vault keeps; other paths are left alone.
-func SealWrite(path string, data []byte) error {
+// the vault keeps; other paths are left alone. held says the vault's check
+// now holds the file to the copy just sealed, putting it back whenever the
+// file differs from it (torn by a crash included): the registry, and the
+// sealed files of a loop the sealed registry lists; not aiwg.yml, held
+// only while a loop runs, nor the files of a loop not (or no longer)
+// registered.
+func SealWrite(path string, data []byte) (held bool, err error) {
 	root, rel, ok := Sealed(path)
 	if !ok || root == "" {
-		return nil
+		return false, nil
 	}
 	v, err := Open(root, os.Getenv)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return v.Seal(rel, data, false)
+	err = v.update(func(ix *Index) error {
+		if err := v.sealIn(ix, rel, data, Record{}); err != nil {
+			return err
+		}
+		id, isLoop := loopOf(rel)
+		held = rel == registryRel || isLoop && slices.Contains(ix.Active, id)
+		return nil
+	})
+	return held, err
 }
+
+// registryRel is the registry's path relative to the root.
+var registryRel = filepath.Join(filepath.FromSlash(project.RalphDir), "registry.json")
 
 // Seal records data as the content of rel (relative to the root), as ralph
 // just wrote it; absent seals it as a file that must not exist. Sealing
@@ -178,50 +194,53 @@ func (v *Vault) Seal(rel string, data []byte, absent bool) error {
 }
 
 func (v *Vault) seal(rel string, data []byte, rec Record) error {
-	absent := rec.Absent
-	if !absent {
+	return v.update(func(ix *Index) error { return v.sealIn(ix, rel, data, rec) })
+}
+
+// sealIn is seal's change of the index ix, under the vault's lock.
+func (v *Vault) sealIn(ix *Index, rel string, data []byte, rec Record) error {
+	if !rec.Absent {
 		rec.SHA256 = digest(data)
 		rec.Size = int64(len(data))
+		if err := writeAtomic(v.blob(rec.SHA256), data); err != nil {
+			return fmt.Errorf("sealing %s: %w", rel, err)
+		}
 	}
-	return v.update(func(ix *Index) error {
-		if !absent {
-			if err := writeAtomic(v.blob(rec.SHA256), data); err != nil {
-				return fmt.Errorf("sealing %s: %w", rel, err)
-			}
-		}
-		ix.Files[rel] = rec
-		if rel != filepath.Join(filepath.FromSlash(project.RalphDir), "registry.json") {
-			return nil
-		}
-		ix.Active = ix.Active[:0]
-		for _, id := range gjson.GetBytes(data, "active_loops.#.loop_id").Array() {
-			if project.ValidLoopID(id.Str) {
-				ix.Active = append(ix.Active, id.Str)
-			}
-		}
-		for name := range ix.Files {
-			if id, ok := loopOf(name); ok && !slices.Contains(ix.Active, id) {
-				delete(ix.Files, name)
-			}
-		}
-		// A loop registered after its state was written (and its seal
-		// pruned meanwhile) is sealed as its state is now.
-		for _, id := range ix.Active {
-			for _, f := range sortedLoopFiles() {
-				name := filepath.Join(filepath.FromSlash(project.RalphDir), "loops", id, f)
-				if _, ok := ix.Files[name]; ok {
-					continue
-				}
-				if data, err := os.ReadFile(v.path(name)); err == nil {
-					sum := digest(data)
-					if writeAtomic(v.blob(sum), data) == nil {
-						ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
-					}
-				}
-			}
-		}
+	ix.Files[rel] = rec
+	if rel != registryRel {
 		return nil
-	})
+	}
+	ix.Active = ix.Active[:0]
+	for _, id := range gjson.GetBytes(data, "active_loops.#.loop_id").Array() {
+		if project.ValidLoopID(id.Str) {
+			ix.Active = append(ix.Active, id.Str)
+		}
+	}
+	for name := range ix.Files {
+		if id, ok := loopOf(name); ok && !slices.Contains(ix.Active, id) {
+			// No longer held to its copy here: ralph did not sync it while
+			// it was (package state), so it is synced now.
+			syncFile(v.path(name))
+			delete(ix.Files, name)
+		}
+	}
+	// A loop registered after its state was written (and its seal
+	// pruned meanwhile) is sealed as its state is now.
+	for _, id := range ix.Active {
+		for _, f := range sortedLoopFiles() {
+			name := filepath.Join(filepath.FromSlash(project.RalphDir), "loops", id, f)
+			if _, ok := ix.Files[name]; ok {
+				continue
+			}
+			if data, err := os.ReadFile(v.path(name)); err == nil {
+				sum := digest(data)
+				if writeAtomic(v.blob(sum), data) == nil {
+					ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // loopOf returns the loop whose state.json (or other sealed file: loopFiles) rel is.
@@ -461,6 +480,15 @@ func lock(lockPath string) (func(), error) {
 			return nil, fmt.Errorf("locking %s: timed out after %v", lockPath, LockTimeout)
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// syncFile syncs the project's file at path, when there is one (tests
+// count the calls).
+var syncFile = func(path string) {
+	if f, err := os.Open(path); err == nil {
+		f.Sync()
+		f.Close()
 	}
 }
 
