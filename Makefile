@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzGlobs -fuzztime=20s ./internal/testindex/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 	$(GO) test -run='^$$' -fuzz=FuzzUnchanged -fuzztime=20s ./internal/treeview/
+	$(GO) test -run='^$$' -fuzz=FuzzReadCache -fuzztime=10s ./internal/state/
 	$(GO) test -run='^$$' -fuzz=FuzzLoadSelection -fuzztime=20s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/

@@ -56,13 +56,20 @@ func captureSurface(sc project.Scope, cfg *config.Config) error {
 // none or it is corrupt) and when it was written: the binary file, else
 // the JSON index of a loop started before it.
 func readLatest(sc project.Scope) (surface.Latest, time.Time) {
+	l, at, _ := readLatestOK(sc)
+	return l, at
+}
+
+// readLatestOK is readLatest, and says whether the file read was whole:
+// not a torn cache (a crash's), which a tree's mark must not vouch for.
+func readLatestOK(sc project.Scope) (surface.Latest, time.Time, bool) {
 	bin := surface.LatestBinPath(sc)
 	l, err := surface.ReadLatest(bin)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return l, written(bin)
+		return l, written(bin), err == nil
 	}
-	idx, _ := surface.Read(surface.LatestPath(sc))
-	return surface.Latest{Index: idx}, written(surface.LatestPath(sc))
+	idx, err := surface.Read(surface.LatestPath(sc))
+	return surface.Latest{Index: idx}, written(surface.LatestPath(sc)), err == nil
 }
 
 // writeLatest writes the loop's latest surface, and removes its JSON
@@ -155,9 +162,9 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, s
 // of the baseline's symbols; the surface read is written as the next
 // scan's cache. current is nil when the baseline is gone.
 func scanRemoved(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, stamp treeview.Stamp) (gone []surface.Symbol, baseSymbols int, current func() int, werr error) {
-	last, since := readLatest(sc)
+	last, since, whole := readLatestOK(sc)
 	now, unchanged := last.Index, true // the tree is the last scan's (treemark.go)
-	if !same {
+	if !same || !whole {
 		now, unchanged = scanSame(tree, cfg, last.Index, since)
 		unchanged = unchanged || now.Same(last.Index)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
@@ -108,6 +109,11 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if sc.Archived || st.Status != Running {
 		return Result{Answer: idle(st), Archived: sc.Archived}, nil
 	}
+	// The directories of the stop's durable writes are synced once each,
+	// when the iteration is recorded (package state), before the loop may
+	// move to the archive.
+	end := state.Batch()
+	defer end()
 	token, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
@@ -129,6 +135,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	}
 	writeTreeMark(sc, s.treeKey)
 	warnings = append(warnings, saved...)
+	end()
 	res := s.decide(sc, after, it, refl)
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil

@@ -28,13 +28,16 @@ import (
 //     ralph install writes). The file is synced before its rename, its
 //     directory after it; inside a [Batch] (the stop hook) each directory
 //     once, when the batch ends, before the hook answers.
-//   - Sealed ([WriteFile] of a file the vault keeps: the registry, a
-//     loop's state.json and baselines): the vault's copy is written
-//     durably (package vault syncs its copy and index), and the vault's
-//     check at every hook puts it back over a project file that differs
-//     from it, torn by a crash or left old. The project's file is not
-//     synced; without a vault (no state home) it is, as a durable file.
-//     aiwg.yml is held to its seal only while a loop runs: it is durable.
+//   - Held ([WriteFile] of a file the vault holds to its copy: the
+//     registry, the state.json and baselines of a loop the registry
+//     lists): the vault's copy is written durably (package vault syncs
+//     its copy and index), and the vault's check at every hook puts it
+//     back over a project file that differs from it, torn by a crash or
+//     left old. The project's file is not synced. One the vault does not
+//     hold (a loop not yet registered, no state home) is synced after its
+//     rename, as a durable file; the vault syncs a loop's files as the
+//     registry drops the loop. aiwg.yml, held only while a loop runs, is
+//     durable.
 //   - Cache ([WriteCache], read by [ReadCache]): rebuilt from the tree
 //     when missing or unreadable (the tree view, the latest surface). It
 //     is never synced: the file carries its length and CRC-32C, and a

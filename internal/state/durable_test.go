@@ -218,3 +218,31 @@ func TestReadCache(t *testing.T) {
 		t.Errorf("missing: ReadCache error %v, want fs.ErrNotExist", err)
 	}
 }
+
+// FuzzReadCache: any file reads as a cache or as torn, never panics; what
+// reads is what WriteCache wrote, written again to the same bytes.
+func FuzzReadCache(f *testing.F) {
+	dir := f.TempDir()
+	p := filepath.Join(dir, "c")
+	if err := WriteCache(p, []byte("ralph-tree-view 1\x00/r\x00"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	good, _ := os.ReadFile(p)
+	f.Add(good)
+	f.Add([]byte(cacheMagic))
+	f.Add(append(make([]byte, 12), cacheMagic...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "c")
+		os.WriteFile(p, data, 0o644)
+		body, err := ReadCache(p)
+		if err != nil {
+			return
+		}
+		if err := WriteCache(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := os.ReadFile(p); !bytes.Equal(again, data) {
+			t.Fatalf("WriteCache(ReadCache(%q)) wrote %q", data, again)
+		}
+	})
+}

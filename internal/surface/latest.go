@@ -43,7 +43,7 @@ func LatestBinPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "su
 // ReadLatest reads the latest surface at path. A missing file is an
 // empty Latest and an error wrapping fs.ErrNotExist.
 func ReadLatest(path string) (Latest, error) {
-	data, err := os.ReadFile(path)
+	data, err := state.ReadCache(path)
 	if err != nil {
 		return Latest{Index: Index{}}, err
 	}
@@ -54,9 +54,10 @@ func ReadLatest(path string) (Latest, error) {
 	return l, nil
 }
 
-// WriteLatest writes l to path atomically.
+// WriteLatest writes l to path atomically, as a cache (state.WriteCache):
+// a file a crash left torn reads as corrupt, and the next Stop scans.
 func WriteLatest(path string, l Latest) error {
-	return state.WriteFile(path, encodeLatest(l), 0o644)
+	return state.WriteCache(path, encodeLatest(l), 0o644)
 }
 
 // ReadStamped reads an index written by Write, with the stamp of the
@@ -122,7 +123,7 @@ var errShort = errors.New("truncated")
 // ReadLatestHead is ReadLatest of all but the index (nil): the baseline's
 // stamp and symbols, and what is gone.
 func ReadLatestHead(path string) (Latest, error) {
-	data, err := os.ReadFile(path)
+	data, err := state.ReadCache(path)
 	if err != nil {
 		return Latest{}, err
 	}

@@ -147,7 +147,7 @@ func load(root, path string, now func() time.Time, whole bool) (*View, bool) {
 	v := &View{root: filepath.Clean(root), path: path, dirs: map[string]*dir{}, stats: map[string]stat{}, now: now}
 	saved := false
 	if path != "" {
-		if data, err := os.ReadFile(path); err == nil {
+		if data, err := state.ReadCache(path); err == nil {
 			if dirs, ok := decode(data, v.root); ok {
 				v.dirs, saved = dirs, true
 			}
@@ -242,7 +242,9 @@ func (v *View) Save() error {
 	if v.path == "" || !v.dirty {
 		return nil
 	}
-	if err := state.WriteFile(v.path, encode(v.root, v.dirs), 0o644); err != nil {
+	// A cache (state.WriteCache): a file a crash left torn is not read, and
+	// the view is read again from the tree.
+	if err := state.WriteCache(v.path, encode(v.root, v.dirs), 0o644); err != nil {
 		return err
 	}
 	v.dirty = false

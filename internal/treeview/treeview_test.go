@@ -261,3 +261,25 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// The view's file is a cache written unsynced (state.WriteCache): cut
+// short by a crash anywhere, even between two directories' records, it
+// is not loaded, never taken for a view of a smaller tree.
+func TestTornViewNotLoaded(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"a/x_test.go": "", "b/y_test.go": "", "c/d/z.go": ""})
+	path := filepath.Join(t.TempDir(), Name)
+	v := open(root, path, later)
+	must(t, v.Save())
+	if Load(root, path) == nil {
+		t.Fatal("the saved view does not load")
+	}
+	whole, err := os.ReadFile(path)
+	must(t, err)
+	for n := range len(whole) {
+		must(t, os.WriteFile(path, whole[:n], 0o644))
+		if v := Load(root, path); v != nil {
+			t.Fatalf("cut to %d of %d bytes, the view loads: %q", n, len(whole), v.Files(nil, nil))
+		}
+	}
+}
