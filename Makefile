@@ -84,6 +84,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzOutlasting -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzZshQualifier -fuzztime=10s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzNixString -fuzztime=10s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzGoSetupMemo -fuzztime=10s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=30s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzPatchFiles -fuzztime=20s ./internal/event/
 	$(GO) test -run='^$$' -fuzz=FuzzTranslate -fuzztime=30s ./internal/pwsh/

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -13,6 +14,10 @@ import (
 // findMemoName is the guard's memo of its last find (risk.FindMemo), in
 // the loop's state directory.
 const findMemoName = "find-memo.bin"
+
+// goSetupName is the guard's memo of go test's TestMain and init functions
+// by file (shell.GoSetupMemo), in the loop's state directory: a cache.
+const goSetupName = "go-setup.bin"
 
 // useTreeView gives the guard the loop's view of the tree (package
 // treeview), when the call belongs to a loop that has one saved, to list
@@ -31,11 +36,19 @@ func useTreeView(g *risk.Guard, c *hook.Call) (save func()) {
 	if !c.DryRun {
 		g.FindMemo.Write = func(path string, data []byte) error { return state.WriteFile(path, data, 0o644) }
 	}
+	memo := &shell.GoSetupMemo{Path: filepath.Join(c.Scope.Dir(), goSetupName), Read: state.ReadCache}
+	if !c.DryRun {
+		memo.Write = func(path string, data []byte) error { return state.WriteCache(path, data, 0o644) }
+	}
+	g.UseGoSetupMemo(memo)
 	g.TreeView = func() *treeview.View {
 		view = treeview.Load(c.Scope.Root, filepath.Join(c.Scope.Dir(), treeview.Name))
 		return view
 	}
 	return func() {
+		if err := memo.Save(); err != nil {
+			fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
+		}
 		if view == nil || c.DryRun {
 			return
 		}

@@ -233,6 +233,9 @@ type Analyzer struct {
 	// one under this name (a link to /bin/rm, a copy of it); nil, or
 	// false, takes the file for what its name says.
 	Program func(path string) (string, bool)
+	// GoSetup, when set, keeps what go test's reading of TestMain and
+	// init found in each Go file, by its stamp (gosetupmemo.go).
+	GoSetup *GoSetupMemo
 }
 
 // Analyze returns what src runs when started in directory cwd.

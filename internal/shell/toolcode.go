@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Tools that run code the agent can write into the project's files, under
@@ -475,6 +476,7 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 		pkgs = []string{"."}
 	}
 	read := 0
+	memo, now := w.a.GoSetup, time.Now()
 	for _, p := range pkgs {
 		dir, recursive, ok := goPackageDir(p, sc)
 		if !ok || dir == "" {
@@ -485,11 +487,10 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 			w.opaqueCode("go test over more than 2000 Go files: not every _test.go file read")
 		}
 		for _, f := range files {
-			text, ok := w.readText(f)
-			if read += len(text); !ok || read > maxGenerateBytes || vendored(f) {
+			body, size, ok := w.goSetupOf(memo, f, now)
+			if read += size; !ok || read > maxGenerateBytes || vendored(f) {
 				continue
 			}
-			body := goSetup(text)
 			if body == "" {
 				continue
 			}
@@ -499,6 +500,31 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 			w.file = prev
 		}
 	}
+}
+
+// goSetupOf returns goSetup of the Go file f and the bytes read of it, from
+// memo when it holds the file as it is (GoSetupMemo); ok is false when the
+// file cannot be read.
+func (w *walker) goSetupOf(memo *GoSetupMemo, f string, now time.Time) (body string, size int, ok bool) {
+	if memo == nil {
+		text, ok := w.readText(f)
+		return goSetup(text), len(text), ok
+	}
+	if memo.Now != nil {
+		now = memo.Now()
+	}
+	st, keep := memo.stat(f, now) // before the read: a change after it is seen next time
+	if keep {
+		if e, ok := memo.lookup(f, st); ok {
+			return e.body, e.size, true
+		}
+	}
+	text, ok := w.readText(f)
+	body = goSetup(text)
+	if keep && ok {
+		memo.note(f, st, len(text), body)
+	}
+	return body, len(text), ok
 }
 
 // goSetup returns the bodies of the TestMain and init functions of a Go
