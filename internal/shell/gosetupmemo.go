@@ -55,9 +55,6 @@ type setupEntry struct {
 
 const goSetupHeader = "ralph-go-setup 1\n"
 
-// goSetupHits counts the files whose reading the memo spared (tests look).
-var goSetupHits int
-
 // load reads the memo once; a memo of another executable, or that does
 // not decode, is empty.
 func (m *GoSetupMemo) load() {
@@ -115,7 +112,6 @@ func (m *GoSetupMemo) lookup(p string, st filestamp.Stamp) (setupEntry, bool) {
 	if !ok || !e.st.Same(st) {
 		return setupEntry{}, false
 	}
-	goSetupHits++
 	return e, true
 }
 
