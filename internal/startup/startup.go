@@ -93,7 +93,11 @@ func Agents(home string, getenv func(string) string) []string {
 // (!{cmd}) and extensions; Codex's project configuration (notify, MCP
 // servers); Cursor's, VS Code's and Copilot CLI's MCP servers and custom
 // agents; OpenCode's configuration, plugins, tools, commands and agents.
-// The agents' hook settings are ralph's own (package risk).
+// The scripts the agents' other hooks run, by convention in a hooks
+// directory beside the settings (.claude/hooks/format.sh, named by
+// "$CLAUDE_PROJECT_DIR/.claude/hooks/format.sh" in settings.json), run
+// around every tool call. The agents' hook settings are ralph's own
+// (package risk).
 var (
 	AgentProject = []string{
 		".mcp.json", ".claude/skills", ".claude/agents", ".claude/commands",
@@ -101,6 +105,7 @@ var (
 		".cursor/mcp.json", ".vscode/mcp.json", ".github/agents",
 		"opencode.json", "opencode.jsonc", ".opencode/plugin", ".opencode/plugins", ".opencode/tool",
 		".opencode/command", ".opencode/agent",
+		".claude/hooks", ".gemini/hooks", ".cursor/hooks", ".codex/hooks",
 	}
 	AgentHome = []string{
 		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/plugins",
@@ -108,6 +113,7 @@ var (
 		".copilot/mcp-config.json", ".copilot/agents",
 		".config/opencode/opencode.json", ".config/opencode/opencode.jsonc", ".config/opencode/plugin",
 		".config/opencode/plugins", ".config/opencode/tool", ".config/opencode/command", ".config/opencode/agent",
+		".claude/hooks", ".gemini/hooks", ".cursor/hooks", ".codex/hooks",
 	}
 )
 
@@ -127,7 +133,7 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 		}
 	}
 	if dir := getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(dir) {
-		for _, n := range []string{"skills", "agents", "commands", "plugins", ".claude.json"} {
+		for _, n := range []string{"skills", "agents", "commands", "plugins", "hooks", ".claude.json"} {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
