@@ -393,6 +393,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "shopt":
 		noteShopt(args, sc)
 		return leaf()
+	case "printf":
+		// printf -v NAME FORMAT ARGS sets NAME to what it would print.
+		w.printfVar(args, sc)
+		return leaf()
 	case "read", "mapfile", "readarray":
 		// The variables read sets come from input: each is any text,
 		// and in a loop (while read f) one of many.

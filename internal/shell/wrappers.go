@@ -142,3 +142,30 @@ func (w *walker) afterDashes(c *ctx, name string, args []Word, sc *scope) {
 		return
 	}
 }
+
+// printfVar sets the variable printf -v names to what printf would print:
+// known when the format and its arguments are, else computed.
+func (w *walker) printfVar(args []Word, sc *scope) {
+	if len(args) < 3 || args[0].Lit() != "-v" {
+		return
+	}
+	name := args[1].Lit()
+	if name == "" || strings.ContainsAny(name, "[$") {
+		return // an array element or a computed name: arith.go reads those
+	}
+	var vals []string
+	for _, a := range args[2:] {
+		v, ok := a.Value()
+		if !ok {
+			sc.vars[name] = value{dynamic: true}
+			return
+		}
+		vals = append(vals, v)
+	}
+	out, ok := printf(vals)
+	if !ok {
+		sc.vars[name] = value{dynamic: true}
+		return
+	}
+	sc.vars[name] = value{vals: []string{out}}
+}
