@@ -378,7 +378,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "rbash", "su", "runuser", "script":
 		return w.shell(c, name, words, sc, redirs, in)
 	case "eval":
-		return w.joined(c.with("eval"), args, sc, in)
+		return w.joinedIn(c.with("eval"), args, sc, in)
 	case "source", ".":
 		if len(args) > 0 {
 			w.script(c.with(name), args[0], sc, true)
@@ -780,6 +780,12 @@ func (w *walker) flock(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) 
 // joined runs the words joined with spaces as shell code (eval, watch,
 // env -S, bash -c).
 func (w *walker) joined(c *ctx, args []Word, sc *scope, in *Cmd) *Cmd {
+	return w.joinedIn(c, args, sc.clone(), in)
+}
+
+// joinedIn is joined walking in scope sc itself: eval runs in the current
+// shell, so what it assigns, defines or changes directory to stays.
+func (w *walker) joinedIn(c *ctx, args []Word, sc *scope, in *Cmd) *Cmd {
 	var parts []string
 	for _, a := range args {
 		v, ok := a.Value()
@@ -791,7 +797,7 @@ func (w *walker) joined(c *ctx, args []Word, sc *scope, in *Cmd) *Cmd {
 		}
 		parts = append(parts, v)
 	}
-	w.scriptAt(strings.Join(parts, " "), sc.clone(), c.via, c.depth+1, c.line)
+	w.scriptAt(strings.Join(parts, " "), sc, c.via, c.depth+1, c.line)
 	return nil
 }
 

@@ -568,6 +568,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 				}
 				w.valueCode(c, as.Value, sc) // declare 'a[$(cmd)]=1'
 				w.declName(c, x.Variant.Value, as.Value, sc)
+				w.declQuoted(c, as.Value, sc) // declare "c=rm -rf x"
 				continue
 			}
 			if (ref || arr) && as.Name != nil {

@@ -536,6 +536,13 @@ func line(parts []syntax.WordPart, sc *scope, quoted bool) bool {
 			if whole(x.Index) && (v.array || v.dynamic) {
 				return true
 			}
+			if !quoted && x.Exp != nil && x.Exp.Word != nil {
+				// ${c:-rm -rf x}: the word stands in for the value, and
+				// splits as one would.
+				if hasBlank(x.Exp.Word.Parts) || line(unquote(x.Exp.Word.Parts), sc, false) {
+					return true
+				}
+			}
 			if !quoted && (v.array || v.words || v.many) {
 				return true
 			}
@@ -589,4 +596,26 @@ func unquote(parts []syntax.WordPart) []syntax.WordPart {
 		out = append(out, p)
 	}
 	return out
+}
+
+// hasBlank reports whether the literal text of parts, quoted or not,
+// holds a blank that splits the value it becomes.
+func hasBlank(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, " \t\n") {
+				return true
+			}
+		case *syntax.SglQuoted:
+			if strings.ContainsAny(x.Value, " \t\n") {
+				return true
+			}
+		case *syntax.DblQuoted:
+			if hasBlank(x.Parts) {
+				return true
+			}
+		}
+	}
+	return false
 }

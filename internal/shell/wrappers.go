@@ -3,6 +3,8 @@ package shell
 import (
 	"path/filepath"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // wrapperOpts are, for the programs that run the command they are given
@@ -168,4 +170,66 @@ func (w *walker) printfVar(args []Word, sc *scope) {
 		return
 	}
 	sc.vars[name] = value{vals: []string{out}}
+}
+
+// declQuoted sets the variable of a quoted NAME=VALUE operand of declare,
+// local, export and the like (declare "c=rm -rf x"), which bash assigns as
+// it would the unquoted form: to its value when known, else to a computed
+// one that splits into any words.
+func (w *walker) declQuoted(c *ctx, x *syntax.Word, sc *scope) {
+	if x == nil || x.Lit() != "" {
+		return // a flag, or a bare name the parser read as such
+	}
+	wd := w.word(c, x, sc)
+	if wd.Dynamic {
+		// The name itself may be computed: nothing to set.
+		if lit := litPrefix(x); lit != "" {
+			if name, _, ok := strings.Cut(lit, "="); ok && validName(name) {
+				sc.vars[name] = value{dynamic: true, words: true}
+			}
+		}
+		return
+	}
+	for _, v := range wd.Values {
+		if name, val, ok := strings.Cut(v, "="); ok && validName(name) {
+			sc.vars[name] = value{vals: []string{val}}
+		}
+	}
+}
+
+// litPrefix returns the literal text x starts with, quotes lifted.
+func litPrefix(x *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range x.Parts {
+		switch q := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(q.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(q.Value)
+		case *syntax.DblQuoted:
+			for _, d := range q.Parts {
+				l, ok := d.(*syntax.Lit)
+				if !ok {
+					return b.String()
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// validName reports whether s is a shell variable name.
+func validName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
