@@ -59,13 +59,14 @@ func (t *TestsRun) String() string {
 //
 // Cargo's fingerprints of the project's own crates are removed first
 // (completion.Unfresh): a source put back with an old modification time
-// would otherwise leave a build of another version fresh.
+// would otherwise leave a build of another version fresh. make is told to
+// build every target again (completion.MakeEnviron), for the same reason.
 func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
 	if err := completion.Unfresh(root); err != nil {
 		fmt.Fprintf(os.Stderr, "ralph: warning: %v\n", err)
 	}
 	var r completion.Reader
-	env := completion.Environ(os.Environ())
+	env := completion.MakeEnviron(root, completion.Environ(os.Environ()))
 	reps, err := completion.NewReports(root)
 	if err == nil {
 		defer reps.Close()
