@@ -181,7 +181,11 @@ var goCaches = sync.OnceValue(func() map[string]string {
 	if len(f) != 2 {
 		return nil
 	}
-	return map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1], "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false"}
+	// RALPH_GOCACHE: the completion runs share this machine's cache too,
+	// rather than compile the standard packages into each script's
+	// .aiwg/ralph/go-build (attack_done3_gocache.txtar clears it).
+	return map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1], "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false",
+		"RALPH_GOCACHE": f[0]}
 })
 
 // rustHomes are cargo's and rustup's homes under testscript's empty HOME:

@@ -60,13 +60,16 @@ func (t *TestsRun) String() string {
 // Cargo's fingerprints of the project's own crates are removed first
 // (completion.Unfresh): a source put back with an old modification time
 // would otherwise leave a build of another version fresh. make is told to
-// build every target again (completion.MakeEnviron), for the same reason.
+// build every target again (completion.MakeEnviron), for the same reason,
+// and go builds into a cache of ralph's (completion.GoCacheEnviron), where
+// the agent cannot write an entry that links another version.
 func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
 	if err := completion.Unfresh(root); err != nil {
 		fmt.Fprintf(os.Stderr, "ralph: warning: %v\n", err)
 	}
 	var r completion.Reader
 	env := completion.MakeEnviron(root, completion.Environ(os.Environ()))
+	env = completion.GoCacheEnviron(project.Layout{Root: root}.Ralph(), env)
 	reps, err := completion.NewReports(root)
 	if err == nil {
 		defer reps.Close()
