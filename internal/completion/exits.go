@@ -27,8 +27,8 @@ const exitWhat = "process exit"
 // plugin at the process's exit), hold only the tests that ran, whatever
 // the output says.
 var exitChecks = sync.OnceValue(func() map[string]*regexp.Regexp {
-	py := regexp.MustCompile(`\bos\s*\.\s*(_exit|exec\w*|kill\w*|abort|fork\w*)\b|\b_exit\b|\bexec[lv]p?e?\b|\bimport\s+posix\b|\bposix\s*\.|\bpytest\s*\.\s*exit\b|\bctypes\b|\bgetattr\s*\(\s*(os|sys|posix|pytest)\b|\bos\s*\.\s*__dict__`)
-	rb := regexp.MustCompile(`\bexit!|\b(Process|Kernel)\s*\.\s*(exit!?|abort|kill|exec|spawn|_fork|fork)\b|\bexec\b|\bat_exit\b|\bsyscall\b|\bFiddle\b|\bsend\s*\(\s*:(exit!?|exec)`)
+	py := regexp.MustCompile(`\bos\s*\.\s*(_exit|exec\w*|kill\w*|abort|fork\w*)\b|\b_exit\b|\bexec[lv]p?e?\b|\bimport\s+posix\b|\bposix\s*\.|\bpytest\s*\.\s*exit\b|\bctypes\b|\bgetattr\s*\(\s*(os|sys|posix|pytest)\b|\bos\s*\.\s*__dict__` + pyComputed)
+	rb := regexp.MustCompile(`\bexit!|\b(Process|Kernel)\s*\.\s*(exit!?|abort|kill|exec|spawn|_fork|fork)\b|\bexec\b|\bat_exit\b|\bsyscall\b|\bFiddle\b|\bsend\s*\(\s*:(exit!?|exec)` + rbComputed)
 	rs := regexp.MustCompile(`\bprocess\s*::\s*(exit|abort)\b|\blibc\s*::\s*(_?exit|_Exit|exec\w*|kill|syscall|raise)\b|\.exec\s*\(\s*\)|\b(asm|global_asm|naked_asm)!|extern\s+"C"`)
 	return map[string]*regexp.Regexp{".py": py, ".rb": rb, ".rs": rs}
 })
