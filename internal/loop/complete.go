@@ -62,14 +62,20 @@ func (t *TestsRun) String() string {
 // would otherwise leave a build of another version fresh. make is told to
 // build every target again (completion.MakeEnviron), for the same reason,
 // and go builds into a cache of ralph's (completion.GoCacheEnviron), where
-// the agent cannot write an entry that links another version.
+// the agent cannot write an entry that links another version. A Go
+// project's dependencies changed in the module cache fail the run before
+// the command (completion.ModVerify).
 func runCompletion(ctx context.Context, root, command string, timeout time.Duration) (metrics.Result, completion.Results) {
 	if err := completion.Unfresh(root); err != nil {
 		fmt.Fprintf(os.Stderr, "ralph: warning: %v\n", err)
 	}
 	var r completion.Reader
 	env := completion.MakeEnviron(root, completion.Environ(os.Environ()))
-	env = completion.GoCacheEnviron(project.Layout{Root: root}.Ralph(), env)
+	ralph := project.Layout{Root: root}.Ralph()
+	env = completion.GoCacheEnviron(ralph, env)
+	if err := completion.ModVerify(ctx, root, ralph, env); err != nil {
+		return metrics.Result{ExitCode: -1, Output: "ralph: " + err.Error(), Err: err}, completion.Results{}
+	}
 	reps, err := completion.NewReports(root)
 	if err == nil {
 		defer reps.Close()
