@@ -128,6 +128,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzJSCall -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzSources -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzBuildConfig -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzModKey -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:

@@ -171,3 +171,33 @@ func FuzzBuildConfig(f *testing.F) {
 		}
 	})
 }
+
+// FuzzModKey: any go.sum (the agent's to write) makes a key without
+// panicking, and walks nothing outside the module cache: a cache holding
+// no module gives no key, whatever the lines name.
+func FuzzModKey(f *testing.F) {
+	for _, s := range []string{
+		"example.com/Dep v1.0.0 h1:x=\nexample.com/Dep v1.0.0/go.mod h1:y=\n",
+		"../../e v1 h1:x\n/etc v1 h1:x\nx/../../../e v1 h1:x\n",
+		"a b c d\n\n\x00 v h1:\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, sum []byte) {
+		outside := t.TempDir()
+		cache := filepath.Join(outside, "cache", "mod")
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// A module-like directory outside the cache, that "../../e v1" names.
+		if err := os.MkdirAll(filepath.Join(outside, "e@v1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(outside, "e@v1", "e.go"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if key, _ := modKey(sum, cache); key != "" {
+			t.Errorf("a key %q from an empty module cache for go.sum %q", key, sum)
+		}
+	})
+}

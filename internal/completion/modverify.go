@@ -103,8 +103,8 @@ func modKey(sum []byte, modcache string) (key string, settled bool) {
 	var latest, n int64
 	for _, l := range bytes.Split(sum, []byte("\n")) {
 		f := strings.Fields(string(l))
-		if len(f) != 3 || strings.HasSuffix(f[1], "/go.mod") {
-			continue
+		if len(f) != 3 || strings.HasSuffix(f[1], "/go.mod") || !modPathOK(f[0]) || !modPathOK(f[1]) {
+			continue // go mod verify says what such a line is
 		}
 		dir := filepath.Join(modcache, escapeModPath(f[0])+"@"+f[1])
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -145,4 +145,18 @@ func escapeModPath(p string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// modPathOK reports whether a module path or version of go.sum (the
+// agent's to write) stays in the module cache: no "..", no rooted path.
+func modPathOK(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return false
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == ".." || e == "." {
+			return false
+		}
+	}
+	return true
 }
