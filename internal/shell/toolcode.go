@@ -49,6 +49,7 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	if name == "go" && len(args) > 0 {
 		tc = c.with("go " + args[0].Lit())
 	}
+	w.preloadFiles(c, name, args, sc) // preload.go
 	switch name {
 	case "pytest", "py.test":
 		w.pytest(tc, args, sc)
@@ -118,7 +119,8 @@ func readsProject(name string) bool {
 	case "make", "gmake", "remake", "just", "npm", "yarn", "pnpm", "bun", "deno", "composer", "task", "go-task",
 		"mise", "pdm", "poe", "hatch",
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
-		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw":
+		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
+		"node", "java", "npx":
 		return true
 	}
 	return interpreter(name) == "python"
@@ -245,7 +247,8 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 			}
 		}
 	}
-	read := func(p string) { w.readCode(c, "python", p, sc) }
+	imports := w.pytestImports(c, sc.cwd, top, sc) // pyimports.go
+	read := func(p string) { w.readCode(c, "python", p, sc); imports(p) }
 	if len(roots) == 1 {
 		// No path named: pytest collects the configuration's testpaths
 		// (from its directory), or the working directory.
@@ -300,7 +303,7 @@ func (w *walker) pytest(c *ctx, args []Word, sc *scope) {
 		}
 		for _, d := range []string{sc.cwd, p[1]} {
 			if m, ok := w.moduleFile(p[0], d); ok {
-				w.readCode(c, "python", m.Raw, sc)
+				read(m.Raw)
 			}
 		}
 	}
