@@ -37,6 +37,15 @@ func TestPreload(t *testing.T) {
 		"/p/pp/src/pkg/__init__.py":   "",
 		"/p/pp/src/pkg/thing.py":      "import os\nos.remove('q1')\n",
 		"/p/pp/extra/pkg/__init__.py": "import os\nos.remove('not-first-found-but-read')\n",
+		"/p/es/eslint.config.mjs":     "import js from '@eslint/js'\nimport local from './rules/index.js'\nfs.rmSync('e1', {recursive: true})\n",
+		"/p/es/rules/index.js":        "fs.rmSync('e2', {recursive: true})\n",
+		"/p/es/other.config.js":       "fs.rmSync('e3', {recursive: true})\n",
+		"/p/es/x/plug.js":             "fs.rmSync('e4', {recursive: true})\n",
+		"/p/pr/package.json":          `{"prettier": {"plugins": ["./pp.cjs"]}}`,
+		"/p/pr/pp.cjs":                "fs.rmSync('f1', {recursive: true})\n",
+		"/p/pr/sub/.prettierrc.cjs":   "fs.rmSync('f2', {recursive: true})\n",
+		"/p/pn/package.json":          `{"scripts": {"x": "./run.js"}}`,
+		"/p/pn/run.js":                "fs.rmSync('not-prettier', {recursive: true})\n",
 	}
 	tests := []struct {
 		src, dir string
@@ -57,6 +66,12 @@ func TestPreload(t *testing.T) {
 		{"pytest", "/p/py", []string{"pytest", "rm -r -f p1 [via pytest]", "rm -f p2 [via pytest]", "rm -f p3 [via pytest]", "rm -f p4 [via pytest]", "rm -f p5 [via pytest]", "rm -f p6 [via pytest]"}},
 		{"pytest", "/p/pp", []string{"pytest", "rm -f q1 [via pytest]", "rm -f not-first-found-but-read [via pytest]"}},
 		{"python3 tests/helpers.py", "/p/py/x", []string{"python3 tests/helpers.py"}},
+		{"eslint .", "/p/es", []string{"eslint .", "rm -r -f e1 [via eslint]", "rm -r -f e2 [via eslint]"}},
+		{"npx eslint --config other.config.js --plugin ./x/plug.js .", "/p/es", []string{"eslint --config other.config.js --plugin ./x/plug.js . [via npx]", "rm -r -f e3 [via npx, eslint]", "rm -r -f e4 [via npx, eslint]"}},
+		{"eslint --version", "/p/es", []string{"eslint --version"}},
+		{"prettier --check .", "/p/pr", []string{"prettier --check .", "rm -r -f f1 [via prettier]"}},
+		{"prettier --check .", "/p/pr/sub", []string{"prettier --check .", "rm -r -f f2 [via prettier]"}},
+		{"prettier --check .", "/p/pn", []string{"prettier --check ."}},
 	}
 	for _, tt := range tests {
 		a := toolAnalyzer(files).Analyze(tt.src, tt.dir)
@@ -109,8 +124,8 @@ func TestOptFields(t *testing.T) {
 	}
 }
 
-// FuzzPreloadFiles checks that no .env, .npmrc, jvm.config, conftest.py
-// or pytest configuration makes the analysis panic or loop.
+// FuzzPreloadFiles checks that no .env, .npmrc, jvm.config, conftest.py,
+// pytest configuration or eslint and prettier configuration makes the analysis panic or loop.
 func FuzzPreloadFiles(f *testing.F) {
 	f.Add("NODE_OPTIONS=--require ./x.js", "-XX:OnError=\"rm x\"", "import a.b\nfrom . import c\nfrom .. import (d,\n e)", "pythonpath = [\"..\", '/']")
 	f.Add("NODE_OPTIONS='", "-XX:OnOutOfMemoryError=", "from ....... import *\nimport .", "pythonpath =")
@@ -122,8 +137,9 @@ func FuzzPreloadFiles(f *testing.F) {
 			"/p/.git/HEAD": "ref: refs/heads/main\n", "/p/.env": env, "/p/.npmrc": env, "/p/x.js": py,
 			"/p/.mvn/jvm.config": jvm, "/p/pom.xml": "<project/>", "/p/conftest.py": py, "/p/a/__init__.py": py,
 			"/p/a/b.py": py, "/p/c.py": py, "/p/pytest.ini": cfg, "/p/pyproject.toml": cfg,
+			"/p/eslint.config.js": py, "/p/.prettierrc": cfg,
 		}
-		for _, src := range []string{"node --env-file=.env a.js", "npm test", "mvn test", "pytest",
+		for _, src := range []string{"node --env-file=.env a.js", "npm test", "mvn test", "pytest", "eslint .", "prettier -c .",
 			"NODE_OPTIONS=" + shellQuote([]string{env}) + " node a.js", "JAVA_TOOL_OPTIONS=" + shellQuote([]string{jvm}) + " java -jar a.jar"} {
 			checkAnalysis(t, src, toolAnalyzer(files).Analyze(src, "/p"))
 		}

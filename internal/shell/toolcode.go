@@ -108,6 +108,8 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.tox(c, args, sc)
 	case "cmake":
 		w.cmake(c, args, sc)
+	case "eslint", "prettier":
+		w.lintCode(c, name, args, sc) // linters.go
 	}
 }
 
@@ -120,7 +122,7 @@ func readsProject(name string) bool {
 		"mise", "pdm", "poe", "hatch",
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
 		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
-		"node", "java", "npx":
+		"node", "java", "npx", "eslint", "prettier":
 		return true
 	}
 	return interpreter(name) == "python"
