@@ -65,6 +65,7 @@ func (w *walker) gradle(c *ctx, args []Word, sc *scope) {
 	}
 	root := filepath.Dir(p)
 	gc := c.with("gradle")
+	w.gradleJVM(gc, root, sc) // preload.go
 	ok = w.eachFile(root, []string{"*.gradle", "*.gradle.kts"}, func(f string) {
 		if w.toolRead[f] || vendored(f) {
 			return

@@ -268,3 +268,23 @@ func (w *walker) preloadFiles(c *ctx, name string, args []Word, sc *scope) {
 		w.jvmOptions(c, opts, sc)
 	}
 }
+
+// gradleJVM walks the org.gradle.jvmargs of the build's gradle.properties,
+// the options of the JVM gradle starts to run the build (its daemon).
+func (w *walker) gradleJVM(c *ctx, root string, sc *scope) {
+	p := filepath.Join(root, "gradle.properties")
+	text, ok := w.readText(p)
+	if !ok || !strings.Contains(text, "jvmargs") {
+		return
+	}
+	v, ok := envFileValue(strings.ReplaceAll(text, "\\\n", " "), "org.gradle.jvmargs")
+	if !ok {
+		return
+	}
+	nsc := sc.child()
+	nsc.setCwd(root)
+	prev := w.file
+	w.file = p
+	w.jvmOptions(c.with("org.gradle.jvmargs"), optFields(v), nsc)
+	w.file = prev
+}

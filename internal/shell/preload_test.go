@@ -44,6 +44,8 @@ func TestPreload(t *testing.T) {
 		"/p/pr/package.json":          `{"prettier": {"plugins": ["./pp.cjs"]}}`,
 		"/p/pr/pp.cjs":                "fs.rmSync('f1', {recursive: true})\n",
 		"/p/pr/sub/.prettierrc.cjs":   "fs.rmSync('f2', {recursive: true})\n",
+		"/p/gr/settings.gradle":       "",
+		"/p/gr/gradle.properties":     "org.gradle.caching=true\norg.gradle.jvmargs=-Xmx2g \\\n  \"-XX:OnOutOfMemoryError=rm -rf g1\"\n",
 		"/p/pn/package.json":          `{"scripts": {"x": "./run.js"}}`,
 		"/p/pn/run.js":                "fs.rmSync('not-prettier', {recursive: true})\n",
 	}
@@ -66,6 +68,7 @@ func TestPreload(t *testing.T) {
 		{"pytest", "/p/py", []string{"pytest", "rm -r -f p1 [via pytest]", "rm -f p2 [via pytest]", "rm -f p3 [via pytest]", "rm -f p4 [via pytest]", "rm -f p5 [via pytest]", "rm -f p6 [via pytest]"}},
 		{"pytest", "/p/pp", []string{"pytest", "rm -f q1 [via pytest]", "rm -f not-first-found-but-read [via pytest]"}},
 		{"python3 tests/helpers.py", "/p/py/x", []string{"python3 tests/helpers.py"}},
+		{"./gradlew build", "/p/gr", []string{"gradlew build", "rm -rf g1 [via gradle, org.gradle.jvmargs, java -XX:OnOutOfMemoryError]"}},
 		{"eslint .", "/p/es", []string{"eslint .", "rm -r -f e1 [via eslint]", "rm -r -f e2 [via eslint]"}},
 		{"npx eslint --config other.config.js --plugin ./x/plug.js .", "/p/es", []string{"eslint --config other.config.js --plugin ./x/plug.js . [via npx]", "rm -r -f e3 [via npx, eslint]", "rm -r -f e4 [via npx, eslint]"}},
 		{"eslint --version", "/p/es", []string{"eslint --version"}},
