@@ -125,8 +125,14 @@ func (w *walker) pipInstall(c *ctx, name string, args []Word, sc *scope) {
 	default:
 		return
 	}
+	reqs := map[string]bool{}
 	for i := 1; i < len(args); i++ {
 		s := args[i].Lit()
+		if (s == "-r" || s == "--requirement") && i+1 < len(args) {
+			w.pipRequirements(c, name, args[0].Lit(), args[i+1].Lit(), sc, reqs) // pipreq.go
+		} else if v, ok := strings.CutPrefix(s, "--requirement="); ok {
+			w.pipRequirements(c, name, args[0].Lit(), v, sc, reqs)
+		}
 		switch {
 		case s == "-r" || s == "-c" || s == "-t" || s == "--target" || s == "--prefix" || s == "--root" ||
 			s == "-i" || s == "--index-url" || s == "--extra-index-url" || s == "-f" || s == "--find-links" ||
@@ -140,14 +146,7 @@ func (w *walker) pipInstall(c *ctx, name string, args []Word, sc *scope) {
 				continue // a package from an index
 			}
 			v, _, _ = strings.Cut(v, "[") // .[dev]
-			dir := dirOf(v, sc)
-			if dir == "" {
-				continue
-			}
-			setup := filepath.Join(dir, "setup.py")
-			nsc := sc.child()
-			nsc.setCwd(dir) // pip runs setup.py in its directory
-			w.interpFile(c.with(name+" "+args[0].Lit()), "python", "python", Word{Raw: setup, Values: []string{setup}}, nsc)
+			w.pipLocalDir(c, name, args[0].Lit(), dirOf(v, sc), sc)
 		}
 	}
 }

@@ -50,6 +50,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		tc = c.with("go " + args[0].Lit())
 	}
 	w.preloadFiles(c, name, args, sc) // preload.go
+	if name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" {
+		w.localDeps(c, name, args, sc) // npmlocal.go
+	}
 	switch name {
 	case "pytest", "py.test":
 		w.pytest(tc, args, sc)
