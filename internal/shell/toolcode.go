@@ -94,7 +94,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 				gsc.setCwd(dirOf(args[i+1].Lit(), gsc))
 			}
 		}
-		if gsc.cwd != "" {
+		if d, ok := w.gitDirElsewhere(args, sub, sc); ok { // gitdir.go
+			w.opaque("git " + sub + " using the git directory " + d + ", not the repository's: its hooks and configuration are not read")
+		} else if gsc.cwd != "" {
 			w.gitHooks(c, cfg, sub, rest, gsc)
 		}
 	case "lefthook":
