@@ -23,6 +23,12 @@ func TestInstallScripts(t *testing.T) {
 		"/r/s1/setup.py":             "import os\nos.remove('r1')\n",
 		"/r/s2/setup.py":             "import os\nos.remove('r2')\n",
 		"/r/s3/setup.py":             "import os\nos.remove('r3')\n",
+		"/b/pyproject.toml":          "[build-system]\nrequires = []\nbuild-backend = \"tools.backend:api\"\nbackend-path = [\".\"]\n[tool.hatch.build.hooks.custom]\n[tool.hatch.metadata.hooks.custom]\npath = \"meta_hook.py\"\n",
+		"/b/tools/backend.py":        "import os\nos.remove('b1')\n",
+		"/b/hatch_build.py":          "import os\nos.remove('b2')\n",
+		"/b/meta_hook.py":            "import os\nos.remove('b3')\n",
+		"/c/pyproject.toml":          "[build-system]\nrequires = [\"pdm-backend\"]\nbuild-backend = \"pdm.backend\"\n",
+		"/c/pdm_build.py":            "import os\nos.remove('c1')\n",
 		"/r/s4/setup.py":             "import os\nos.remove('r4')\n",
 	}
 	all := []string{"rm -rf i1 [via npm install, script postinstall]", "rm -rf i2 [via npm install, script preinstall]",
@@ -39,6 +45,9 @@ func TestInstallScripts(t *testing.T) {
 		{"pip install -r requirements.txt", "/r", []string{"pip install -r requirements.txt", "rm -f r1 [via pip install, python setup.py]",
 			"rm -f r2 [via pip install, python setup.py]", "rm -f r3 [via pip install, python setup.py]", "rm -f r4 [via pip install, python setup.py]"}},
 		{"pip install requests", "/r", []string{"pip install requests"}},
+		{"pip install -e .", "/b", []string{"pip install -e .", "rm -f b1 [via pip install]", "rm -f b2 [via pip install]", "rm -f b3 [via pip install]"}},
+		{"python3 -m build", "/b", []string{"python3 -m build", "rm -f b1 [via python -m build]", "rm -f b2 [via python -m build]", "rm -f b3 [via python -m build]"}},
+		{"pip wheel /c", "/r", []string{"pip wheel /c", "rm -f c1 [via pip wheel]"}},
 	}
 	for _, tt := range tests {
 		a := toolAnalyzer(files).Analyze(tt.src, tt.dir)
@@ -52,7 +61,8 @@ func TestInstallScripts(t *testing.T) {
 	}
 }
 
-// FuzzInstallFiles checks that no package.json or requirements file makes
+// FuzzInstallFiles checks that no package.json, requirements file or
+// pyproject.toml makes
 // the analysis panic or loop.
 func FuzzInstallFiles(f *testing.F) {
 	f.Add(`{"dependencies": {"a": "file:./a"}, "workspaces": ["p/*"]}`, "-r r.txt\n./a\n-e .\n")
@@ -62,8 +72,9 @@ func FuzzInstallFiles(f *testing.F) {
 			return
 		}
 		files := map[string]string{"/p/package.json": pkg, "/p/a/package.json": pkg, "/p/p/x/package.json": pkg,
-			"/p/r.txt": req, "/p/requirements.txt": req, "/p/a/setup.py": req}
-		for _, src := range []string{"npm install", "yarn", "pip install -r requirements.txt"} {
+			"/p/r.txt": req, "/p/requirements.txt": req, "/p/a/setup.py": req, "/p/a/pyproject.toml": req,
+			"/p/pyproject.toml": req, "/p/hatch_build.py": req}
+		for _, src := range []string{"npm install", "yarn", "pip install -r requirements.txt", "pip install .", "python -m build"} {
 			checkAnalysis(t, src, toolAnalyzer(files).Analyze(src, "/p"))
 		}
 		localDepDir(pkg, "/p")

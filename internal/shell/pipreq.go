@@ -65,5 +65,73 @@ func (w *walker) pipLocalDir(c *ctx, name, sub, dir string, sc *scope) {
 	setup := filepath.Join(dir, "setup.py")
 	nsc := sc.child()
 	nsc.setCwd(dir) // pip runs setup.py in its directory
-	w.interpFile(c.with(name+" "+sub), "python", "python", Word{Raw: setup, Values: []string{setup}}, nsc)
+	label := strings.TrimSpace(name + " " + sub)
+	w.interpFile(c.with(label), "python", "python", Word{Raw: setup, Values: []string{setup}}, nsc)
+	w.buildBackend(c.with(label), dir, nsc)
+}
+
+// buildBackend walks the project's own build code pyproject.toml makes
+// the build run: an in-tree backend (build-backend found in
+// backend-path), hatch's custom build and metadata hooks (hatch_build.py
+// or the path they name) and pdm-backend's pdm_build.py.
+func (w *walker) buildBackend(c *ctx, dir string, sc *scope) {
+	text, ok := w.readText(filepath.Join(dir, "pyproject.toml"))
+	if !ok {
+		return
+	}
+	kv, ok := tomlStrings(text)
+	if !ok {
+		if strings.Contains(text, "backend-path") || strings.Contains(text, "hooks.custom") || strings.Contains(text, "pdm.backend") {
+			w.opaqueCode("a build from a pyproject.toml ralph cannot read: " + filepath.Join(dir, "pyproject.toml"))
+		}
+		return
+	}
+	backend := strings.Join(kv["build-system.build-backend"], "")
+	read := func(p string) {
+		if _, ok := w.readText(p); ok {
+			w.readCode(c, "python", p, sc)
+		}
+	}
+	mod, _, _ := strings.Cut(backend, ":")
+	for _, bp := range kv["build-system.backend-path"] {
+		if mod == "" || filepath.IsAbs(bp) {
+			continue
+		}
+		base := filepath.Join(dir, bp, strings.ReplaceAll(mod, ".", "/"))
+		read(base + ".py")
+		read(filepath.Join(base, "__init__.py"))
+	}
+	// hatch's custom hooks: [tool.hatch.build.hooks.custom],
+	// [tool.hatch.build.targets.wheel.hooks.custom],
+	// [tool.hatch.metadata.hooks.custom]; path defaults to hatch_build.py.
+	for k := range kv {
+		if !strings.HasPrefix(k, "tool.hatch.") || !strings.Contains(k, ".hooks.custom.") {
+			continue
+		}
+		p := "hatch_build.py"
+		if v := kv[k[:strings.Index(k, ".hooks.custom.")]+".hooks.custom.path"]; len(v) == 1 {
+			p = v[0]
+		}
+		if !filepath.IsAbs(p) && !strings.Contains(p, "..") {
+			read(filepath.Join(dir, p))
+		}
+	}
+	if strings.Contains(text, "hooks.custom]") {
+		read(filepath.Join(dir, "hatch_build.py")) // an empty table: the default path
+	}
+	if strings.HasPrefix(backend, "pdm.backend") {
+		read(filepath.Join(dir, "pdm_build.py"))
+	}
+}
+
+// positionals returns the literal arguments of args that are no option
+// (python -m build's source directory).
+func positionals(args []Word) []string {
+	var out []string
+	for _, a := range args {
+		if s := a.Lit(); s != "" && !strings.HasPrefix(s, "-") {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -113,6 +113,12 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.tox(c, args, sc)
 	case "cmake":
 		w.cmake(c, args, sc)
+	case "build": // python -m build: the build backend of the directory named
+		d := sc.cwd
+		if rest := positionals(args); len(rest) > 0 {
+			d = dirOf(rest[0], sc)
+		}
+		w.pipLocalDir(c, "python -m build", "", d, sc) // pipreq.go
 	case "eslint", "prettier":
 		w.lintCode(c, name, args, sc) // linters.go
 	}
