@@ -97,6 +97,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	var targets, evals []string
 	vars := map[string]string{}
 	all := false // a target computed at run time: it may be any of them
+	dry := false
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
@@ -131,7 +132,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		case strings.HasPrefix(s, "-E") && len(s) > 2:
 			evals = append(evals, s[2:])
 		case s == "-n" || s == "--dry-run" || s == "--just-print" || s == "--recon" || s == "-q" || s == "--question":
-			return // prints or checks, runs nothing
+			dry = true // prints or checks the recipes; reading the makefiles still runs code (makeparse.go)
 		case (s == "-j" || s == "-l" || s == "-o" || s == "-W" || s == "-I") && i+1 < len(args) && !strings.HasPrefix(args[i+1].Lit(), "-"):
 			i++
 		case strings.HasPrefix(s, "-"):
@@ -171,6 +172,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		return
 	}
 	mf := parseMakefile(text)
+	read := [][2]string{{p, text}}
 	for i := 0; i < len(mf.includes) && i < 8; i++ {
 		inc := mf.expand(mf.includes[i], 0)
 		if !filepath.IsAbs(inc) {
@@ -178,6 +180,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		}
 		if t, ok := w.readText(inc); ok {
 			mf.merge(parseMakefile(t))
+			read = append(read, [2]string{inc, t})
 		}
 	}
 	if len(evals) > 0 {
@@ -198,6 +201,23 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	}
 	if len(targets) == 0 && mf.first != "" {
 		targets = []string{mf.first}
+	}
+	for _, f := range read {
+		if f[1] != "" {
+			w.makeParseWalk(c, name, f[0], f[1], d, mf, sc) // makeparse.go
+		}
+	}
+	// An included makefile with a rule is remade first, -n or not.
+	var remade []string
+	for _, inc := range mf.includes {
+		if _, ok := mf.rules[mf.expand(inc, 0)]; ok {
+			remade = append(remade, mf.expand(inc, 0))
+		}
+	}
+	if dry {
+		targets = remade
+	} else {
+		targets = append(remade, targets...)
 	}
 	if all {
 		for t := range mf.rules {
