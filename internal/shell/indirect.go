@@ -168,11 +168,21 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 			}
 		}
 	}
-	if !found && len(evals) == 0 {
+	if !found && len(evals) == 0 && len(w.makefilesVar(sc)) == 0 {
 		return
 	}
 	mf := parseMakefile(text)
 	read := [][2]string{{p, text}}
+	if len(evals) > 0 {
+		ev := parseMakefile(strings.Join(evals, "\n"))
+		ev.merge(mf)
+		mf = ev
+		if !found {
+			p = name + " --eval"
+		}
+		read = append(read, [2]string{p, strings.Join(evals, "\n")})
+	}
+	mf.includes = append(w.makefilesVar(sc), mf.includes...) // makeparse.go
 	for i := 0; i < len(mf.includes) && i < 8; i++ {
 		inc := mf.expand(mf.includes[i], 0)
 		if !filepath.IsAbs(inc) {
@@ -181,14 +191,6 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		if t, ok := w.readText(inc); ok {
 			mf.merge(parseMakefile(t))
 			read = append(read, [2]string{inc, t})
-		}
-	}
-	if len(evals) > 0 {
-		ev := parseMakefile(strings.Join(evals, "\n"))
-		ev.merge(mf)
-		mf = ev
-		if !found {
-			p = name + " --eval"
 		}
 	}
 	for k, v := range vars {

@@ -100,3 +100,17 @@ func (w *walker) makeParseWalk(c *ctx, name, p, text, d string, mf *makefile, sc
 		w.inFile(c, p, name+" reading its makefile", line, d, sc)
 	}
 }
+
+// makefilesVar returns the makefiles $MAKEFILES names, which make reads
+// before its own (as -include would), or an opaque note when computed.
+func (w *walker) makefilesVar(sc *scope) []string {
+	v, ok := sc.vars["MAKEFILES"]
+	switch {
+	case !ok:
+		return nil
+	case v.dynamic || len(v.vals) != 1:
+		w.opaque("make with $MAKEFILES computed at run time")
+		return nil
+	}
+	return strings.Fields(v.vals[0])
+}

@@ -30,6 +30,8 @@ func TestMakeParseTime(t *testing.T) {
 	files := map[string]string{
 		"/p/Makefile": "include gen.mk\nV := $(shell rm -rf m1)\nall:\n\trm -rf m2\ngen.mk:\n\trm -rf m3; touch gen.mk\n",
 		"/p/gen.mk":   "W := $(shell rm -rf m4)\n",
+		"/p/evil.mk":  "E != rm -rf m5\n",
+		"/q/Makefile": "all:\n\t@echo hi\n",
 	}
 	for _, tt := range []struct {
 		src  string
@@ -39,6 +41,8 @@ func TestMakeParseTime(t *testing.T) {
 			"rm -rf m3 [via make gen.mk]", "touch gen.mk [via make gen.mk]", "rm -rf m2 [via make all]"}},
 		{"make -n", []string{"make -n", "rm -rf m1 [via make reading its makefile]", "rm -rf m4 [via make reading its makefile]",
 			"rm -rf m3 [via make gen.mk]", "touch gen.mk [via make gen.mk]"}},
+		{"cd /q && MAKEFILES=/p/evil.mk make", []string{"cd /q", "make", "echo hi [via make all]", "rm -rf m5 [via make reading its makefile]"}},
+		{"cd /q && make --eval 'include /p/evil.mk'", []string{"cd /q", "make --eval include /p/evil.mk", "echo hi [via make all]", "rm -rf m5 [via make reading its makefile]"}},
 	} {
 		got := renderAll(toolAnalyzer(files).Analyze(tt.src, "/p"))
 		slices.Sort(got)
