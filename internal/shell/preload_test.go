@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -150,4 +151,29 @@ func FuzzPreloadFiles(f *testing.F) {
 		envFileValue(env, "NODE_OPTIONS")
 		pytestPythonpath(cfg, "/p")
 	})
+}
+
+// TestPyImportTime checks what importing a module runs: not the bodies
+// of its functions.
+func TestPyImportTime(t *testing.T) {
+	src := "import os\n\ndef f(a=(\n    1)):\n    os.remove('in-def')\n\n    # c\n    x = 1\nos.remove('top')\nclass C:\n    os.remove('class-body')\n    async def m(self):\n        os.remove('in-method')\n    y = 2\nif True:\n    os.remove('in-if')\n"
+	want := "import os\nos.remove('top')\nclass C:\n    os.remove('class-body')\n    y = 2\nif True:\n    os.remove('in-if')"
+	if got := pyImportTime(src); got != want {
+		t.Errorf("pyImportTime =\n%s\nwant\n%s", got, want)
+	}
+	files := map[string]string{
+		"/p/.git/HEAD":   "ref: refs/heads/main\n",
+		"/p/conftest.py": "import big\nimport helpers\n",
+		"/p/big.py":      "import bigger\nimport os\nos.remove('direct-big')\n",
+		"/p/bigger.py":   "import os\nos.remove('b')\n" + strings.Repeat("X = 1\n", 10000),
+		"/p/bigger2.py":  "import os\nos.remove('past-the-budget')\n",
+		"/p/helpers.py":  "import bigger2\nimport os\nos.remove('direct-helper')\n",
+	}
+	a := toolAnalyzer(files).Analyze("pytest", "/p")
+	got := renderAll(a)
+	slices.Sort(got)
+	want2 := []string{"pytest", "rm -f direct-big [via pytest]", "rm -f direct-helper [via pytest]"}
+	if !slices.Equal(got, want2) || len(a.OpaqueCode) != 1 {
+		t.Errorf("pytest past the import budget = %q, notes %q; want %q and one note", got, a.OpaqueCode, want2)
+	}
 }

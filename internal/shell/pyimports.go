@@ -13,8 +13,22 @@ import (
 // holding only `import helpers` runs whatever helpers.py does. They are
 // read like the conftest, as far as maxPyImports modules.
 
-// maxPyImports bounds the project modules followed from one pytest run.
-const maxPyImports = 64
+// maxPyImports and maxPyImportBytes bound the project modules followed
+// from one pytest run; the bytes count the modules imported in turn, past
+// the ones a conftest or plugin imports itself (the code reader costs
+// about a millisecond per kilobyte: a package under test a conftest
+// imports is not read whole).
+const (
+	maxPyImports     = 64
+	maxPyImportBytes = 48 << 10
+)
+
+// pyRead is what one pytest run's import walk has read.
+type pyRead struct {
+	files map[string]bool
+	bytes int
+	full  bool
+}
 
 // pyImportRe finds `import a.b, c as d` and `from a.b import c, d` (and
 // the relative `from . import x`, `from .a import x`) at a line's start,
@@ -28,7 +42,7 @@ var pyImportRe = sync.OnceValue(func() *regexp.Regexp {
 // the directories dirs (sys.path as pytest sets it: the file's own
 // directory and its package root, the working directory, the
 // configuration's pythonpath) or, for a relative import, in p's package.
-func (w *walker) pyImports(c *ctx, p string, dirs []string, sc *scope, seen map[string]bool) {
+func (w *walker) pyImports(c *ctx, p string, dirs []string, sc *scope, seen *pyRead, direct bool) {
 	text, ok := w.readText(p)
 	if !ok {
 		return
@@ -60,13 +74,13 @@ func (w *walker) pyImports(c *ctx, p string, dirs []string, sc *scope, seen map[
 				base = []string{d}
 			}
 			for _, d := range base {
-				w.pyModule(c, from, names, d, dirs, sc, seen)
+				w.pyModule(c, from, names, d, dirs, sc, seen, direct)
 			}
 			continue
 		}
 		for _, mod := range mods {
 			for _, d := range dirs {
-				w.pyModule(c, mod, nil, d, dirs, sc, seen)
+				w.pyModule(c, mod, nil, d, dirs, sc, seen, direct)
 			}
 		}
 	}
@@ -75,7 +89,7 @@ func (w *walker) pyImports(c *ctx, p string, dirs []string, sc *scope, seen map[
 // pyModule walks the files importing module mod from directory d runs:
 // the __init__.py of each package on its way, the module itself, and the
 // submodules names of `from mod import names`.
-func (w *walker) pyModule(c *ctx, mod string, names []string, d string, dirs []string, sc *scope, seen map[string]bool) {
+func (w *walker) pyModule(c *ctx, mod string, names []string, d string, dirs []string, sc *scope, seen *pyRead, direct bool) {
 	if d == "" || vendored(d) {
 		return
 	}
@@ -97,19 +111,27 @@ func (w *walker) pyModule(c *ctx, mod string, names []string, d string, dirs []s
 		}
 	}
 	for _, f := range files {
-		if seen[f] {
+		if seen.files[f] {
 			continue
 		}
-		if _, ok := w.readText(f); !ok {
+		text, ok := w.readText(f)
+		if !ok {
 			continue
 		}
-		seen[f] = true
-		if len(seen) > maxPyImports {
-			w.opaqueCode("pytest importing more than " + strconv.Itoa(maxPyImports) + " project modules: not every one read")
+		seen.files[f] = true
+		if !direct {
+			seen.bytes += len(text) // what the conftest imports itself is read whatever the size
+		}
+		if len(seen.files) > maxPyImports || !direct && seen.bytes > maxPyImportBytes {
+			if !seen.full {
+				seen.full = true
+				w.opaqueCode("pytest's conftest importing more than " + strconv.Itoa(maxPyImports) + " project modules or " +
+					strconv.Itoa(maxPyImportBytes>>10) + " KB of them: not every one read")
+			}
 			return
 		}
-		w.readCode(c, "python", f, sc)
-		w.pyImports(c, f, dirs, sc, seen)
+		w.importedCode(c, f, sc)
+		w.pyImports(c, f, dirs, sc, seen, false)
 	}
 }
 
@@ -176,10 +198,99 @@ func (w *walker) pytestImports(c *ctx, dir, top string, sc *scope) func(p string
 			break
 		}
 	}
-	seen := map[string]bool{}
+	seen := &pyRead{files: map[string]bool{}}
 	return func(p string) {
 		if _, ok := w.readText(p); ok {
-			w.pyImports(c, p, w.pyPath(p, extra), sc, seen)
+			w.pyImports(c, p, w.pyPath(p, extra), sc, seen, true)
 		}
 	}
+}
+
+// importedCode walks what importing the module file p runs: its code
+// outside function bodies (module level, class bodies, the blocks of a
+// top-level if, try, with or for). A function it defines runs only when
+// called, which the conftest's own code shows; its body is not read, and
+// reading a whole package under test would cost a second per call.
+func (w *walker) importedCode(c *ctx, p string, sc *scope) {
+	if vendored(p) || w.toolRead[p] {
+		return
+	}
+	if w.toolRead == nil {
+		w.toolRead = map[string]bool{}
+	}
+	w.toolRead[p] = true
+	text, ok := w.readText(p)
+	if !ok {
+		return
+	}
+	prev := w.file
+	w.file = p
+	top := pyImportTime(text)
+	w.code(c, "python", top, sc)
+	w.moreCode(c, "python", top, sc)
+	w.file = prev
+}
+
+// pyImportTime returns the Python text without the bodies of its
+// functions (def and async def, at any depth) and without blank lines.
+func pyImportTime(text string) string {
+	lines := strings.Split(text, "\n")
+	skip := -1 // the indent of the def whose body is skipped
+	depth := 0 // brackets open across lines
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		ind := len(l) - len(t)
+		if skip >= 0 {
+			if t == "" || strings.HasPrefix(t, "#") || ind > skip || depth > 0 {
+				depth += pyDepth(t)
+				lines[i] = ""
+				continue
+			}
+			skip = -1
+		}
+		if depth == 0 && (strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ")) {
+			skip = ind
+			lines[i] = ""
+			depth += pyDepth(t)
+			continue
+		}
+		depth += pyDepth(t)
+		if depth < 0 {
+			depth = 0
+		}
+	}
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// pyDepth returns how many brackets a line opens (negative: closes),
+// outside strings and comments, roughly.
+func pyDepth(l string) int {
+	n := 0
+	var q byte
+	for i := 0; i < len(l); i++ {
+		b := l[i]
+		switch {
+		case q != 0:
+			if b == '\\' {
+				i++
+			} else if b == q {
+				q = 0
+			}
+		case b == '\'' || b == '"':
+			q = b
+		case b == '#':
+			return n
+		case b == '(' || b == '[' || b == '{':
+			n++
+		case b == ')' || b == ']' || b == '}':
+			n--
+		}
+	}
+	return n
 }
