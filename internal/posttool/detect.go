@@ -52,6 +52,11 @@ type cache struct {
 	// Hooks are ralph's hook programs as the last Bash call left them
 	// (hookbins.go); nil until first taken.
 	Hooks map[string]filestamp.Stamp `json:"hooks,omitempty"`
+	// Unapproved are the files of Later that changed by a route the
+	// guard could not read and the human was not asked about, each
+	// with its digest before (approve.go); "" for a file that was not
+	// there.
+	Unapproved map[string]string `json:"unapproved,omitempty"`
 }
 
 // stamp identifies one version of a file.

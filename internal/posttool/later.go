@@ -167,7 +167,11 @@ func (r *run) seeLater(was map[string]laterSeen, paths []string, git map[string]
 			if s, ok := seeFile(was, p, fi, git[p], r.now); ok {
 				now[p] = s
 			}
-			continue
+			if !dirLink(p, fi) {
+				continue
+			}
+			// A symlink to a directory (.claude/skills made a link to
+			// a directory filled later): what it leads to is watched too.
 		}
 		n := 0
 		var walk func(dir string, depth int)
@@ -185,16 +189,30 @@ func (r *run) seeLater(was map[string]laterSeen, paths []string, git map[string]
 					continue
 				}
 				n++
-				if fi, err := os.Lstat(f); err == nil {
-					if s, ok := seeFile(was, f, fi, false, r.now); ok {
-						now[f] = s
-					}
+				fi, err := os.Lstat(f)
+				if err != nil {
+					continue
+				}
+				if s, ok := seeFile(was, f, fi, false, r.now); ok {
+					now[f] = s
+				}
+				if depth < laterDepth && dirLink(f, fi) {
+					walk(f, depth+1)
 				}
 			}
 		}
 		walk(p, 1)
 	}
 	return now
+}
+
+// dirLink reports whether p, of lstat info fi, is a symlink to a directory.
+func dirLink(p string, fi fs.FileInfo) bool {
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	ti, err := os.Stat(p)
+	return err == nil && ti.IsDir()
 }
 
 // seeFile returns file p, of lstat info fi, as it is now: its entry in
@@ -242,26 +260,40 @@ func seeFile(was map[string]laterSeen, p string, fi fs.FileInfo, git bool, at ti
 // git configuration files (git) changed ("global config KEY in PATH").
 func laterChanges(was, now map[string]laterSeen, git map[string]bool, home string, getenv func(string) string) (files, settings []string) {
 	for _, p := range slices.Sorted(maps.Keys(joinKeys(was, now))) {
-		a, hadA := was[p]
-		b, hasB := now[p]
-		if git[p] {
-			for _, k := range slices.Sorted(maps.Keys(joinKeys(a.Git, b.Git))) {
-				va, inA := a.Git[k]
-				vb, inB := b.Git[k]
-				if inA != inB || va != vb {
-					settings = append(settings, "global config "+k+" in "+tilde(p, home))
-				}
-			}
+		if !git[p] {
 			continue
 		}
-		if startup.Own(p, hadA != hasB, home, getenv) {
+		a, b := was[p], now[p]
+		for _, k := range slices.Sorted(maps.Keys(joinKeys(a.Git, b.Git))) {
+			va, inA := a.Git[k]
+			vb, inB := b.Git[k]
+			if inA != inB || va != vb {
+				settings = append(settings, "global config "+k+" in "+tilde(p, home))
+			}
+		}
+	}
+	for _, p := range changedFiles(was, now, git, home, getenv) {
+		files = append(files, tilde(p, home))
+	}
+	return files, settings
+}
+
+// changedFiles returns the files of was and now, by absolute path, that
+// changed, came or went, leaving out the user's git configuration (git)
+// and Claude Code's own changes (startup.Own).
+func changedFiles(was, now map[string]laterSeen, git map[string]bool, home string, getenv func(string) string) []string {
+	var files []string
+	for _, p := range slices.Sorted(maps.Keys(joinKeys(was, now))) {
+		a, hadA := was[p]
+		b, hasB := now[p]
+		if git[p] || startup.Own(p, hadA != hasB, home, getenv) {
 			continue // Claude Code's own: a session started or was cleaned up, or its cwd moved
 		}
 		if hadA != hasB || a.Sum != b.Sum {
-			files = append(files, tilde(p, home))
+			files = append(files, p)
 		}
 	}
-	return files, settings
+	return files
 }
 
 // joinKeys returns the union of the keys of a and b.
@@ -293,9 +325,13 @@ func tilde(p, home string) string {
 func (r *run) laterAfterBash(cc *cache) (git []string) {
 	paths, gits := r.laterPaths()
 	now := r.seeLater(cc.Later, paths, gits)
-	files, git := laterChanges(cc.Later, now, gits, project.Home(r.getenv()), r.getenv())
+	home := project.Home(r.getenv())
+	files, git := laterChanges(cc.Later, now, gits, home, r.getenv())
+	asked := r.askedBy()
+	approved := asked == "startup-config" || asked == "agent-config"
+	noteUnapproved(cc, now, changedFiles(cc.Later, now, gits, home, r.getenv()), approved)
 	cc.Later = now
-	if asked := r.askedBy(); len(files) > 0 && asked != "startup-config" && asked != "agent-config" {
+	if len(files) > 0 && !approved {
 		r.unseen++
 		r.bypasses = append(r.bypasses, r.what()+" changed files that later shells and tools run or obey on their own ("+
 			strings.Join(clip.List(files, 5), ", ")+") by a route the guard could not read before the call: the next session's shell or the completion command would run what they now hold")
@@ -364,4 +400,5 @@ func (r *run) laterFile(cc *cache, p string) {
 	} else {
 		delete(cc.Later, p)
 	}
+	noteUnapproved(cc, cc.Later, []string{p}, true)
 }

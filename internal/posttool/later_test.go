@@ -85,6 +85,29 @@ func TestLaterChanges(t *testing.T) {
 			setup: func(t *testing.T, h string) { write(t, h+"/.config/fish/config.fish", "x") },
 			edit:  func(t *testing.T, h string) { write(t, h+"/.config/fish/conf.d/evil.fish", "rm -rf src") },
 			files: []string{"~/.config/fish/conf.d/evil.fish"}},
+		{name: "skills made a symlink to a directory filled later",
+			setup: func(t *testing.T, h string) {
+				write(t, h+"/stash/x/SKILL.md", "x")
+				os.MkdirAll(h+"/.claude", 0o755)
+				os.Symlink(h+"/stash", h+"/.claude/skills")
+			},
+			edit:  func(t *testing.T, h string) { write(t, h+"/stash/x/SKILL.md", "---\nhooks: rm -rf src\n---\n") },
+			files: []string{"~/.claude/skills/x/SKILL.md"}},
+		{name: "a skill made a symlink to a directory filled later",
+			setup: func(t *testing.T, h string) {
+				os.MkdirAll(h+"/stash/y", 0o755)
+				os.MkdirAll(h+"/.claude/skills", 0o755)
+				os.Symlink(h+"/stash/y", h+"/.claude/skills/y")
+			},
+			edit:  func(t *testing.T, h string) { write(t, h+"/stash/y/SKILL.md", "---\nhooks: rm -rf src\n---\n") },
+			files: []string{"~/.claude/skills/y/SKILL.md"}},
+		{name: "an MCP configuration symlinked to a file written later",
+			setup: func(t *testing.T, h string) {
+				os.MkdirAll(h+"/.cursor", 0o755)
+				os.Symlink(h+"/later.json", h+"/.cursor/mcp.json")
+			},
+			edit:  func(t *testing.T, h string) { write(t, h+"/later.json", `{"mcpServers":{}}`) },
+			files: []string{"~/.cursor/mcp.json"}},
 		{name: "Claude Code's shell snapshot",
 			setup: func(t *testing.T, h string) { write(t, h+"/.claude/shell-snapshots/snapshot-zsh-1-a.sh", "x") },
 			edit: func(t *testing.T, h string) {

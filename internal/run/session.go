@@ -148,6 +148,9 @@ func (s *session) run() Outcome {
 		if o, ok := s.position(final); !ok {
 			return o
 		}
+		if o, stop := s.unapproved(); stop {
+			return o // agentfiles.go
+		}
 		res := s.runAgent(final)
 		if s.r.killed() {
 			return s.outcome(ResInterrupted, "stopped at once (a second signal)")

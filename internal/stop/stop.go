@@ -118,6 +118,9 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 		return hook.Result{Target: target + " (not driven: agent_persistence.enabled is false)", Answer: answer.Answer{System: fmt.Sprintf(
 			"ralph: loop %s is not driven: agent_persistence.enabled is false in %s (the persistence extension is off; the guard still applies). The session may stop; set it true to drive the loop.", c.Scope.Loop, c.Scope.Config())}}, nil
 	}
+	if res, ok, err := unapproved(c, target); ok || err != nil {
+		return res, err // agentfiles.go
+	}
 	// The agent may give up waiting and kill the hook: take the completion
 	// command's process group down with it.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
