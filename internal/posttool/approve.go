@@ -36,6 +36,9 @@ import (
 // files put back as they were.
 func noteUnapproved(cc *cache, now map[string]laterSeen, changed []string, approved bool) {
 	for _, p := range changed {
+		if ralphsOwn(p) {
+			continue
+		}
 		if approved {
 			delete(cc.Unapproved, p)
 			continue
@@ -93,7 +96,7 @@ func Unapproved(sc project.Scope, getenv func(string) string, now time.Time) ([]
 	}
 	var files []string
 	for _, p := range slices.Sorted(maps.Keys(out)) {
-		if out[p] {
+		if out[p] && !ralphsOwn(p) {
 			files = append(files, p)
 		}
 	}
@@ -118,4 +121,18 @@ func relOrTilde(p, root, home string) string {
 		}
 	}
 	return tilde(p, home)
+}
+
+// ralphsOwn reports whether p is one of ralph's own files among the
+// watched ones (its OpenCode plugin, its /ralph command, an install
+// record): the agent may not write them by any tool (rule tamper), ralph
+// install and the human do, and ralph doctor checks them.
+func ralphsOwn(p string) bool {
+	switch filepath.Base(p) {
+	case "ralph-hooks.ts", "ralph-hooks.json":
+		return true
+	case "ralph.md":
+		return filepath.Base(filepath.Dir(p)) == "commands"
+	}
+	return false
 }
