@@ -100,9 +100,9 @@ func TestUnapproved(t *testing.T) {
 	}
 	check(skill)
 	write(t, mcp, `{"mcpServers":{}}`) // after the last call
-	check(skill, mcp) // sorted: ".c" before ".m"
-	os.Remove(skill) // put back: it was not there
-	os.Remove(agent) // taken away: runs nothing
+	check(skill, mcp)                  // sorted: ".c" before ".m"
+	os.Remove(skill)                   // put back: it was not there
+	os.Remove(agent)                   // taken away: runs nothing
 	check(mcp)
 	os.Remove(mcp)
 	check()
