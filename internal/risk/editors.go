@@ -18,6 +18,7 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 	defer func() { g.noteLineTexts(out) }()
 	out = append(out, g.outputFiles(c)...)
 	out = append(out, g.patchOps(c)...)
+	out = append(out, g.compressOps(c)...)
 	args := c.Args
 	switch c.Name {
 	case "ln", "link", "cp":
