@@ -183,7 +183,7 @@ func (w *walker) declQuoted(c *ctx, x *syntax.Word, sc *scope) {
 	wd := w.word(c, x, sc)
 	if wd.Dynamic {
 		// The name itself may be computed: nothing to set.
-		if lit := litPrefix(x); lit != "" {
+		if lit := prefix(x.Parts); lit != "" {
 			if name, _, ok := strings.Cut(lit, "="); ok && validName(name) {
 				sc.vars[name] = value{dynamic: true, words: true}
 			}
@@ -195,30 +195,6 @@ func (w *walker) declQuoted(c *ctx, x *syntax.Word, sc *scope) {
 			sc.vars[name] = value{vals: []string{val}}
 		}
 	}
-}
-
-// litPrefix returns the literal text x starts with, quotes lifted.
-func litPrefix(x *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range x.Parts {
-		switch q := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(q.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(q.Value)
-		case *syntax.DblQuoted:
-			for _, d := range q.Parts {
-				l, ok := d.(*syntax.Lit)
-				if !ok {
-					return b.String()
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return b.String()
-		}
-	}
-	return b.String()
 }
 
 // validName reports whether s is a shell variable name.
