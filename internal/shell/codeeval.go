@@ -29,51 +29,15 @@ const (
 	dynWrite                 // RECEIVER.write_text(…)
 )
 
-var dynCalls = map[string][]dynCall{
-	"python": {
-		{`\b(?:exec|eval|compile|execfile)\s*\(`, dynEval},
-		{`\b__import__\s*\(\s*[^'"\s)]|\bimportlib\.import_module\s*\(\s*[^'"\s)]`, dynName},
-		{`\bgetattr\s*\(\s*(?:os|shutil|subprocess|pathlib|builtins|__builtins__|importlib|sys|posix|nt|io)\s*,`, dynName},
-		{`\b(?:os|shutil|subprocess|builtins|posix)\.__dict__\b|\bvars\s*\(\s*(?:os|shutil|subprocess|builtins)\s*\)|\bglobals\s*\(\s*\)\s*\[|\b__builtins__\s*\[`, dynName},
-		{`\b([A-Za-z_]\w*)\.(?:unlink|rmdir)\s*\(`, dynDelete},
-		{`\b([A-Za-z_]\w*)\.(?:write_text|write_bytes)\s*\(`, dynWrite},
-	},
-	"node": {
-		{`(?:^|[^.\w])eval\s*\(|\bnew\s+Function\s*\(|\bvm\.(?:runIn\w*|compileFunction|Script)\b`, dynEval},
-		{`\brequire\s*\(\s*[^'"` + "`" + `\s)]|\bimport\s*\(\s*[^'"` + "`" + `\s)]`, dynName},
-		{`\b(?:fs|child_process|cp|fsp|promises)\s*\[\s*[^'"\]]`, dynName},
-	},
-	"ruby": {
-		{`(?:^|[^.\w])(?:eval|instance_eval|class_eval|module_eval|binding\.eval)\s*[\( ]`, dynEval},
-		{`\.(?:send|public_send|__send__|method)\s*\(\s*[^:'"\s)]|\bObject\.const_get\s*\(`, dynName},
-		{`\.(?:send|public_send|__send__)\s*\(\s*:(?:delete|unlink|rm_rf|rm_r|rm_f|rm|remove|remove_dir|rmtree|rmdir|system|exec|spawn|write|truncate|rename|mv|move|syscall)\b`, dynName},
-	},
-	"perl": {
-		{`\beval\s*[\("$]`, dynEval},
-	},
-	"php": {
-		{`\b(?:eval|assert|create_function)\s*\(`, dynEval},
-		{`\b(?:call_user_func(?:_array)?|array_map|array_walk|array_filter|usort|register_shutdown_function)\s*\(\s*['"](?:unlink|rmdir|system|exec|shell_exec|passthru|popen|proc_open|file_put_contents)['"]`, dynName},
-		{`\b(?:call_user_func(?:_array)?)\s*\(\s*\$`, dynName},
-	},
-}
+var dynCalls map[string][]dynCall
 
 // dynQuick lists, by language, substrings without which code matches no
 // form of dynCalls: most one-liners compile none of its regexps.
-var dynQuick = map[string][]string{
-	"python": {"exec", "eval", "compile", "__import__", "import_module", "getattr", "__dict__", "vars", "globals", "__builtins__", ".unlink", ".rmdir", ".write_"},
-	"node":   {"eval", "Function", "vm.", "require", "import(", "import (", "["},
-	"ruby":   {"eval", "send", "method", "const_get"},
-	"perl":   {"eval"},
-	"php":    {"eval", "assert", "create_function", "call_user_func", "array_", "usort", "register_shutdown_function"},
-}
+var dynQuick map[string][]string
 
 // dynNames are the functions and attributes that, named as a string,
 // still run or delete what the code computes (getattr(os, "remove")).
-var dynNames = map[string]bool{"remove": true, "unlink": true, "rmdir": true, "removedirs": true, "rmtree": true,
-	"system": true, "popen": true, "run": true, "call": true, "Popen": true, "check_call": true, "check_output": true,
-	"rename": true, "replace": true, "exec": true, "eval": true, "execv": true, "execve": true, "execvp": true,
-	"spawnv": true, "_exit": true, "kill": true, "truncate": true, "open": true, "write_text": true, "write_bytes": true}
+var dynNames map[string]bool
 
 var dynRe regexps
 
@@ -146,4 +110,48 @@ func (w *walker) dynamic(c *ctx, lang, code string, sc *scope) {
 			}
 		}
 	}
+}
+
+// codeevalTables builds this file's tables; tables calls it, so that a hook
+// call that reads no shell does not pay for them at start-up.
+func codeevalTables() {
+	dynCalls = map[string][]dynCall{
+		"python": {
+			{`\b(?:exec|eval|compile|execfile)\s*\(`, dynEval},
+			{`\b__import__\s*\(\s*[^'"\s)]|\bimportlib\.import_module\s*\(\s*[^'"\s)]`, dynName},
+			{`\bgetattr\s*\(\s*(?:os|shutil|subprocess|pathlib|builtins|__builtins__|importlib|sys|posix|nt|io)\s*,`, dynName},
+			{`\b(?:os|shutil|subprocess|builtins|posix)\.__dict__\b|\bvars\s*\(\s*(?:os|shutil|subprocess|builtins)\s*\)|\bglobals\s*\(\s*\)\s*\[|\b__builtins__\s*\[`, dynName},
+			{`\b([A-Za-z_]\w*)\.(?:unlink|rmdir)\s*\(`, dynDelete},
+			{`\b([A-Za-z_]\w*)\.(?:write_text|write_bytes)\s*\(`, dynWrite},
+		},
+		"node": {
+			{`(?:^|[^.\w])eval\s*\(|\bnew\s+Function\s*\(|\bvm\.(?:runIn\w*|compileFunction|Script)\b`, dynEval},
+			{`\brequire\s*\(\s*[^'"` + "`" + `\s)]|\bimport\s*\(\s*[^'"` + "`" + `\s)]`, dynName},
+			{`\b(?:fs|child_process|cp|fsp|promises)\s*\[\s*[^'"\]]`, dynName},
+		},
+		"ruby": {
+			{`(?:^|[^.\w])(?:eval|instance_eval|class_eval|module_eval|binding\.eval)\s*[\( ]`, dynEval},
+			{`\.(?:send|public_send|__send__|method)\s*\(\s*[^:'"\s)]|\bObject\.const_get\s*\(`, dynName},
+			{`\.(?:send|public_send|__send__)\s*\(\s*:(?:delete|unlink|rm_rf|rm_r|rm_f|rm|remove|remove_dir|rmtree|rmdir|system|exec|spawn|write|truncate|rename|mv|move|syscall)\b`, dynName},
+		},
+		"perl": {
+			{`\beval\s*[\("$]`, dynEval},
+		},
+		"php": {
+			{`\b(?:eval|assert|create_function)\s*\(`, dynEval},
+			{`\b(?:call_user_func(?:_array)?|array_map|array_walk|array_filter|usort|register_shutdown_function)\s*\(\s*['"](?:unlink|rmdir|system|exec|shell_exec|passthru|popen|proc_open|file_put_contents)['"]`, dynName},
+			{`\b(?:call_user_func(?:_array)?)\s*\(\s*\$`, dynName},
+		},
+	}
+	dynQuick = map[string][]string{
+		"python": {"exec", "eval", "compile", "__import__", "import_module", "getattr", "__dict__", "vars", "globals", "__builtins__", ".unlink", ".rmdir", ".write_"},
+		"node":   {"eval", "Function", "vm.", "require", "import(", "import (", "["},
+		"ruby":   {"eval", "send", "method", "const_get"},
+		"perl":   {"eval"},
+		"php":    {"eval", "assert", "create_function", "call_user_func", "array_", "usort", "register_shutdown_function"},
+	}
+	dynNames = map[string]bool{"remove": true, "unlink": true, "rmdir": true, "removedirs": true, "rmtree": true,
+		"system": true, "popen": true, "run": true, "call": true, "Popen": true, "check_call": true, "check_output": true,
+		"rename": true, "replace": true, "exec": true, "eval": true, "execv": true, "execve": true, "execvp": true,
+		"spawnv": true, "_exit": true, "kill": true, "truncate": true, "open": true, "write_text": true, "write_bytes": true}
 }

@@ -9,6 +9,10 @@ import (
 // TestDynQuick: every form of dynCalls holds one of its language's quick
 // substrings, so that skipping code without them skips nothing.
 func TestDynQuick(t *testing.T) {
+	tables()
+	if len(dynCalls) == 0 {
+		t.Fatal("no dynamic-code forms")
+	}
 	samples := map[string][]string{
 		"python": {`exec(x)`, `eval(x)`, `compile(x, "f", "exec")`, `execfile(x)`, `__import__(m)`, `importlib.import_module(m)`,
 			`getattr(os, n)`, `os.__dict__["remove"]`, `vars(os)["remove"]`, `globals()["x"]`, `__builtins__["exec"]`, `p.unlink()`, `p.rmdir()`, `p.write_text("")`, `p.write_bytes(b"")`},

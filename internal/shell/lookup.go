@@ -70,13 +70,19 @@ func (w *walker) lookedUp(cs *syntax.CmdSubst, sc *scope) (string, bool) {
 
 // keywords are bash's reserved words and the builtins not in builtinOnly
 // that command -v prints by name.
-var keywords = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
-	"for": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true,
-	"select": true, "time": true, "coproc": true, "[[": true, "]]": true, "{": true, "}": true, "!": true,
-	"source": true, ".": true, "eval": true, "exec": true, "command": true, "builtin": true, "enable": true,
-	"trap": true, "kill": true, "getopts": true, "bind": true, "break": true, "continue": true, "caller": true,
-	"compgen": true, "complete": true, "compopt": true, "disown": true, "fc": true, "fg": true, "bg": true,
-	"help": true, "history": true, "logout": true, "mapfile": true, "readarray": true, "suspend": true,
-	"times": true, "ulimit": true,
+var keywords map[string]bool
+
+// lookupTables builds this file's tables; tables calls it, so that a hook
+// call that reads no shell does not pay for them at start-up.
+func lookupTables() {
+	keywords = map[string]bool{
+		"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
+		"for": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true,
+		"select": true, "time": true, "coproc": true, "[[": true, "]]": true, "{": true, "}": true, "!": true,
+		"source": true, ".": true, "eval": true, "exec": true, "command": true, "builtin": true, "enable": true,
+		"trap": true, "kill": true, "getopts": true, "bind": true, "break": true, "continue": true, "caller": true,
+		"compgen": true, "complete": true, "compopt": true, "disown": true, "fc": true, "fg": true, "bg": true,
+		"help": true, "history": true, "logout": true, "mapfile": true, "readarray": true, "suspend": true,
+		"times": true, "ulimit": true,
+	}
 }

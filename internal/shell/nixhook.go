@@ -12,10 +12,7 @@ import (
 // string is opaque.
 
 // nixFiles are the files, by program, whose hooks run.
-var nixFiles = map[string][]string{
-	"nix":       {"flake.nix", "devenv.nix"},
-	"nix-shell": {"shell.nix", "default.nix"},
-}
+var nixFiles map[string][]string
 
 // nixHooks walks the shellHook (and enterShell) strings of the Nix files
 // program name reads in directory dir.
@@ -100,4 +97,13 @@ func nixString(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nixTables builds this file's tables; tables calls it, so that a hook
+// call that reads no shell does not pay for them at start-up.
+func nixTables() {
+	nixFiles = map[string][]string{
+		"nix":       {"flake.nix", "devenv.nix"},
+		"nix-shell": {"shell.nix", "default.nix"},
+	}
 }

@@ -9,6 +9,10 @@ import (
 // it never consults. Every exported function and method that may reach
 // one calls it first.
 var tables = sync.OnceFunc(func() {
+	codeevalTables()
+	wrapperTables()
+	lookupTables()
+	nixTables()
 	builtinOnly = map[string]bool{
 		"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true,
 		"export": true, "unset": true, "local": true, "declare": true, "typeset": true, "readonly": true,

@@ -10,15 +10,7 @@ import (
 // wrapperOpts are, for the programs that run the command they are given
 // after their options, the short options and long options that take a
 // value (skipOpts).
-var wrapperOpts = map[string][2]string{
-	"pkexec":          {"", "user"},
-	"chpst":           {"uUbe/nlLmdopfcrt", ""},
-	"with-contenv":    {"", ""},
-	"flatpak-spawn":   {"", "env forward-fd directory sandbox-expose sandbox-expose-ro sandbox-flag"},
-	"distrobox-enter": {"ne", "name additional-flags"},
-	"s6-setuidgid":    {"", ""},
-	"dotenv":          {"ecvp", ""}, // dotenv-cli: -e FILE, -c ENV, -v VAR=VAL, -p VAR
-}
+var wrapperOpts map[string][2]string
 
 // secretRunner returns the subcommand of a program that runs a command
 // under secrets or a dev environment it loads, and the readings of its
@@ -102,30 +94,11 @@ func commandFlag(args []Word) (Word, bool) {
 
 // passesDashes are programs whose operands after -- are data or their
 // own child's arguments, not a command line: grep -- rm x searches.
-var passesDashes = map[string]bool{
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "git": true, "echo": true,
-	"printf": true, "sed": true, "awk": true, "gawk": true, "jq": true, "yq": true, "cat": true, "ls": true,
-	"head": true, "tail": true, "wc": true, "sort": true, "uniq": true, "cut": true, "tr": true, "diff": true,
-	"cmp": true, "test": true, "[": true, "touch": true, "mkdir": true, "stat": true, "file": true, "man": true,
-	"cargo": true, "go": true, "npm": true, "yarn": true, "pnpm": true, "bun": true, "deno": true, "make": true,
-	"just": true, "task": true, "gradle": true, "mvn": true, "dotnet": true, "swift": true, "zig": true,
-	"pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "tsx": true, "ts-node": true,
-	"set": true, "getopt": true, "getopts": true, "printenv": true, "basename": true, "dirname": true,
-	"realpath": true, "readlink": true, "tee": true, "xxd": true, "od": true, "less": true, "more": true,
-	// The coding agents: claude mcp add NAME -- CMD registers CMD, which
-	// runs with a later session (package risk's rules agent-config and
-	// nested-agent judge them).
-	"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "cursor-agent": true,
-	"qwen": true, "amp": true, "crush": true, "goose": true, "aider": true, "droid": true,
-}
+var passesDashes map[string]bool
 
 // dashCommands are the programs that, named right after an unknown
 // program's --, make it read as a wrapper running them (mywrap -- rm -rf x).
-var dashCommands = map[string]bool{
-	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "wipe": true, "rimraf": true,
-	"find": true, "git": true, "dd": true, "truncate": true, "mv": true, "sh": true, "bash": true, "zsh": true,
-	"dash": true, "ksh": true, "fish": true, "eval": true, "xargs": true, "sudo": true,
-}
+var dashCommands map[string]bool
 
 // afterDashes judges what follows -- as a command line when an unknown
 // program gives -- and then a program that deletes or runs commands: an
@@ -208,4 +181,39 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// wrapperTables builds this file's tables; tables calls it, so that a hook
+// call that reads no shell does not pay for them at start-up.
+func wrapperTables() {
+	wrapperOpts = map[string][2]string{
+		"pkexec":          {"", "user"},
+		"chpst":           {"uUbe/nlLmdopfcrt", ""},
+		"with-contenv":    {"", ""},
+		"flatpak-spawn":   {"", "env forward-fd directory sandbox-expose sandbox-expose-ro sandbox-flag"},
+		"distrobox-enter": {"ne", "name additional-flags"},
+		"s6-setuidgid":    {"", ""},
+		"dotenv":          {"ecvp", ""}, // dotenv-cli: -e FILE, -c ENV, -v VAR=VAL, -p VAR
+	}
+	passesDashes = map[string]bool{
+		"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "git": true, "echo": true,
+		"printf": true, "sed": true, "awk": true, "gawk": true, "jq": true, "yq": true, "cat": true, "ls": true,
+		"head": true, "tail": true, "wc": true, "sort": true, "uniq": true, "cut": true, "tr": true, "diff": true,
+		"cmp": true, "test": true, "[": true, "touch": true, "mkdir": true, "stat": true, "file": true, "man": true,
+		"cargo": true, "go": true, "npm": true, "yarn": true, "pnpm": true, "bun": true, "deno": true, "make": true,
+		"just": true, "task": true, "gradle": true, "mvn": true, "dotnet": true, "swift": true, "zig": true,
+		"pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "tsx": true, "ts-node": true,
+		"set": true, "getopt": true, "getopts": true, "printenv": true, "basename": true, "dirname": true,
+		"realpath": true, "readlink": true, "tee": true, "xxd": true, "od": true, "less": true, "more": true,
+		// The coding agents: claude mcp add NAME -- CMD registers CMD, which
+		// runs with a later session (package risk's rules agent-config and
+		// nested-agent judge them).
+		"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "cursor-agent": true,
+		"qwen": true, "amp": true, "crush": true, "goose": true, "aider": true, "droid": true,
+	}
+	dashCommands = map[string]bool{
+		"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "wipe": true, "rimraf": true,
+		"find": true, "git": true, "dd": true, "truncate": true, "mv": true, "sh": true, "bash": true, "zsh": true,
+		"dash": true, "ksh": true, "fish": true, "eval": true, "xargs": true, "sudo": true,
+	}
 }
