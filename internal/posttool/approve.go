@@ -1,19 +1,10 @@
 package posttool
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"maps"
-	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -58,81 +49,15 @@ func noteUnapproved(cc *cache, now map[string]laterSeen, changed []string, appro
 }
 
 // Unapproved returns, by absolute path, the watched files of loop sc that
-// hold what the human did not approve: those post-tool-call recorded so,
-// unless put back since, and those changed or added since the last call
-// it saw (a process the agent left running, a write after the last Bash
-// call). The
-// cache is only read. A loop whose cache is not there yet (no call seen,
-// no Seed) has nothing to compare with: nil.
+// hold what the human did not approve (later.Unapproved). The cache is only
+// read.
 func Unapproved(sc project.Scope, getenv func(string) string, now time.Time) ([]string, error) {
-	r := &run{c: &hook.Call{Scope: sc, Stderr: io.Discard, Getenv: getenv, DryRun: true}, sc: sc, now: now}
-	path := r.cachePath()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	var cc cache
-	if err := json.Unmarshal(data, &cc); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if cc.Later == nil && cc.Unapproved == nil {
-		return nil, nil
-	}
-	paths, git := r.laterPaths()
-	seen := r.seeLater(cc.Later, paths, git)
-	out := map[string]bool{}
-	for p, before := range cc.Unapproved {
-		out[p] = seen[p].Sum != before
-	}
-	if cc.Later != nil {
-		for _, p := range changedFiles(cc.Later, seen, git, project.Home(r.getenv()), r.getenv()) {
-			if _, ok := cc.Unapproved[p]; !ok {
-				_, out[p] = seen[p] // a file taken away runs nothing
-			}
-		}
-	}
-	var files []string
-	for _, p := range slices.Sorted(maps.Keys(out)) {
-		if out[p] && !ralphsOwn(p) {
-			files = append(files, p)
-		}
-	}
-	return files, nil
+	return later.Unapproved(filepath.Join(sc.Dir(), cacheName), sc.Root, getenv, now)
 }
 
-// Names writes files (from Unapproved) as the human reads them: under
-// the project's root relative to it, under home as ~/….
-func Names(files []string, root, home string) []string {
-	out := make([]string, 0, len(files))
-	for _, p := range files {
-		out = append(out, relOrTilde(p, root, home))
-	}
-	return out
-}
+// Names writes files (from Unapproved) as the human reads them
+// (later.Names).
+func Names(files []string, root, home string) []string { return later.Names(files, root, home) }
 
-// relOrTilde writes p relative to root when under it, else as tilde does.
-func relOrTilde(p, root, home string) string {
-	if root != "" {
-		if rel, err := filepath.Rel(root, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return tilde(p, home)
-}
-
-// ralphsOwn reports whether p is one of ralph's own files among the
-// watched ones (its OpenCode plugin, its /ralph command, an install
-// record): the agent may not write them by any tool (rule tamper), ralph
-// install and the human do, and ralph doctor checks them.
-func ralphsOwn(p string) bool {
-	switch filepath.Base(p) {
-	case "ralph-hooks.ts", "ralph-hooks.json":
-		return true
-	case "ralph.md":
-		return filepath.Base(filepath.Dir(p)) == "commands"
-	}
-	return false
-}
+// ralphsOwn is later.RalphsOwn.
+func ralphsOwn(p string) bool { return later.RalphsOwn(p) }

@@ -18,13 +18,14 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
 // cacheName is post-tool-call's own file in the loop's directory.
-const cacheName = "posttool.json"
+const cacheName = later.CacheFile
 
 // cache is what post-tool-call remembers between calls of one loop.
 //

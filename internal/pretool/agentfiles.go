@@ -2,12 +2,13 @@ package pretool
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
-	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 )
@@ -21,7 +22,7 @@ var loaders = map[string]bool{"Skill": true, "SlashCommand": true, "Task": true,
 
 // unapproved refuses, in a running loop, a call of a loader while one of
 // the files the coding agent runs code from on its own holds a change
-// the human did not approve (posttool.Unapproved): post-tool-call
+// the human did not approve (later.Unapproved): post-tool-call
 // reported it, but the file stays and the call would run it. ok is false
 // when the call is not refused so.
 func unapproved(c *hook.Call) (res hook.Result, ok bool) {
@@ -29,7 +30,7 @@ func unapproved(c *hook.Call) (res hook.Result, ok bool) {
 	if !loaders[ev.Tool] || c.Scope.Loop == "" || c.Scope.Archived {
 		return res, false
 	}
-	files, err := posttool.Unapproved(c.Scope, c.Getenv, c.Now())
+	files, err := later.Unapproved(filepath.Join(c.Scope.Dir(), later.CacheFile), c.Scope.Root, c.Getenv, c.Now())
 	res = hook.Result{Target: hook.Target(ev), Rule: "agent-config", Level: risk.High}
 	if err != nil {
 		// What the loop approved cannot be read: not let through.
@@ -40,7 +41,7 @@ func unapproved(c *hook.Call) (res hook.Result, ok bool) {
 	if len(files) == 0 {
 		return res, false
 	}
-	names := posttool.Names(files, c.Scope.Root, project.Home(c.Getenv))
+	names := later.Names(files, c.Scope.Root, project.Home(c.Getenv))
 	res.Answer = answer.Answer{Decision: answer.Deny, Reason: fmt.Sprintf(
 		"Blocked by ralph-hooks (rule agent-config): this %s call would load what the coding agent runs code from on its own, and %s changed by a route the guard could not read, which the human has not approved. "+
 			"Do not use skills, commands or subagents now: stop and tell the human. They can put the files back as they were, or end loop %s (ralph abort %s) and start a new one, which takes the files as they are then.",
