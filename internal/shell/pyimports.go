@@ -212,14 +212,7 @@ func (w *walker) pytestImports(c *ctx, dir, top string, sc *scope) func(p string
 // called, which the conftest's own code shows; its body is not read, and
 // reading a whole package under test would cost a second per call.
 func (w *walker) importedCode(c *ctx, p string, sc *scope) {
-	if vendored(p) || w.toolRead[p] {
-		return
-	}
-	if w.toolRead == nil {
-		w.toolRead = map[string]bool{}
-	}
-	w.toolRead[p] = true
-	text, ok := w.readText(p)
+	text, ok := w.readOnce(p)
 	if !ok {
 		return
 	}

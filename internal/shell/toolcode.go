@@ -153,16 +153,23 @@ func optValue1(args []Word, short, long string) string {
 	return ""
 }
 
-// readCode walks the file p as code of lang that the tool runs.
-func (w *walker) readCode(c *ctx, lang, p string, sc *scope) {
+// readOnce reads the file p a tool runs, the first time a command line
+// names it (rake's sh 'rake x' reads the Rakefile once); a vendored file
+// is not read.
+func (w *walker) readOnce(p string) (string, bool) {
 	if vendored(p) || w.toolRead[p] {
-		return // rake's sh 'rake x' reads the Rakefile once
+		return "", false
 	}
 	if w.toolRead == nil {
 		w.toolRead = map[string]bool{}
 	}
 	w.toolRead[p] = true
-	text, ok := w.readText(p)
+	return w.readText(p)
+}
+
+// readCode walks the file p as code of lang that the tool runs.
+func (w *walker) readCode(c *ctx, lang, p string, sc *scope) {
+	text, ok := w.readOnce(p)
 	if !ok {
 		return
 	}
