@@ -68,8 +68,6 @@ func TestOpenCode(t *testing.T) {
 	if !strings.Contains(out, "Installed ralph-hooks for OpenCode") {
 		t.Fatalf("ralph install --agent opencode: %s", out)
 	}
-	id := startLoop(t, h, "Make go test pass", "--completion", "go test ./...", "--max-iterations", "5")
-	before := snapshot(t, h.proj, "tests")
 
 	calc := filepath.Join(h.proj, "calc.go")
 	steps := []modelserver.Step{
@@ -101,6 +99,11 @@ func TestOpenCode(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.proj, "opencode.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The human's OpenCode configuration is there before the loop starts:
+	// written after, it is a change to what the agent runs on its own that
+	// nobody approved, and the loop fails at its first Stop.
+	id := startLoop(t, h, "Make go test pass", "--completion", "go test ./...", "--max-iterations", "5")
+	before := snapshot(t, h.proj, "tests")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()

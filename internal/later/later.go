@@ -246,6 +246,9 @@ func seeFile(was map[string]Seen, p string, fi fs.FileInfo, git bool, at time.Ti
 	b, err := readSmall(p, maxRead)
 	switch {
 	case err == nil:
+		if inert(p, b) {
+			return Seen{}, false // runs nothing: as good as absent
+		}
 	case os.IsNotExist(err) && !link:
 		return Seen{}, false // gone since the lstat
 	case os.IsNotExist(err): // a link that leads nowhere: its target is all
@@ -494,4 +497,24 @@ func readSmall(path string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// inert reports whether the file p, holding b, configures nothing that
+// runs: an OpenCode configuration with no key but $schema, which OpenCode
+// writes itself at its first start (opencode.json in the project,
+// ~/.config/opencode/opencode.jsonc), and which the agent's model did not.
+func inert(p string, b []byte) bool {
+	if base := filepath.Base(p); base != "opencode.json" && base != "opencode.jsonc" {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.TrimSpace(b), &m); err != nil {
+		return false
+	}
+	for k := range m {
+		if k != "$schema" {
+			return false
+		}
+	}
+	return true
 }

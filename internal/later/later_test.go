@@ -78,3 +78,32 @@ func TestLaterSeenText(t *testing.T) {
 		}
 	}
 }
+
+// TestInert: OpenCode's own schema-only configuration is as good as absent;
+// one that names a plugin, or any other file, is watched.
+func TestInert(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, text string
+		inert      bool
+	}{
+		{"opencode.json", `{"$schema": "https://opencode.ai/config.json"}`, true},
+		{"opencode.jsonc", "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n", true},
+		{"opencode.json", `{}`, true},
+		{"opencode.json", `{"$schema": "x", "plugin": ["./evil.ts"]}`, false},
+		{"opencode.jsonc", "{\n // a comment\n \"$schema\": \"x\"\n}", false},
+		{".mcp.json", `{"$schema": "x"}`, false},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(dir, tt.name)
+		write(t, p, tt.text)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, seen := seeFile(nil, p, fi, false, time.Now())
+		if seen == tt.inert {
+			t.Errorf("%s %q: seen %v, want %v", tt.name, tt.text, seen, !tt.inert)
+		}
+	}
+}
