@@ -39,7 +39,6 @@ func (r *run) seeLater(was map[string]laterSeen, paths []string, git map[string]
 var (
 	laterChanges = later.Changes
 	changedFiles = later.Changed
-	tilde        = later.Tilde
 )
 
 // laterAfterBash compares the files later programs run with what the cache
