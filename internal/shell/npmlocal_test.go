@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -50,14 +49,7 @@ func TestInstallScripts(t *testing.T) {
 		{"pip wheel /c", "/r", []string{"pip wheel /c", "rm -f c1 [via pip wheel]"}},
 	}
 	for _, tt := range tests {
-		a := toolAnalyzer(files).Analyze(tt.src, tt.dir)
-		got := renderAll(a)
-		slices.Sort(got)
-		want := slices.Clone(tt.want)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("Analyze(%q) in %s =\n\t%q\nwant\n\t%q", tt.src, tt.dir, got, want)
-		}
+		checkRuns(t, files, tt.src, tt.dir, tt.want)
 	}
 }
 

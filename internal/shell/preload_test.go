@@ -78,14 +78,7 @@ func TestPreload(t *testing.T) {
 		{"prettier --check .", "/p/pn", []string{"prettier --check ."}},
 	}
 	for _, tt := range tests {
-		a := toolAnalyzer(files).Analyze(tt.src, tt.dir)
-		got := renderAll(a)
-		slices.Sort(got)
-		want := slices.Clone(tt.want)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("Analyze(%q) in %s =\n\t%q\nwant\n\t%q", tt.src, tt.dir, got, want)
-		}
+		checkRuns(t, files, tt.src, tt.dir, tt.want)
 	}
 	// An agent computed at run time or a project jar cannot be read: ask.
 	for _, src := range []string{"NODE_OPTIONS=$(cat f) node app.js", "JAVA_TOOL_OPTIONS=-javaagent:x.jar mvn test",

@@ -116,14 +116,7 @@ func TestToolCode(t *testing.T) {
 		{"pre-commit run -a", "/p/gh", []string{"pre-commit run -a", "rm -rf g4 [via pre-commit, hook a]"}},
 	}
 	for _, tt := range tests {
-		a := toolAnalyzer(files).Analyze(tt.src, tt.dir)
-		got := renderAll(a)
-		slices.Sort(got)
-		want := slices.Clone(tt.want)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("Analyze(%q) in %s =\n\t%q\nwant\n\t%q", tt.src, tt.dir, got, want)
-		}
+		checkRuns(t, files, tt.src, tt.dir, tt.want)
 	}
 }
 
@@ -168,4 +161,17 @@ func FuzzToolFiles(f *testing.F) {
 		gitHooksPath(gitcfg)
 		mavenCommands(tox)
 	})
+}
+
+// checkRuns checks that src, run in dir of a project of files, runs want
+// (renderAll's lines, in any order).
+func checkRuns(t *testing.T, files map[string]string, src, dir string, want []string) {
+	t.Helper()
+	got := renderAll(toolAnalyzer(files).Analyze(src, dir))
+	slices.Sort(got)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Analyze(%q) in %s =\n\t%q\nwant\n\t%q", src, dir, got, want)
+	}
 }
