@@ -122,11 +122,7 @@ func refusedRest(src string, err error, ran []*Cmd) bool {
 // the quote sits in a command's word, an assignment's value or a
 // redirection's target, with only commands and lists around it.
 func wordQuote(src string, perr syntax.ParseError) bool {
-	closer := "'"
-	if strings.HasSuffix(perr.Text, "`\"`") {
-		closer = `"`
-	}
-	f, err := parse(src + closer)
+	f, err := parse(src + quoteCloser(perr))
 	if err != nil {
 		return false
 	}
@@ -159,4 +155,27 @@ func wordQuote(src string, perr syntax.ParseError) bool {
 		return true
 	})
 	return found && top
+}
+
+// quoteCloser is the quote that closes the one perr says is left open.
+func quoteCloser(perr syntax.ParseError) string {
+	if strings.HasSuffix(perr.Text, "`\"`") {
+		return `"`
+	}
+	return "'"
+}
+
+// closedRest returns the statements of the line Bash refuses (those after
+// the first ran statements of src), parsed with the open quote closed at
+// the end: what the line reads as, though nothing of it runs.
+func closedRest(src string, err error, ran int) []*syntax.Stmt {
+	perr, ok := err.(syntax.ParseError)
+	if !ok {
+		return nil
+	}
+	f, err := parse(src + quoteCloser(perr))
+	if err != nil || len(f.Stmts) <= ran {
+		return nil
+	}
+	return f.Stmts[ran:]
 }

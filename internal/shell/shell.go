@@ -425,6 +425,15 @@ func (w *walker) scriptAt(src string, sc *scope, via []string, depth, line int) 
 		// statements on the broken line too.
 		w.stmts(c, done[len(ran):], sc)
 	}
+	if refused {
+		// Nothing of the broken line runs, but it reads as the line with
+		// its quote closed: package risk asks when that would be refused.
+		if rest := closedRest(src, serr, len(ran)); len(rest) > 0 {
+			w.inertDo("bash refuses the line, a quote left open at its end, and runs nothing of it; it reads as the line with the quote closed", func() {
+				w.stmts(c, rest, sc.clone())
+			})
+		}
+	}
 	if len(via) > 0 {
 		err = fmt.Errorf("%s: %w", strings.Join(via, " → "), err)
 	}

@@ -1268,3 +1268,37 @@ func TestUnescape(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedReadsAs checks that a line Bash refuses, which runs nothing,
+// is read with its quote closed as inert commands (package risk asks when
+// it would refuse them), and that what ran before it is not.
+func TestRefusedReadsAs(t *testing.T) {
+	tests := []struct {
+		src   string
+		runs  []string
+		inert []string
+	}{
+		{"git reset --hard 'oops", nil, []string{"git"}},
+		{"echo ok\nrm -rf src \"x", []string{"echo"}, []string{"rm"}},
+		{"rm -rf src; git clean -f 'x", nil, []string{"rm", "git"}},
+		{"bash -c \"git clean -fdx; echo 'x\"", []string{"bash"}, []string{"git", "echo"}},
+		// Not refused (an alias may close the quote): asked about whole.
+		{"alias x=y\nx 'oops", []string{"alias"}, nil},
+	}
+	for _, tt := range tests {
+		a := testAnalyzer().Analyze(tt.src, "/proj")
+		var runs, inert []string
+		for _, c := range a.Cmds {
+			runs = append(runs, c.Name)
+		}
+		for _, c := range a.Inert {
+			if !strings.Contains(c.Inert, "quote left open") {
+				t.Errorf("Analyze(%q): inert %s says %q, want the open quote", tt.src, c.Name, c.Inert)
+			}
+			inert = append(inert, c.Name)
+		}
+		if !reflect.DeepEqual(runs, tt.runs) || !reflect.DeepEqual(inert, tt.inert) {
+			t.Errorf("Analyze(%q) runs %q and reads as %q, want %q and %q", tt.src, runs, inert, tt.runs, tt.inert)
+		}
+	}
+}
