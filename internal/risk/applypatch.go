@@ -23,10 +23,13 @@ func (g *Guard) applyPatchOps(c *shell.Cmd) []op {
 			texts = append(texts, v)
 		}
 	}
-	if len(texts) == 0 {
-		texts = g.patchInput(c)
-	}
 	var out []op
+	if len(texts) == 0 {
+		var known bool
+		if texts, known = g.patchInput(c); !known {
+			out = append(out, g.pipedPatch(c))
+		}
+	}
 	for _, t := range texts {
 		for _, f := range event.PatchFiles(t) {
 			w := shell.Word{Raw: f.Path, Values: []string{f.Path}}

@@ -50,6 +50,10 @@ type op struct {
 	known  bool
 	append bool   // >>, tee -a: text goes after what the file holds
 	src    string // cp, mv: the file whose text replaces the target's
+	// switched names the commit a git checkout, switch or read-tree takes
+	// the working tree to, which lacks the path (gitrefs.go): the test is
+	// asked about, not refused, as the commit left keeps it.
+	switched string
 }
 
 // Command judges a Bash command line run in cwd.
@@ -229,6 +233,10 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		verb = "moves away"
 	}
 	fix := " Fix the code under test instead of removing tests; if tests are truly obsolete, ask the human to remove them."
+	if o.switched != "" {
+		verb = "takes out of the working tree"
+		fix = " The commit you are on keeps it, but " + o.switched + " lacks it: stay on this commit while the task's tests need it: read the other with git show REF:PATH, or check it out elsewhere with git worktree add."
+	}
 	if o.unknown && o.find == nil {
 		g.judgeUnknown(v, o, text, verb, fix)
 		return
@@ -322,7 +330,11 @@ func (g *Guard) judgeDelete(v *Verdict, o *op, text string) {
 		changes = append(changes, p)
 	}
 	if len(tests) > 0 {
-		g.add(v, g.builtin("test-delete", fmt.Sprintf("%s %s %s.%s", text, verb, listTests(tests), fix), text, nil))
+		f := g.builtin("test-delete", fmt.Sprintf("%s %s %s.%s", text, verb, listTests(tests), fix), text, nil)
+		if o.switched != "" && f.Action == answer.Deny {
+			f.Action = answer.Ask // a switch loses nothing; the human may mean it
+		}
+		g.add(v, f)
 	}
 	if len(changes) > 0 {
 		g.add(v, g.fileDelete(text, changes))

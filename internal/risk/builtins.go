@@ -31,7 +31,7 @@ var Builtins = []Builtin{
 		"recursive or forced deletion of a path computed at run time ($VAR, $(…), xargs of unknown input), or any deletion or write by interpreter code on the command line (python -c, node -e) to a path it computes; a deletion in a temp directory whose place ralph cannot tell (.. after a directory that does not exist yet, a link the same line makes, $TMPDIR with TMPDIR unset, a link into the project)",
 		`rm -rf "$BUILD_DIR"`},
 	{"test-delete", High, answer.Deny,
-		"deleting, moving away or git rm of test files, test directories or directories holding tests (also by find -delete, xargs rm, interpreter one-liners)",
+		"deleting, moving away or git rm of test files, test directories or directories holding tests (also by find -delete, xargs rm, interpreter one-liners, a patch, a merge, cherry-pick, rebase or revert that deletes them; a checkout of a commit without them asks)",
 		"rm -rf tests"},
 	{"git-reset-hard", High, answer.Deny,
 		"git reset --hard or --merge (any abbreviation: --ha), merge/rebase/cherry-pick --abort, read-tree -u --reset: discards uncommitted work",

@@ -74,7 +74,7 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 			return g.targets(gc.cmd, opDiscard, paths, nil)
 		}
 	}
-	return g.gitTreeOps(gc)
+	return append(g.gitTreeOps(gc), g.gitRefOps(gc)...)
 }
 
 // pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a

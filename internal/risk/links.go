@@ -224,6 +224,7 @@ type guardState struct {
 	walkCut   bool                 // a find's matches stopped at maxWalk entries
 	lineTexts map[string]string    // files the command line writes with known text (patches.go)
 	fold      int8                 // whether the project's filesystem folds case (fold.go)
+	gitSlow   bool                 // git did not answer gitrefs.go in time
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

@@ -42,12 +42,12 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 		return g.applyPatchOps(c)
 	case "git":
 		gc := parseGit(c)
-		if gc == nil || gc.sub != "apply" {
+		if gc == nil || gc.sub != "apply" && gc.sub != "am" {
 			return nil
 		}
 		fl, operands := splitFlags(gc.args, "pC")
-		if fl.has("check", "stat", "numstat", "summary", "cached") {
-			return nil // reads, or changes the index only
+		if fl.has("check", "stat", "numstat", "summary", "cached") || gc.sub == "am" && (stopping(fl) || fl.has("show-current-patch")) {
+			return nil // reads, changes the index only, or ends an am under way
 		}
 		reverse = fl.has("R", "reverse")
 		if p, err := strconv.Atoi(fl.values["p"]); err == nil {
@@ -78,10 +78,13 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 			texts = append(texts, t)
 		}
 	}
-	if len(files) == 0 {
-		texts = g.patchInput(c)
-	}
 	var out []op
+	if len(files) == 0 {
+		var known bool
+		if texts, known = g.patchInput(c); !known {
+			out = append(out, g.pipedPatch(c))
+		}
+	}
 	for _, t := range texts {
 		for _, f := range patchFiles(t, reverse) {
 			for _, n := range strip {
@@ -106,20 +109,44 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 }
 
 // patchInput returns the patches a command reads on its standard input:
-// a here-document or here-string, or the file < names.
-func (g *Guard) patchInput(c *shell.Cmd) []string {
-	var texts []string
+// a here-document or here-string, the file < names, or what the command
+// piping into it prints when ralph knows it (echo, printf, cat of files).
+// known is false when a pipe feeds it text ralph cannot read.
+func (g *Guard) patchInput(c *shell.Cmd) (texts []string, known bool) {
 	if t, ok := c.StdinText(); ok {
 		texts = append(texts, t)
 	}
+	redirected := false
 	for _, r := range c.Redirs {
 		if r.Op == "<" {
+			redirected = true
 			if t, ok := g.patchText(c, r.Target); ok {
 				texts = append(texts, t)
 			}
 		}
 	}
-	return texts
+	in := c.Input
+	if in == nil || redirected || len(texts) > 0 {
+		return texts, true
+	}
+	if in.Name == "cat" && len(in.Args) > 0 {
+		for _, a := range in.Args {
+			t, ok := g.patchText(in, a)
+			if !ok {
+				return texts, false
+			}
+			texts = append(texts, t)
+		}
+		return texts, true
+	}
+	return texts, false
+}
+
+// pipedPatch is the deletion a patch piped in from a program ralph does
+// not read (curl, a script, git diff) may make: any file.
+func (g *Guard) pipedPatch(c *shell.Cmd) op {
+	w := shell.Word{Raw: "the files named by the patch `" + c.Input.Text() + "` prints", Dynamic: true}
+	return g.target(c, opDelete, w, func(o *op) { o.force, o.recursive = true, true })
 }
 
 // patchText reads a patch file: written earlier in the line, or on disk.

@@ -1,0 +1,300 @@
+package risk
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// A git command that brings another commit's tree into the working tree
+// deletes the files that tree lacks: git checkout or switch to a branch
+// without the tests, a merge, pull, cherry-pick or rebase of commits that
+// delete them, a revert of the commit that added them, read-tree -u -m,
+// a stash popped that holds their deletion. None of that is in the command's words, but git can say it
+// before the command runs: gitRefOps asks git (read-only: trees and the
+// index, never the working tree's filters or fsmonitor) which test files
+// and files of ralph's the command would take out, and judges their
+// deletion as rm's. A ref git cannot resolve (a typo, a name computed at
+// run time) is left to git, which refuses it, and to post-tool-call, which
+// sees what went.
+
+// gitRefOps returns the deletions of tests and of ralph's files that gc
+// makes by bringing another commit's tree into the working tree.
+func (g *Guard) gitRefOps(gc *gitCall) []op {
+	dir := gc.cmd.Cwd
+	if _, ok := g.inProject(dir); !ok || dir == "" || gc.cmd.Remote != "" {
+		return nil
+	}
+	g.gitSlow = false
+	var names []string
+	to := "" // the commit a switch goes to
+	switch gc.sub {
+	case "checkout", "switch":
+		names, to = g.switched(gc, dir)
+	case "merge", "pull":
+		fl, operands := splitFlags(gc.args, "mFsX")
+		if stopping(fl) || fl.values["s"] == "ours" || fl.values["strategy"] == "ours" {
+			return nil
+		}
+		if gc.sub == "pull" {
+			// Only a pull from this repository is known before it fetches.
+			if len(operands) == 0 || operands[0].Lit() != "." {
+				return nil
+			}
+			operands = operands[1:]
+		}
+		for _, w := range operands {
+			if ref, ok := revision(w); ok {
+				names = append(names, g.gitNames(dir, "diff", "--diff-filter=D", "HEAD..."+ref)...)
+			}
+		}
+	case "cherry-pick", "revert":
+		fl, operands := splitFlags(gc.args, "mSX")
+		if stopping(fl) || len(operands) == 0 {
+			return nil
+		}
+		filter := map[string]string{"cherry-pick": "--diff-filter=D", "revert": "--diff-filter=A"}[gc.sub]
+		args := []string{"log", "--format=", filter}
+		walk := false
+		for _, w := range operands {
+			ref, ok := revision(w)
+			if !ok {
+				return nil
+			}
+			walk = walk || strings.Contains(ref, "..") || strings.HasPrefix(ref, "^")
+			args = append(args, ref)
+		}
+		if !walk {
+			args = append(args, "--no-walk=unsorted")
+		}
+		names = g.gitNames(dir, args...)
+	case "rebase":
+		names = g.rebased(gc, dir)
+	case "read-tree":
+		fl, operands := splitFlags(gc.args, "")
+		if !fl.has("u") || !fl.has("m") || len(operands) != 1 {
+			return nil // --reset is git-reset-hard's; two or three trees are a merge
+		}
+		if ref, ok := revision(operands[0]); ok {
+			names, to = g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), ref
+		}
+	case "stash":
+		names = g.stashed(gc, dir)
+	}
+	ops := g.gitDeletions(gc.cmd, dir, names)
+	for i := range ops {
+		ops[i].switched = to
+	}
+	if g.gitSlow {
+		// What git did not list may hold tests: asked, not let through.
+		w := shell.Word{Raw: "the files git could not list in time", Dynamic: true}
+		ops = append(ops, g.target(gc.cmd, opDelete, w, func(o *op) { o.force = true }))
+	}
+	return ops
+}
+
+// switched returns what git checkout or switch to another commit takes
+// out (discarded has judged the forms that overwrite paths), and that
+// commit.
+func (g *Guard) switched(gc *gitCall, dir string) ([]string, string) {
+	fl, operands := splitFlags(gc.args, "bBcC")
+	if fl.has("orphan") || fl.abbrev("orphan") || len(operands) != 1 {
+		return nil, "" // an orphan is gittree.go's; more operands are paths
+	}
+	ref, ok := revision(operands[0])
+	if !ok {
+		return nil, ""
+	}
+	name := ref
+	if ref == "-" {
+		ref, name = "@{-1}", "the branch checked out before"
+	}
+	return g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), name
+}
+
+// rebased returns what git rebase takes out: the result is the new base
+// with the branch's own changes since its upstream on top, so a file of
+// HEAD goes when the new base lacks it and the branch did not change it.
+func (g *Guard) rebased(gc *gitCall, dir string) []string {
+	fl, operands := splitFlags(gc.args, "sXx")
+	if stopping(fl) || fl.has("root") || fl.has("edit-todo", "show-current-patch") {
+		return nil
+	}
+	upstream, branch := "@{upstream}", "HEAD"
+	if len(operands) > 0 {
+		ref, ok := revision(operands[0])
+		if !ok {
+			return nil
+		}
+		upstream = ref
+	}
+	if len(operands) > 1 {
+		ref, ok := revision(operands[1])
+		if !ok {
+			return nil
+		}
+		branch = ref
+	}
+	onto := upstream
+	if w := fl.value("onto"); !empty(w) {
+		ref, ok := revision(w)
+		if !ok {
+			return nil
+		}
+		onto = ref
+	}
+	gone := g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", onto)
+	if len(gone) == 0 {
+		return nil
+	}
+	kept := map[string]bool{}
+	for _, n := range g.gitNames(dir, "diff", upstream+"..."+branch) {
+		kept[n] = true
+	}
+	var out []string
+	for _, n := range gone {
+		if !kept[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// stashed returns what git stash pop or apply takes out: the deletions
+// the stash recorded. (git stash -u takes untracked files into the stash,
+// where pop brings them back: stashing to run the tests on the last
+// commit is what agents do; .aiwg's files are indirect.go's.)
+func (g *Guard) stashed(gc *gitCall, dir string) []string {
+	_, operands := splitFlags(gc.args, "m")
+	if len(operands) == 0 {
+		return nil
+	}
+	switch operands[0].Lit() {
+	case "pop", "apply":
+	default:
+		return nil
+	}
+	s := "stash@{0}"
+	if len(operands) > 1 {
+		ref, ok := revision(operands[1])
+		if !ok {
+			return nil
+		}
+		s = ref
+		if isDigits(s) {
+			s = "stash@{" + s + "}"
+		}
+	}
+	return g.gitNames(dir, "diff", "--diff-filter=D", s+"^1", s)
+}
+
+// gitDeletions turns the names git gave (relative to the top of the
+// repository holding dir) into deletions of the tests and ralph's files
+// among them.
+func (g *Guard) gitDeletions(c *shell.Cmd, dir string, names []string) []op {
+	if len(names) == 0 {
+		return nil
+	}
+	top := g.repoTop(dir)
+	if top == "" {
+		return nil
+	}
+	var ws []shell.Word
+	for _, n := range names {
+		p := filepath.Join(top, filepath.FromSlash(n))
+		rel, ok := g.inProject(p)
+		if !ok || !g.IsTestPath(rel) && !g.protectedDelete(p) {
+			continue
+		}
+		ws = append(ws, shell.Word{Raw: n, Values: []string{p}})
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return g.targets(c, opDelete, ws, func(o *op) { o.force = true })
+}
+
+// repoTop returns the top of the working tree that holds dir: the nearest
+// directory with a .git at or above it, inside the project, else git's
+// answer.
+func (g *Guard) repoTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == g.Root || d == filepath.Dir(d) {
+			break
+		}
+	}
+	out := g.gitOutput(dir, "rev-parse", "--show-toplevel")
+	return strings.TrimSpace(string(out))
+}
+
+// revision returns the literal revision a word names, if it is one.
+func revision(w shell.Word) (string, bool) {
+	v, ok := w.Value()
+	if !ok || v == "" || strings.HasPrefix(v, "-") && v != "-" {
+		return "", false
+	}
+	return v, true
+}
+
+// stopping reports whether a sequencer command only ends or goes on with
+// one already under way.
+func stopping(fl flags) bool {
+	return fl.has("abort", "quit", "continue", "skip")
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// gitNames runs a git command that lists file names (diff, log,
+// …) in dir, NUL-separated and without renames, and returns them;
+// nil when git fails (an unknown ref, no repository).
+func (g *Guard) gitNames(dir string, args ...string) []string {
+	switch args[0] {
+	case "diff":
+		args = append([]string{"diff", "--no-ext-diff", "--no-textconv", "--name-only", "-z", "--no-renames"}, args[1:]...)
+	case "log":
+		args = append([]string{"log", "--no-ext-diff", "--no-textconv", "--name-only", "-z", "--no-renames"}, args[1:]...)
+	}
+	out := g.gitOutput(dir, args...)
+	var names []string
+	for _, n := range bytes.Split(out, []byte{0}) {
+		if s := strings.TrimSpace(string(n)); s != "" {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// gitOutput runs git read-only in dir: no fsmonitor or untracked cache
+// (programs and writes the repository's configuration could name), no
+// optional locks, no prompt, no pager; three seconds at most. It returns nil on
+// any failure, and notes in g.gitSlow that git did not answer in time.
+func (g *Guard) gitOutput(dir string, args ...string) []byte {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "--no-pager"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	out, err := cmd.Output()
+	if err != nil {
+		g.gitSlow = g.gitSlow || ctx.Err() != nil
+		return nil
+	}
+	return out
+}
