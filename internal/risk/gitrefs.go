@@ -16,13 +16,17 @@ import (
 // deletes the files that tree lacks: git checkout or switch to a branch
 // without the tests, a merge, pull, cherry-pick or rebase of commits that
 // delete them, a revert of the commit that added them, read-tree -u -m,
-// a stash popped that holds their deletion. None of that is in the command's words, but git can say it
-// before the command runs: gitRefOps asks git (read-only: trees and the
-// index, never the working tree's filters or fsmonitor) which test files
-// and files of ralph's the command would take out, and judges their
-// deletion as rm's. A ref git cannot resolve (a typo, a name computed at
-// run time) is left to git, which refuses it, and to post-tool-call, which
-// sees what went.
+// a stash popped that holds their deletion. It also rewrites the tests
+// that tree holds otherwise: a test weakened and committed by plumbing
+// alone (hash-object, update-index, commit), then checked out or merged.
+// None of that is in the command's words, but git can say it before the
+// command runs: gitRefOps asks git (read-only: trees and the index, never
+// the working tree's filters or fsmonitor) which tests and files of
+// ralph's the command takes out, judged as rm's deletion, and which tests
+// it rewrites, whose new text goes to the test-tamper check as a Write's
+// (not for a rebase, whose texts are left to post-tool-call). A ref git
+// cannot resolve (a typo, a name computed at run time) is left to git,
+// which refuses it, and to post-tool-call, which sees what went.
 
 // gitRefOps returns the deletions of tests and of ralph's files that gc
 // makes by bringing another commit's tree into the working tree.
@@ -33,10 +37,13 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 	}
 	g.gitSlow = false
 	var names []string
-	to := "" // the commit a switch goes to
+	var texts []gitText // test files the command rewrites, and from where
+	to := ""            // the commit a switch goes to
 	switch gc.sub {
 	case "checkout", "switch":
-		names, to = g.switched(gc, dir)
+		var ref string
+		names, ref, to = g.switched(gc, dir)
+		texts = g.gitTexts(dir, ref, "HEAD", ref)
 	case "merge", "pull":
 		fl, operands := splitFlags(gc.args, "mFsX")
 		if stopping(fl) || fl.values["s"] == "ours" || fl.values["strategy"] == "ours" {
@@ -52,6 +59,7 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		for _, w := range operands {
 			if ref, ok := revision(w); ok {
 				names = append(names, g.gitNames(dir, "diff", "--diff-filter=D", "HEAD..."+ref)...)
+				texts = append(texts, g.gitTexts(dir, ref, "HEAD..."+ref)...)
 			}
 		}
 	case "cherry-pick", "revert":
@@ -71,6 +79,10 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 			args = append(args, ref)
 		}
 		if !walk {
+			for _, c := range args[3:] {
+				from := map[string]string{"cherry-pick": c, "revert": c + "^"}[gc.sub]
+				texts = append(texts, g.gitTexts(dir, from, c+"^", c)...)
+			}
 			args = append(args, "--no-walk=unsorted")
 		}
 		names = g.gitNames(dir, args...)
@@ -83,14 +95,20 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		}
 		if ref, ok := revision(operands[0]); ok {
 			names, to = g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), ref
+			texts = g.gitTexts(dir, ref, "HEAD", ref)
 		}
 	case "stash":
-		names = g.stashed(gc, dir)
+		var s string
+		names, s = g.stashed(gc, dir)
+		if s != "" {
+			texts = g.gitTexts(dir, s, s+"^1", s)
+		}
 	}
 	ops := g.gitDeletions(gc.cmd, dir, names)
 	for i := range ops {
 		ops[i].switched = to
 	}
+	ops = append(ops, g.gitWrites(gc.cmd, dir, texts)...)
 	if g.gitSlow {
 		// What git did not list may hold tests: asked, not let through.
 		w := shell.Word{Raw: "the files git could not list in time", Dynamic: true}
@@ -102,20 +120,20 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 // switched returns what git checkout or switch to another commit takes
 // out (discarded has judged the forms that overwrite paths), and that
 // commit.
-func (g *Guard) switched(gc *gitCall, dir string) ([]string, string) {
+func (g *Guard) switched(gc *gitCall, dir string) (names []string, ref, name string) {
 	fl, operands := splitFlags(gc.args, "bBcC")
 	if fl.has("orphan") || fl.abbrev("orphan") || len(operands) != 1 {
-		return nil, "" // an orphan is gittree.go's; more operands are paths
+		return nil, "", "" // an orphan is gittree.go's; more operands are paths
 	}
 	ref, ok := revision(operands[0])
 	if !ok {
-		return nil, ""
+		return nil, "", ""
 	}
-	name := ref
+	name = ref
 	if ref == "-" {
 		ref, name = "@{-1}", "the branch checked out before"
 	}
-	return g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), name
+	return g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), ref, name
 }
 
 // rebased returns what git rebase takes out: the result is the new base
@@ -170,28 +188,28 @@ func (g *Guard) rebased(gc *gitCall, dir string) []string {
 // the stash recorded. (git stash -u takes untracked files into the stash,
 // where pop brings them back: stashing to run the tests on the last
 // commit is what agents do; .aiwg's files are indirect.go's.)
-func (g *Guard) stashed(gc *gitCall, dir string) []string {
+func (g *Guard) stashed(gc *gitCall, dir string) ([]string, string) {
 	_, operands := splitFlags(gc.args, "m")
 	if len(operands) == 0 {
-		return nil
+		return nil, ""
 	}
 	switch operands[0].Lit() {
 	case "pop", "apply":
 	default:
-		return nil
+		return nil, ""
 	}
 	s := "stash@{0}"
 	if len(operands) > 1 {
 		ref, ok := revision(operands[1])
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		s = ref
 		if isDigits(s) {
 			s = "stash@{" + s + "}"
 		}
 	}
-	return g.gitNames(dir, "diff", "--diff-filter=D", s+"^1", s)
+	return g.gitNames(dir, "diff", "--diff-filter=D", s+"^1", s), s
 }
 
 // gitDeletions turns the names git gave (relative to the top of the
@@ -218,6 +236,59 @@ func (g *Guard) gitDeletions(c *shell.Cmd, dir string, names []string) []op {
 		return nil
 	}
 	return g.targets(c, opDelete, ws, func(o *op) { o.force = true })
+}
+
+// gitText is a file git rewrites: its name (relative to the top of the
+// repository) and the revision whose text it takes.
+type gitText struct{ name, rev string }
+
+// maxGitTexts bounds the test files read from git for one command.
+const maxGitTexts = 32
+
+// gitTexts lists the files the diff of git diff args modifies, each to
+// take its text from rev.
+func (g *Guard) gitTexts(dir, rev string, args ...string) []gitText {
+	if rev == "" {
+		return nil
+	}
+	var out []gitText
+	for _, n := range g.gitNames(dir, append([]string{"diff", "--diff-filter=M"}, args...)...) {
+		out = append(out, gitText{n, rev})
+	}
+	return out
+}
+
+// gitWrites turns the test files git rewrites into writes of the text
+// the revision holds, which the test-tamper check judges as a Write's (a
+// weakened assertion committed by plumbing, then merged or checked out,
+// is tampering all the same). A test file git cannot give the text of
+// is a write ralph cannot see.
+func (g *Guard) gitWrites(c *shell.Cmd, dir string, texts []gitText) []op {
+	if len(texts) == 0 {
+		return nil
+	}
+	top := g.repoTop(dir)
+	if top == "" {
+		return nil
+	}
+	var out []op
+	n := 0
+	for _, t := range texts {
+		p := filepath.Join(top, filepath.FromSlash(t.name))
+		rel, ok := g.inProject(p)
+		if !ok || !g.readableTest(rel) {
+			continue
+		}
+		w := shell.Word{Raw: t.name, Values: []string{p}}
+		text, known := "", false
+		if n++; n <= maxGitTexts {
+			if b := g.gitOutput(dir, "cat-file", "blob", t.rev+":"+t.name); b != nil {
+				text, known = string(b), true
+			}
+		}
+		out = append(out, g.target(c, opWrite, w, func(o *op) { o.overwrite, o.known, o.text = true, known, text }))
+	}
+	return out
 }
 
 // repoTop returns the top of the working tree that holds dir: the nearest
