@@ -430,6 +430,8 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 		return append(g.gitRules(c), g.gitMalformed(c)...)
 	case isPowerShell(name):
 		return g.pwshRules(c)
+	case name == "hg" || name == "sl" || name == "svn" || name == "jj" || name == "fossil":
+		return g.vcsRules(c)
 	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "wipefs" || name == "mkdosfs" || name == "newfs" || name == "blkdiscard":
 		if onDevice(c) {
 			return one("mkfs", "formats or wipes a disk or partition.")

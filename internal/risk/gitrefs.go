@@ -88,6 +88,18 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		names = g.gitNames(dir, args...)
 	case "rebase":
 		names = g.rebased(gc, dir)
+	case "reset":
+		// --keep moves the branch and the working tree to the commit,
+		// keeping local changes (--hard and --merge are git-reset-hard's;
+		// --soft and --mixed leave the working tree alone).
+		fl, operands := splitFlags(gc.args, "")
+		if !fl.has("keep") || len(operands) != 1 {
+			return nil
+		}
+		if ref, ok := revision(operands[0]); ok {
+			names, to = g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), ref
+			texts = g.gitTexts(dir, ref, "HEAD", ref)
+		}
 	case "read-tree":
 		fl, operands := splitFlags(gc.args, "")
 		if !fl.has("u") || !fl.has("m") || len(operands) != 1 {

@@ -42,6 +42,8 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 			_, paths := splitFlags(args[1:], "")
 			out = append(out, g.targets(c, opDelete, paths, func(o *op) { o.recursive, o.force = args[0].Lit() == "trash", true })...)
 		}
+	case "hg", "sl", "svn", "fossil":
+		out = append(out, g.vcsOps(c)...)
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")
 		out = append(out, g.targets(c, opDelete, paths, nil)...)
