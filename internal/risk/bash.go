@@ -427,7 +427,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		}
 		return
 	}
-	var changes, created []string
+	var changes, created, copied []string
 	defer func() { g.matchNew(v, created) }()
 	for _, p := range o.paths {
 		if isDevice(p) {
@@ -475,6 +475,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		if err != nil && o.kind != opMeta {
 			created = append(created, p)
 		}
+		if err == nil && fi.IsDir() && o.kind == opWrite && (o.overwrite || o.tree) && o.src != "" && isDir(o.src) {
+			copied = append(copied, p) // a directory copied over this one
+		}
 		if err != nil || fi.IsDir() {
 			continue
 		}
@@ -512,6 +515,14 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		case replaces:
 			unseen = append(unseen, p)
 		}
+	}
+	for _, p := range copied {
+		// A directory copied over the project: the tests it lands on.
+		known, blind := g.copiedTests(o.src, p)
+		for q, t := range known {
+			g.write(v, q, t)
+		}
+		unseen = append(unseen, blind...)
 	}
 	if len(unseen) > 0 {
 		g.add(v, g.builtin("redirect-clobber", fmt.Sprintf("%s replaces test %s with output ralph cannot see, so it cannot check that no test is deleted or weakened. Use the Write or Edit tool to change a test file.", text, strings.Join(relAll(g, unseen), ", ")), text, unseen))
