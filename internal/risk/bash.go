@@ -46,10 +46,11 @@ type op struct {
 	tree      bool   // cp -r, rsync, tar -x, unzip: anything may land under the path
 	// text is what a write puts in the file when ralph knows it (echo,
 	// printf, a heredoc); known says whether it does.
-	text   string
-	known  bool
-	append bool   // >>, tee -a: text goes after what the file holds
-	src    string // cp, mv: the file whose text replaces the target's
+	text    string
+	known   bool
+	append  bool   // >>, tee -a: text goes after what the file holds
+	src     string // cp, mv: the file whose text replaces the target's
+	archive string // tar -x, unzip: the archive file extracted, when known
 	// switched names the commit a git checkout, switch or read-tree takes
 	// the working tree to, which lacks the path (gitrefs.go): the test is
 	// asked about, not refused, as the commit left keeps it.
@@ -475,8 +476,8 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		if err != nil && o.kind != opMeta {
 			created = append(created, p)
 		}
-		if err == nil && fi.IsDir() && o.kind == opWrite && (o.overwrite || o.tree) && o.src != "" && isDir(o.src) {
-			copied = append(copied, p) // a directory copied over this one
+		if err == nil && fi.IsDir() && o.kind == opWrite && (o.overwrite || o.tree) && (o.archive != "" || o.src != "" && isDir(o.src)) {
+			copied = append(copied, p) // a directory or an archive copied over this one
 		}
 		if err != nil || fi.IsDir() {
 			continue
@@ -518,7 +519,13 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	}
 	for _, p := range copied {
 		// A directory copied over the project: the tests it lands on.
-		known, blind := g.copiedTests(o.src, p)
+		var known map[string]string
+		var blind []string
+		if o.archive != "" {
+			known, blind = g.archivedTests(o.archive, p)
+		} else {
+			known, blind = g.copiedTests(o.src, p)
+		}
 		for q, t := range known {
 			g.write(v, q, t)
 		}

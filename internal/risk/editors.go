@@ -72,16 +72,26 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 		}
 	case "tar", "bsdtar", "gtar":
 		if dir, ok := tarExtract(args); ok {
-			out = append(out, g.treeInto(c, dir))
+			o := g.treeInto(c, dir)
+			if f, ok := tarFile(args); ok {
+				o.archive, _ = g.resolve(c, f.Lit())
+			}
+			out = append(out, o)
 		}
 	case "unzip":
 		if !hasShort(args, "l") && !hasShort(args, "t") && !hasShort(args, "Z") {
-			fl, _ := splitFlags(args, "dxP")
+			fl, operands := splitFlags(args, "dxP")
 			dir := fl.value("d")
 			if empty(dir) {
 				dir = shell.Word{Raw: ".", Values: []string{"."}}
 			}
-			out = append(out, g.treeInto(c, dir))
+			o := g.treeInto(c, dir)
+			if len(operands) > 0 {
+				if f, ok := fileWord(operands[0]); ok {
+					o.archive, _ = g.resolve(c, f.Lit())
+				}
+			}
+			out = append(out, o)
 		}
 	case "curl", "wget":
 		// Flags of curl and wget that take no value, which may stand

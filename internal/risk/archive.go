@@ -1,0 +1,161 @@
+package risk
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// An archive extracted over the project (tar -xf tests.tar, unzip -o
+// x.zip) rewrites the test files it holds an entry for, as a directory
+// copied over it does (treecopy.go). archivedTests reads a local tar
+// (plain, gzip or bzip2) or zip archive's entries and gives each existing
+// test file one lands on to the test-tamper check with the entry's text;
+// a link landing on a test, or an archive too large to read through, is
+// a write ralph cannot see. An archive of another format (xz, zstd) or
+// read from a pipe is left to post-tool-call.
+
+// maxArchived bounds the bytes read through an archive (decompressed).
+const maxArchived = 64 << 20
+
+// archivedTests returns the test files under dest that extracting the
+// archive at file there rewrites, with their new text (known), and those
+// it rewrites with text ralph cannot read (unseen).
+func (g *Guard) archivedTests(file, dest string) (known map[string]string, unseen []string) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	land := func(name string, link bool, size int64, read func() ([]byte, error)) {
+		name = strings.TrimLeft(path.Clean("/"+filepath.ToSlash(name)), "/")
+		q := filepath.Join(dest, filepath.FromSlash(name))
+		rel, ok := g.inProject(q)
+		if !ok || !g.readableTest(rel) || !exists(q) {
+			return
+		}
+		if link || size > maxCopiedFile {
+			unseen = append(unseen, q)
+			return
+		}
+		data, err := read()
+		if err != nil {
+			unseen = append(unseen, q)
+			return
+		}
+		if known == nil {
+			known = map[string]string{}
+		}
+		known[q] = string(data)
+	}
+	cut := false
+	br := bufio.NewReader(f)
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, []byte("PK\x03\x04")):
+		zr, err := zip.NewReader(f, fi.Size())
+		if err != nil {
+			return nil, nil
+		}
+		for i, e := range zr.File {
+			if i >= maxCopied {
+				cut = true
+				break
+			}
+			land(e.Name, e.Mode()&os.ModeSymlink != 0, int64(e.UncompressedSize64), func() ([]byte, error) {
+				rc, err := e.Open()
+				if err != nil {
+					return nil, err
+				}
+				defer rc.Close()
+				return io.ReadAll(io.LimitReader(rc, maxCopiedFile))
+			})
+		}
+	default:
+		var r io.Reader = br
+		switch {
+		case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+			zr, err := gzip.NewReader(br)
+			if err != nil {
+				return nil, nil
+			}
+			r = zr
+		case bytes.HasPrefix(magic, []byte("BZh")):
+			r = bzip2.NewReader(br)
+		}
+		lr := &io.LimitedReader{R: r, N: maxArchived}
+		tr := tar.NewReader(lr)
+		for n := 0; ; n++ {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || n >= maxCopied {
+				// Not a tar (nothing to read), or cut short.
+				cut = n > 0 || lr.N <= 0
+				break
+			}
+			switch h.Typeflag {
+			case tar.TypeReg, tar.TypeSymlink, tar.TypeLink:
+				land(h.Name, h.Typeflag != tar.TypeReg, h.Size, func() ([]byte, error) {
+					return io.ReadAll(io.LimitReader(tr, maxCopiedFile))
+				})
+			}
+		}
+	}
+	if cut {
+		if rel, ok := g.inProject(dest); ok && len(g.testsIn(dest, rel)) > 0 {
+			unseen = append(unseen, dest)
+		}
+	}
+	return known, unseen
+}
+
+// tarFile returns the archive file tar reads (-f FILE, --file=FILE, the
+// old form's f), if it names one that is not standard input.
+func tarFile(args []shell.Word) (shell.Word, bool) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case s == "--file" || s == "-f":
+			if i+1 < len(args) {
+				return fileWord(args[i+1])
+			}
+		case strings.HasPrefix(s, "--file="):
+			v := strings.TrimPrefix(s, "--file=")
+			return fileWord(shell.Word{Raw: v, Values: []string{v}})
+		case strings.HasPrefix(s, "--"):
+		case strings.HasPrefix(s, "-") || i == 0 && !args[i].Dynamic:
+			letters := strings.TrimPrefix(s, "-")
+			k := strings.IndexByte(letters, 'f')
+			switch {
+			case k < 0:
+			case k < len(letters)-1 && strings.HasPrefix(s, "-"):
+				v := letters[k+1:]
+				return fileWord(shell.Word{Raw: v, Values: []string{v}})
+			case i+1 < len(args):
+				return fileWord(args[i+1])
+			}
+		}
+	}
+	return shell.Word{}, false
+}
+
+func fileWord(w shell.Word) (shell.Word, bool) {
+	v, ok := w.Value()
+	return w, ok && v != "-"
+}
