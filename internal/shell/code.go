@@ -210,8 +210,10 @@ type op struct {
 }
 
 const (
-	pathOpen   = -1 // open(path, mode): a write only in a write mode
-	pathObject = -2 // Path(p).unlink(), .rmdir(), .write_text()
+	pathOpen     = -1 // open(path, mode): a write only in a write mode
+	pathObject   = -2 // Path(p).unlink(), .rmdir(), .write_text()
+	pathPerlOpen = -3 // Perl's open(FH, MODE, path) or open(FH, ">path")
+	pathLiteral  = -4 // awk's print > "path": a literal path only
 )
 
 var ops map[string][]op
@@ -315,6 +317,14 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 				w.shellCall(c, lang, args, sc)
 			case o.paths == pathOpen:
 				if len(args) >= 2 && args[1].lit && strings.ContainsAny(args[1].val, "wax+") {
+					w.synthetic(c, o.argv, args[:1], sc)
+				}
+			case o.paths == pathPerlOpen:
+				if p, ok := perlOpenPath(args); ok {
+					w.synthetic(c, o.argv, []codeArg{p}, sc)
+				}
+			case o.paths == pathLiteral:
+				if len(args) > 0 && args[0].lit {
 					w.synthetic(c, o.argv, args[:1], sc)
 				}
 			case o.paths == pathObject:
@@ -721,4 +731,25 @@ func evalArg(a codeArg, vars map[string]codeArg) (codeArg, bool) {
 		return codeArg{val: inner[0].val, lit: true, glob: true, raw: e}, true
 	}
 	return a, false
+}
+
+// perlOpenPath returns the file Perl's open writes: open(FH, MODE, PATH)
+// with a mode that writes (>, >>, +<, +>), or open(FH, ">PATH") with the
+// mode before the path in one string.
+func perlOpenPath(args []codeArg) (codeArg, bool) {
+	writes := func(mode string) bool {
+		mode = strings.TrimSpace(mode)
+		return strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "+<") || strings.HasPrefix(mode, "+>")
+	}
+	switch {
+	case len(args) >= 3 && args[1].lit && writes(args[1].val):
+		return args[2], true
+	case len(args) == 2 && args[1].lit && writes(args[1].val):
+		p := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(args[1].val), "+<>"))
+		if p == "" || p == "-" || strings.HasPrefix(p, "&") {
+			return codeArg{}, false // standard output, a duplicated handle
+		}
+		return codeArg{val: p, lit: true, raw: strconv.Quote(p)}, true
+	}
+	return codeArg{}, false
 }
