@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -228,6 +230,22 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 						break
 					}
 				}
+				// .output FILE, \o FILE, tee FILE: the results go over
+				// FILE, text ralph does not know; |CMD pipes them to CMD.
+				f := strings.Fields(line)
+				if len(f) < 2 || !outputCmd(name, f[0]) {
+					continue
+				}
+				file := strings.Trim(f[len(f)-1], `'"`)
+				if cmd, ok := strings.CutPrefix(strings.Trim(strings.Join(f[1:], " "), `'"`), "|"); ok {
+					run(name+" "+f[0]+" |", Word{Raw: cmd, Values: []string{cmd}})
+					continue
+				}
+				if strings.HasPrefix(file, "-") {
+					continue
+				}
+				line := shellQuote([]string{"tee", file})
+				run(name+" "+f[0], Word{Raw: line, Values: []string{line}})
 			}
 		}
 	case "strace", "ltrace":
@@ -348,7 +366,84 @@ func (w *walker) vimCommand(c *ctx, name string, v Word, run func(string, Word))
 			arg := strings.Trim(strings.TrimSuffix(strings.TrimSpace(cmd[i+len("system("):]), ")"), `'"`)
 			run(name+" system()", Word{Raw: arg, Values: []string{arg}})
 		}
+		// :call delete('f') deletes f; :w! f, :saveas! f write the buffer,
+		// text ralph does not know, over f.
+		if i := strings.Index(cmd, "delete("); i >= 0 {
+			if f := vimString(cmd[i+len("delete("):]); f != "" {
+				line := shellQuote([]string{"rm", "-f", f})
+				run(name+" delete()", Word{Raw: line, Values: []string{line}})
+			}
+		}
+		for _, p := range []string{"w!", "write!", "sav!", "saveas!", "sav", "saveas", "wq!", "x!"} {
+			if rest, ok := strings.CutPrefix(cmd, p); ok && strings.HasPrefix(rest, " ") {
+				if f := strings.TrimSpace(rest); f != "" && !strings.HasPrefix(f, "!") && !strings.HasPrefix(f, ">>") {
+					line := shellQuote([]string{"tee", f})
+					run(name+" :"+p, Word{Raw: line, Values: []string{line}})
+				}
+				break
+			}
+		}
 	}
+}
+
+// sqlScript judges the script file a database shell reads on stdin (<
+// cmds.sql): ralph does not read it, and one that names a shell escape or
+// an output file cannot be checked.
+func (w *walker) sqlScript(name string, f Word, sc *scope) {
+	v, ok := f.Value()
+	if !ok {
+		return
+	}
+	if !filepath.IsAbs(v) && sc.cwd != "" {
+		v = filepath.Join(sc.cwd, v)
+	}
+	data, err := os.ReadFile(v)
+	if err != nil || len(data) > 1<<20 {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		shell := strings.HasPrefix(f[0], `\!`) // psql, mysql
+		switch name {
+		case "sqlite3":
+			shell = strings.HasPrefix(f[0], ".sh") || strings.HasPrefix(f[0], ".sys")
+		case "mysql", "mariadb":
+			shell = shell || f[0] == "system"
+		}
+		if shell || outputCmd(name, f[0]) {
+			w.opaque(name + " reading " + v + ", which runs a command or writes a file: " + clipWord(strings.TrimSpace(line)))
+			return
+		}
+	}
+}
+
+// outputCmd reports whether cmd, in sqlite3, psql or mysql, sends the
+// results (or, for .save and .backup, the database) to a file it names.
+func outputCmd(name, cmd string) bool {
+	switch name {
+	case "sqlite3":
+		return cmd == ".output" || cmd == ".once" || cmd == ".save" || cmd == ".backup"
+	case "psql":
+		return cmd == `\o` || cmd == `\out` || cmd == `\w` || cmd == `\write` || cmd == `\g`
+	}
+	return cmd == "tee" || cmd == `\T` // mysql, mariadb
+}
+
+// vimString returns the string literal that starts s (after blanks), in
+// single or double quotes, or "" when s starts with none.
+func vimString(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || s[0] != '\'' && s[0] != '"' {
+		return ""
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return ""
+	}
+	return s[1 : end+1]
 }
 
 // foreignCode are interpreters ralph cannot read the code of (by their

@@ -470,7 +470,17 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	if escapes(name) {
 		cmd := leaf()
-		w.escape(c, name, args, sc)
+		eargs := args
+		switch name {
+		case "sqlite3", "psql", "mysql", "mariadb":
+			// Their commands come on stdin too (a here-document, echo |).
+			if t, ok := stdinText(redirs, in); ok {
+				eargs = append(slices.Clip(args), Word{Raw: t, Values: []string{t}})
+			} else if f, ok := stdinFile(redirs); ok {
+				w.sqlScript(name, f, sc)
+			}
+		}
+		w.escape(c, name, eargs, sc)
 		return cmd
 	}
 	if _, ok := foreignCode[name]; ok {

@@ -1302,3 +1302,28 @@ func TestRefusedReadsAs(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLScript checks that a script a database shell reads on stdin is
+// opaque when it names a shell escape or an output file, and only then.
+func TestSQLScript(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"bad.sql": "select 1;\n.shell rm -rf tests\n", "out.sql": ".output x.txt\nselect 1;\n", "ok.sql": "select 1;\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		cmd    string
+		opaque bool
+	}{
+		{"sqlite3 x.db < bad.sql", true},
+		{"sqlite3 x.db < out.sql", true},
+		{"sqlite3 x.db < ok.sql", false},
+		{"psql < bad.sql", false}, // .shell is sqlite3's
+	} {
+		a := testAnalyzer().Analyze(tt.cmd, dir)
+		if got := len(a.Opaque) > 0; got != tt.opaque {
+			t.Errorf("Analyze(%q): opaque %q, want opaque %v", tt.cmd, a.Opaque, tt.opaque)
+		}
+	}
+}
