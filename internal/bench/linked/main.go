@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 
+	_ "archive/tar"
+	_ "archive/zip"
 	_ "compress/gzip"
 	_ "crypto/sha256"
 	_ "embed"
