@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"os"
 	"slices"
 	"strings"
 
@@ -85,7 +86,15 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
 			}
 			fv := g.File("Write", ap)
 			g.merge(v, fv)
-			if full && len(paths) == 1 && g.IsTestPath(g.rel(ap)) {
+			if len(paths) != 1 || !g.IsTestPath(g.rel(ap)) {
+				continue
+			}
+			if !full {
+				// Edits given as old and new text (filesystem's edit_file,
+				// desktop-commander's edit_block): applied to the file.
+				text, full = mcpEdits(in, ap)
+			}
+			if full {
 				if v.Writes == nil {
 					v.Writes = map[string]string{}
 				}
@@ -127,4 +136,51 @@ func field(o gjson.Result, keys []string) (string, bool) {
 		return "", false
 	}
 	return val, true
+}
+
+// mcpEdits applies to the file at p the replacements an edit tool's
+// input gives as old and new text: a list under "edits" (the filesystem
+// server's edit_file: each in turn, the first occurrence), or one pair
+// (desktop-commander's edit_block, with expected_replacements). It
+// returns the file's new text, or false when the input holds none, an old
+// text is not in the file (the tool refuses the edit), or it is a dry run.
+func mcpEdits(in gjson.Result, p string) (string, bool) {
+	if in.Get("dryRun").Bool() || in.Get("dry_run").Bool() {
+		return "", false
+	}
+	olds := []string{"oldText", "old_text", "old_string", "old_str", "oldString", "search"}
+	news := []string{"newText", "new_text", "new_string", "new_str", "newString", "replace", "replacement"}
+	pairs := in.Get("edits").Array()
+	if len(pairs) == 0 {
+		pairs = []gjson.Result{in}
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || len(data) > 4<<20 {
+		return "", false
+	}
+	text := string(data)
+	for _, e := range pairs {
+		old, ok1 := field(e, lower(olds))
+		repl, ok2 := field(e, lower(news))
+		if !ok1 || !ok2 || old == "" || !strings.Contains(text, old) {
+			return "", false
+		}
+		n := 1
+		if k := e.Get("expected_replacements").Int(); k > 1 {
+			n = int(k)
+		}
+		if e.Get("replace_all").Bool() || e.Get("replaceAll").Bool() {
+			n = -1
+		}
+		text = strings.Replace(text, old, repl, n)
+	}
+	return text, true
+}
+
+func lower(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = strings.ToLower(k)
+	}
+	return out
 }

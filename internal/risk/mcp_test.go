@@ -3,6 +3,7 @@ package risk
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
@@ -72,12 +73,21 @@ func TestMCPWrites(t *testing.T) {
 		{"mcp__desktop-commander__write_file", `{"path":"tests/test_a.py","content":"x = 1\n","mode":"append"}`, false},
 		{"mcp__fs__append_file", `{"path":"tests/test_a.py","content":"x = 1\n"}`, false},
 		{"mcp__fs__edit_file", `{"path":"tests/test_a.py","edits":[]}`, false},
+		// Edits as old and new text are applied to the file.
+		{"mcp__filesystem__edit_file", `{"path":"tests/test_a.py","edits":[{"oldText":"assert 1 == 1","newText":"pass"}]}`, true},
+		{"mcp__desktop-commander__edit_block", `{"file_path":"tests/test_a.py","old_string":"1 == 1","new_string":"True"}`, true},
+		{"mcp__filesystem__edit_file", `{"path":"tests/test_a.py","edits":[{"oldText":"not in it","newText":"pass"}]}`, false},
+		{"mcp__filesystem__edit_file", `{"path":"tests/test_a.py","dryRun":true,"edits":[{"oldText":"assert 1 == 1","newText":"pass"}]}`, false},
 	} {
 		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, whole := v.Writes[filepath.Join(root, "tests/test_a.py")]; whole != tc.whole {
+		text, whole := v.Writes[filepath.Join(root, "tests/test_a.py")]
+		if whole && strings.Contains(tc.input, "edits") && !strings.Contains(text, "pass") {
+			t.Errorf("%s %s: new text %q, want the edit applied", tc.tool, tc.input, text)
+		}
+		if whole != tc.whole {
 			t.Errorf("%s %s: rewrites the test whole: %v, want %v", tc.tool, tc.input, whole, tc.whole)
 		}
 	}
