@@ -186,8 +186,23 @@ func Check(name string, before, after []byte, opt Options) *Finding {
 	if a == nil || aerr != nil && err == nil {
 		// The change breaks the syntax (a Go file that does not parse):
 		// the tests cannot even build, and what was read of the file
-		// cannot be trusted to list them.
-		return nil
+		// cannot be trusted to list them. Unless a build constraint
+		// keeps the file out of the build first: go reads the header
+		// before the package clause, so `//go:build ignore` over the
+		// whole file passes the package with no tests (checked with go
+		// 1.24: "no test files", exit 0).
+		how, line := excluded(testscan.Lang(as), string(before), string(after))
+		if how == "" {
+			return nil
+		}
+		f := &Finding{Path: name, Tool: opt.Tool, Tests: 0, Was: len(b.Tests)}
+		p := Problem{Kind: Excluded, Line: line, How: how}
+		if why, ok := allowed(opt.Allow, name, p); ok {
+			f.Allowed, f.Exceptions = []Problem{p}, []string{why}
+			return f
+		}
+		f.Problems = []Problem{p}
+		return f
 	}
 	f := &Finding{Path: name, Tool: opt.Tool, Tests: len(a.Tests), Was: len(b.Tests)}
 	probs := compare(as, b, a, string(before), string(after), opt)
