@@ -1,0 +1,76 @@
+package risk
+
+import (
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// go test builds a package's _test.go files but not those it ignores by
+// name: a file or directory whose name starts with _ or ., anything under
+// a directory named testdata, and a file whose name ends in a GOOS or
+// GOARCH other than the machine's (a_windows_test.go on Linux). A test
+// moved to such a name is gone from the run as surely as deleted, though
+// the test_files globs still match it (checked with go 1.24: mv
+// a_test.go a_windows_test.go leaves "no test files", exit 0).
+
+// goIgnores reports whether go test leaves out the Go file or the files
+// under the directory at rel (slash-separated, relative to the root)
+// that were built at from.
+func goIgnores(from, rel string) bool {
+	for _, d := range strings.Split(path.Dir(rel), "/") {
+		if d == "testdata" || strings.HasPrefix(d, "_") || strings.HasPrefix(d, ".") && d != "." && d != ".." {
+			return !strings.Contains("/"+path.Dir(from)+"/", "/"+d+"/")
+		}
+	}
+	b := path.Base(rel)
+	if strings.HasPrefix(b, "_") || strings.HasPrefix(b, ".") {
+		return true
+	}
+	if !strings.HasSuffix(b, ".go") {
+		return b == "testdata" // a directory moved to testdata
+	}
+	return platform(b) != "" && platform(b) != platform(path.Base(from))
+}
+
+// platform returns the GOOS or GOARCH a Go file's name limits it to,
+// other than the machine's, or "".
+func platform(name string) string {
+	parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test"), "_")
+	for _, p := range parts[1:] {
+		if p != runtime.GOOS && p != runtime.GOARCH && (goos[p] || goarch[p]) {
+			return p
+		}
+	}
+	return ""
+}
+
+var goos = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
+	"hurd": true, "illumos": true, "ios": true, "js": true, "linux": true, "nacl": true, "netbsd": true,
+	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true}
+
+var goarch = map[string]bool{"386": true, "amd64": true, "arm": true, "arm64": true, "loong64": true,
+	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "ppc64": true, "ppc64le": true,
+	"riscv64": true, "s390x": true, "wasm": true}
+
+// goTestsIgnored reports whether moving src (a Go test file, or a
+// directory holding Go tests) to dest takes its tests out of go test's
+// run.
+func (g *Guard) goTestsIgnored(src, dest string) bool {
+	from, ok1 := g.inProject(src)
+	to, ok2 := g.inProject(dest)
+	if !ok1 || !ok2 {
+		return false
+	}
+	from, to = filepath.ToSlash(from), filepath.ToSlash(to)
+	if strings.HasSuffix(from, "_test.go") {
+		return goIgnores(from, to)
+	}
+	for _, t := range g.testsIn(src, from) {
+		if strings.HasSuffix(t, "_test.go") {
+			return goIgnores(from+"/x.go", to+"/x.go") || path.Base(to) == "testdata"
+		}
+	}
+	return false
+}

@@ -1,0 +1,37 @@
+package risk
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestGoIgnores checks which new names take a Go test out of go test's
+// run, on this machine's GOOS and GOARCH.
+func TestGoIgnores(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == other {
+		other = "linux"
+	}
+	tests := []struct {
+		from, to string
+		want     bool
+	}{
+		{"p/a_test.go", "p/b_test.go", false},
+		{"p/a_test.go", "p/a_" + runtime.GOOS + "_test.go", false},
+		{"p/a_test.go", "p/a_" + runtime.GOARCH + "_test.go", false},
+		{"p/a_test.go", "p/a_helper_test.go", false},
+		{"p/a_test.go", "p/a_" + other + "_test.go", true},
+		{"p/a_" + other + "_test.go", "p/b_" + other + "_test.go", false}, // it was another platform's already
+		{"p/a_test.go", "p/_a_test.go", true},
+		{"p/a_test.go", "p/.a_test.go", true},
+		{"p/a_test.go", "p/testdata/a_test.go", true},
+		{"p/a_test.go", "_p/a_test.go", true},
+		{"p/testdata/a_test.go", "p/testdata/b_test.go", false},
+		{"p/x.go", "p/testdata", true},
+	}
+	for _, tt := range tests {
+		if got := goIgnores(tt.from, tt.to); got != tt.want {
+			t.Errorf("goIgnores(%q, %q) = %v, want %v", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
