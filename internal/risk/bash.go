@@ -396,7 +396,7 @@ func (g *Guard) fileDelete(text string, paths []string) Finding {
 // a_test.go.bak, though still under tests/).
 func (g *Guard) stillTest(src, dest string) bool {
 	rel, ok := g.inProject(dest)
-	if !ok || rel == "." || !g.IsTestPath(rel) && !g.isTestDir(rel) || g.goTestsIgnored(src, dest) {
+	if !ok || rel == "." || !g.IsTestPath(rel) && !g.isTestDir(rel) || g.runnerIgnores(src, dest) {
 		return false
 	}
 	if from, ok := g.inProject(src); ok && testindex.Lang(g.cfg.TestFiles, from) != "" {

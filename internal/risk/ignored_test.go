@@ -35,3 +35,26 @@ func TestGoIgnores(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestIgnores checks which new places take a Python test out of a
+// plain pytest's collection.
+func TestPytestIgnores(t *testing.T) {
+	tests := []struct {
+		from, to string
+		want     bool
+	}{
+		{"tests/test_a.py", "tests/test_b.py", false},
+		{"tests/test_a.py", "build/test_a.py", true},
+		{"tests/test_a.py", "tests/dist/test_a.py", true},
+		{"tests/test_a.py", "venv/test_a.py", true},
+		{"tests/test_a.py", ".hidden/test_a.py", true},
+		{"tests/test_a.py", "x.egg/test_a.py", true},
+		{"build/test_a.py", "build/test_b.py", false}, // not collected before either
+		{"tests/test_a.py", "tests/unit/test_a.py", false},
+	}
+	for _, tt := range tests {
+		if got := pytestIgnores(tt.from, tt.to); got != tt.want {
+			t.Errorf("pytestIgnores(%q, %q) = %v, want %v", tt.from, tt.to, got, tt.want)
+		}
+	}
+}

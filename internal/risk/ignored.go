@@ -54,10 +54,33 @@ var goarch = map[string]bool{"386": true, "amd64": true, "arm": true, "arm64": t
 	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "ppc64": true, "ppc64le": true,
 	"riscv64": true, "s390x": true, "wasm": true}
 
-// goTestsIgnored reports whether moving src (a Go test file, or a
-// directory holding Go tests) to dest takes its tests out of go test's
-// run.
-func (g *Guard) goTestsIgnored(src, dest string) bool {
+// pytest does not look into directories named by its norecursedirs,
+// whose default is .*, *.egg, _darcs, build, CVS, dist, node_modules,
+// venv and {arch}: a test moved under build/ is not collected by a plain
+// pytest (checked with pytest 7.2: "no tests ran", exit 5 — and exit 0
+// when another test still runs).
+
+// pytestIgnores reports whether pytest, by its default norecursedirs,
+// does not collect the Python test at rel that it collected at from.
+func pytestIgnores(from, rel string) bool {
+	skipped := func(p string) string {
+		for _, d := range strings.Split(path.Dir(p), "/") {
+			if d != "." && d != ".." && (strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".egg") || pytestSkips[d]) {
+				return d
+			}
+		}
+		return ""
+	}
+	d := skipped(rel)
+	return d != "" && d != skipped(from)
+}
+
+var pytestSkips = map[string]bool{"_darcs": true, "build": true, "CVS": true, "dist": true, "node_modules": true, "venv": true, "{arch}": true}
+
+// runnerIgnores reports whether moving src (a Go or Python test file,
+// or a directory holding such tests) to dest takes its tests out of go
+// test's or pytest's run.
+func (g *Guard) runnerIgnores(src, dest string) bool {
 	from, ok1 := g.inProject(src)
 	to, ok2 := g.inProject(dest)
 	if !ok1 || !ok2 {
@@ -67,9 +90,15 @@ func (g *Guard) goTestsIgnored(src, dest string) bool {
 	if strings.HasSuffix(from, "_test.go") {
 		return goIgnores(from, to)
 	}
+	if strings.HasSuffix(from, ".py") {
+		return pytestIgnores(from, to)
+	}
 	for _, t := range g.testsIn(src, from) {
-		if strings.HasSuffix(t, "_test.go") {
+		switch {
+		case strings.HasSuffix(t, "_test.go"):
 			return goIgnores(from+"/x.go", to+"/x.go") || path.Base(to) == "testdata"
+		case strings.HasSuffix(t, ".py"):
+			return pytestIgnores(from+"/x.py", to+"/x.py")
 		}
 	}
 	return false
