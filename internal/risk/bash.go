@@ -475,6 +475,9 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 		fi, err := os.Lstat(p)
 		if err != nil && o.kind != opMeta {
 			created = append(created, p)
+			if o.kind == opWrite && o.known && !o.append && strings.HasSuffix(p, "_test.go") {
+				g.write(v, p, o.text) // a new Go test file may keep its package's tests from running (tamper/testmain.go)
+			}
 		}
 		if err == nil && fi.IsDir() && o.kind == opWrite && (o.overwrite || o.tree) && (o.archive != "" || o.src != "" && isDir(o.src)) {
 			copied = append(copied, p) // a directory or an archive copied over this one

@@ -134,7 +134,15 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 	}
 	before, err := readSmall(p)
 	if err != nil {
-		return nil, nil // a new file, or one that cannot be read: nothing to compare with
+		// A new file, or one that cannot be read: nothing to compare
+		// with, but a new Go test file can still keep its package's
+		// tests from running (testmain.go).
+		if next, ok, _ := after(nil); ok && strings.HasSuffix(name, "_test.go") {
+			if how, line := runBypass(next); how != "" {
+				return bypassVerdict(cfg, p, name, tool, how, line), nil
+			}
+		}
+		return nil, nil
 	}
 	next, ok, err := after(before)
 	if err != nil || !ok || bytes.Equal(before, next) {
@@ -152,6 +160,19 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 		v.Action = shift(cfg.AgentPersistence.DetectionMode, v.Level)
 	}
 	return v, nil
+}
+
+// bypassVerdict is the verdict on a new Go test file that keeps its
+// package's tests from running.
+func bypassVerdict(cfg *config.Config, p, name, tool, how string, line int) *Verdict {
+	f := &Finding{Path: name, Tool: tool}
+	pr := Problem{Kind: Bypassed, Line: line, How: how}
+	if why, ok := allowed(cfg.TestIntegrity.Allow, name, pr); ok {
+		f.Allowed, f.Exceptions = []Problem{pr}, []string{why}
+		return &Verdict{Finding: f, Abs: p, Level: f.Level(), Action: answer.Allow}
+	}
+	f.Problems = []Problem{pr}
+	return &Verdict{Finding: f, Abs: p, Level: f.Level(), Action: shift(cfg.AgentPersistence.DetectionMode, Critical)}
 }
 
 // shift applies the detection mode to the rule's deny, as package risk

@@ -26,6 +26,9 @@
 //     should_panic(expected = …)); the expected exception made broader
 //     (ValueError by Exception, raise_error without a class); a table or
 //     parametrize case removed;
+//   - keeps every test of a Go package from running: a TestMain that
+//     never calls m.Run, an init in a test file that calls os.Exit (a new
+//     file too: testmain.go);
 //   - makes a test expect the failure it checks against (#[should_panic],
 //     @Test(expected = …) or test.failing added);
 //   - removes assertions from helpers, fixtures or setup, or makes them
@@ -206,6 +209,13 @@ func Check(name string, before, after []byte, opt Options) *Finding {
 	}
 	f := &Finding{Path: name, Tool: opt.Tool, Tests: len(a.Tests), Was: len(b.Tests)}
 	probs := compare(as, b, a, string(before), string(after), opt)
+	if testscan.Lang(as) == "go" {
+		if how, line := runBypass(after); how != "" {
+			if was, _ := runBypass(before); was == "" {
+				probs = append(probs, Problem{Kind: Bypassed, Line: line, How: how})
+			}
+		}
+	}
 	if len(probs) == 0 {
 		return nil
 	}
@@ -299,6 +309,11 @@ func describe(ps []Problem) string {
 	for _, p := range ps {
 		switch p.Kind {
 		case Bypassed:
+			if p.Test == "" {
+				// testmain.go: the package's tests, not one of them.
+				parts = append(parts, fmt.Sprintf("keeps every test of its package from running: it %s (line %d)", p.How, p.Line))
+				break
+			}
 			parts = append(parts, fmt.Sprintf("makes %s (line %d) pass whatever happens: it %s", p.Test, p.Line, p.How))
 		case Excluded:
 			parts = append(parts, fmt.Sprintf("keeps every test of the file from running: it %s (line %d)", p.How, p.Line))
