@@ -44,6 +44,8 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 		}
 	case "hg", "sl", "svn", "fossil":
 		out = append(out, g.vcsOps(c)...)
+	case "npm", "pnpm", "yarn", "pip", "pip3":
+		out = append(out, g.configSetOps(c)...)
 	case "rmdir", "unlink":
 		_, paths := splitFlags(args, "")
 		out = append(out, g.targets(c, opDelete, paths, nil)...)
