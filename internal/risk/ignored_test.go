@@ -1,8 +1,12 @@
 package risk
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 )
 
 // TestGoIgnores checks which new names take a Go test out of go test's
@@ -55,6 +59,28 @@ func TestPytestIgnores(t *testing.T) {
 	for _, tt := range tests {
 		if got := pytestIgnores(tt.from, tt.to); got != tt.want {
 			t.Errorf("pytestIgnores(%q, %q) = %v, want %v", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestHardLinkOutside checks that a hard link to a test made outside the
+// project (on its filesystem) is written as the test.
+func TestHardLinkOutside(t *testing.T) {
+	root := sample(t)
+	g := newGuard(t, root, nil)
+	link := filepath.Join(t.TempDir(), "h")
+	if err := os.Link(filepath.Join(root, "tests/test_a.py"), link); err != nil {
+		t.Fatalf("link: %v", err)
+	}
+	for _, tt := range []struct {
+		cmd  string
+		want answer.Decision
+	}{
+		{"truncate -s0 " + link, answer.Deny},
+		{": > " + link, answer.Deny},
+	} {
+		if v := g.Command(tt.cmd, root); v.Decision != tt.want {
+			t.Errorf("%s = %s, want %s", tt.cmd, v.Decision, tt.want)
 		}
 	}
 }

@@ -14,14 +14,17 @@ import (
 // keeps the links the line makes (g.lineLinks, reset by Command) and reads
 // a later path under one as the path under its target.
 
-// noteLineLinks records the symbolic links c makes: ln -s SRC… DEST,
-// ln -s SRC DEST, cp -s, with -t DIR.
+// noteLineLinks records the links c makes: ln -s SRC… DEST, ln -s SRC
+// DEST, cp -s, with -t DIR; and hard links (ln, cp -l, link), through
+// which a later write of the line writes the file too.
 func (g *Guard) noteLineLinks(c *shell.Cmd) {
-	if c.Name != "ln" && c.Name != "cp" {
+	if c.Name != "ln" && c.Name != "cp" && c.Name != "link" {
 		return
 	}
 	fl, paths := splitFlags(c.Args, "tSgmobT")
-	if !fl.has("s", "symbolic", "symbolic-link") {
+	symbolic := fl.has("s", "symbolic", "symbolic-link")
+	hard := c.Name == "link" || c.Name == "ln" && !symbolic || c.Name == "cp" && fl.has("l", "link")
+	if !symbolic && !hard {
 		return
 	}
 	srcs, dest, intoDir := paths, "", false
@@ -50,7 +53,14 @@ func (g *Guard) noteLineLinks(c *shell.Cmd) {
 			link = filepath.Join(d, filepath.Base(v))
 		}
 		target := v
-		if !filepath.IsAbs(v) {
+		switch {
+		case hard:
+			// A hard link is another name of the file, whose path is
+			// relative to the command's directory.
+			if target, ok = g.resolve(c, v); !ok {
+				continue
+			}
+		case !filepath.IsAbs(v):
 			target = filepath.Join(filepath.Dir(link), v) // relative to the link's directory
 		}
 		if g.lineLinks == nil {

@@ -284,7 +284,9 @@ func (g *Guard) target(c *shell.Cmd, kind opKind, w shell.Word, set func(*op)) o
 				o.unknown = true
 				continue
 			}
-			p = g.viaLineLinks(p, strings.HasSuffix(val, "/"))
+			// A write goes through a link to a file (: > link writes the
+			// target); a deletion or a move takes the link itself.
+			p = g.viaLineLinks(p, strings.HasSuffix(val, "/") || kind == opWrite && !(c.Name == "ln" || c.Name == "link"))
 			if (kind == opDelete || kind == opMoveFrom) && !w.Glob {
 				// rm -rf t/ deletes what the link t leads to; mv t/ x
 				// fails (Not a directory).
@@ -393,6 +395,13 @@ func (g *Guard) linkedDir(p string) string {
 // by protectedAt where it matters), it returns p.
 func (g *Guard) through(p string) string {
 	if _, ok := g.inProject(p); !ok {
+		// A hard link made outside (ln tests/a_test.go /tmp/h, on the
+		// project's filesystem) is the test all the same.
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			if q, ok := g.testTwin(p, fi); ok {
+				return q
+			}
+		}
 		return p
 	}
 	fi, err := os.Lstat(p)
