@@ -214,6 +214,7 @@ const (
 	pathObject   = -2 // Path(p).unlink(), .rmdir(), .write_text()
 	pathPerlOpen = -3 // Perl's open(FH, MODE, path) or open(FH, ">path")
 	pathLiteral  = -4 // awk's print > "path": a literal path only
+	pathOsOpen   = -5 // os.open(path, flags): a write with O_WRONLY, O_RDWR or O_TRUNC
 )
 
 var ops map[string][]op
@@ -323,6 +324,10 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 				if p, ok := perlOpenPath(args); ok {
 					w.synthetic(c, o.argv, []codeArg{p}, sc)
 				}
+			case o.paths == pathOsOpen:
+				if len(args) >= 2 && (strings.Contains(args[1].raw, "O_WRONLY") || strings.Contains(args[1].raw, "O_RDWR") || strings.Contains(args[1].raw, "O_TRUNC")) {
+					w.synthetic(c, o.argv, args[:1], sc)
+				}
 			case o.paths == pathLiteral:
 				if len(args) > 0 && args[0].lit {
 					w.synthetic(c, o.argv, args[:1], sc)
@@ -338,6 +343,12 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 					w.synthetic(c, o.argv, args[:min(1, len(args))], sc)
 				case strings.HasPrefix(after, ".write_text("), strings.HasPrefix(after, ".write_bytes("):
 					w.synthetic(c, []string{"tee"}, args[:min(1, len(args))], sc)
+				case strings.HasPrefix(after, ".rename("), strings.HasPrefix(after, ".replace("):
+					// Path(p).rename(dest): mv p dest.
+					_, rest, _ := strings.Cut(after, "(")
+					if dest := parseArgs(rest); len(args) > 0 && len(dest) > 0 {
+						w.synthetic(c, []string{"mv"}, []codeArg{args[0], dest[0]}, sc)
+					}
 				}
 			default:
 				n := min(o.paths, len(args))
