@@ -17,6 +17,7 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 	defer g.noteLineLinks(c)
 	defer func() { g.noteLineTexts(out) }()
 	out = append(out, g.outputFiles(c)...)
+	out = append(out, g.flagOutputs(c)...)
 	out = append(out, g.patchOps(c)...)
 	out = append(out, g.compressOps(c)...)
 	args := c.Args
