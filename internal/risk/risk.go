@@ -309,7 +309,14 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if p == "" {
 			return &Verdict{Decision: answer.Allow}, nil
 		}
-		return g.File(ev.Tool, g.through(g.onDisk(g.procPath(abs(cwd, p), cwd)))), nil
+		ap := g.through(g.onDisk(g.procPath(abs(cwd, p), cwd)))
+		v := g.File(ev.Tool, ap)
+		if _, in := g.inProject(ap); in && v.Decision != answer.Deny {
+			if k := runnerConfig(ev, ap); k != "" {
+				g.runnerConfigFinding(v, ev.Tool, ap, k)
+			}
+		}
+		return v, nil
 	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil

@@ -1,0 +1,117 @@
+package risk
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// Some of what decides whether the completion command passes lives inside
+// files the agent edits all day: package.json's scripts and its jest,
+// vitest and mocha keys ("test": "echo ok" makes npm test pass),
+// pyproject.toml's [tool.pytest.ini_options] and setup.cfg's
+// [tool:pytest] (addopts = -k "not test_add"). The stop hook digests
+// them (package completion); runnerConfig asks before a Write, Edit or
+// MultiEdit changes them (rule completion-config), and lets every other
+// change of those files through.
+
+// runnerSections returns the parts of a runner's configuration in the
+// file named name, by label; nil for a file that holds none.
+func runnerSections(name string, src []byte) map[string]string {
+	out := map[string]string{}
+	switch name {
+	case "package.json":
+		for _, k := range []string{"scripts", "jest", "vitest", "mocha"} {
+			if v := gjson.GetBytes(src, k+"|@ugly"); v.Exists() {
+				out[k] = v.Raw
+			}
+		}
+	case "pyproject.toml", "setup.cfg", "tox.ini":
+		var cur string
+		for l := range strings.Lines(string(src)) {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "[") {
+				cur = ""
+				switch t {
+				case "[tool.pytest.ini_options]", "[tool.pytest]", "[tool:pytest]", "[pytest]":
+					cur = t
+				}
+				continue
+			}
+			if cur != "" && t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
+				out[cur] += t + "\n"
+			}
+		}
+	default:
+		return nil
+	}
+	return out
+}
+
+// runnerConfig returns what part of a test runner's configuration the
+// Write, Edit or MultiEdit ev makes of file p changes, or "".
+func runnerConfig(ev *event.Event, p string) string {
+	name := filepath.Base(p)
+	if runnerSections(name, nil) == nil {
+		return ""
+	}
+	before, err := os.ReadFile(p)
+	if err != nil || len(before) > 4<<20 {
+		return "" // a new file: it changes nothing the last run read
+	}
+	var after string
+	switch ev.Tool {
+	case "Write":
+		if after, err = ev.Str("content"); err != nil {
+			return ""
+		}
+	case "Edit", "MultiEdit":
+		edits, err := ev.Edits()
+		if err != nil {
+			return ""
+		}
+		after = string(before)
+		for _, e := range edits {
+			if e.Old == "" || !strings.Contains(after, e.Old) {
+				return "" // the tool refuses the edit
+			}
+			n := 1
+			if e.ReplaceAll {
+				n = -1
+			}
+			after = strings.Replace(after, e.Old, e.New, n)
+		}
+	default:
+		return ""
+	}
+	b, a := runnerSections(name, before), runnerSections(name, []byte(after))
+	for k, v := range a {
+		if b[k] != v {
+			return k
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// runnerConfigFinding adds to v the finding of rule completion-config for
+// a change of section part of file p, unless aiwg.yml has no such rule.
+func (g *Guard) runnerConfigFinding(v *Verdict, tool, p, part string) {
+	for _, r := range g.rules {
+		if r.Name != "completion-config" {
+			continue
+		}
+		reason := r.msg(tool, g.rel(p), "") + " (" + tool + " changes " + part + " of " + g.rel(p) + ")"
+		g.add(v, g.finding(r, reason, "", []string{p}))
+		g.decide(v)
+		return
+	}
+}

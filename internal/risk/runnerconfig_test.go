@@ -1,0 +1,69 @@
+package risk
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
+)
+
+// TestRunnerConfig checks that an edit of the runner's configuration
+// inside package.json, pyproject.toml or setup.cfg asks, and that every
+// other edit of those files does not.
+func TestRunnerConfig(t *testing.T) {
+	root := sample(t)
+	files := map[string]string{
+		"package.json":   "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"jest\"\n  }\n}\n",
+		"pyproject.toml": "[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
+		"setup.cfg":      "[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
+	}
+	for f, text := range files {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := newGuard(t, root, nil)
+	edit := func(f, old, new string) (string, string) {
+		in, _ := json.Marshal(map[string]string{"file_path": filepath.Join(root, f), "old_string": old, "new_string": new})
+		return "Edit", string(in)
+	}
+	write := func(f, content string) (string, string) {
+		in, _ := json.Marshal(map[string]string{"file_path": filepath.Join(root, f), "content": content})
+		return "Write", string(in)
+	}
+	for _, tt := range []struct {
+		name string
+		tool func() (string, string)
+		want answer.Decision
+	}{
+		{"test script to echo", func() (string, string) { return edit("package.json", `"test": "jest"`, `"test": "echo ok"`) }, answer.Ask},
+		{"jest key added", func() (string, string) {
+			return edit("package.json", `"name": "x",`, `"name": "x", "jest": {"testPathIgnorePatterns": ["calc"]},`)
+		}, answer.Ask},
+		{"addopts deselecting", func() (string, string) {
+			return edit("pyproject.toml", `addopts = "-q"`, `addopts = "-q -k 'not add'"`)
+		}, answer.Ask},
+		{"testpaths elsewhere", func() (string, string) { return edit("setup.cfg", "testpaths = tests", "testpaths = docs") }, answer.Ask},
+		{"pytest section removed", func() (string, string) { return write("pyproject.toml", "[project]\nname = \"x\"\n") }, answer.Ask},
+		{"a dependency added", func() (string, string) {
+			return edit("package.json", `"name": "x",`, `"name": "x", "dependencies": {"left-pad": "1"},`)
+		}, answer.Allow},
+		{"the project renamed", func() (string, string) { return edit("pyproject.toml", `name = "x"`, `name = "y"`) }, answer.Allow},
+		{"reformatted", func() (string, string) {
+			return write("package.json", "{\"name\": \"x\", \"scripts\": {\"test\": \"jest\"}}\n")
+		}, answer.Allow},
+		{"an old text not there", func() (string, string) { return edit("package.json", `"test": "nope"`, `"test": "echo"`) }, answer.Allow},
+	} {
+		tool, in := tt.tool()
+		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tool, Input: json.RawMessage(in), Cwd: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != tt.want {
+			t.Errorf("%s: %s, want %s (%v)", tt.name, v.Decision, tt.want, v.Findings)
+		}
+	}
+}
