@@ -363,14 +363,15 @@ func (g *Guard) gitNames(dir string, args ...string) []string {
 	return names
 }
 
-// gitOutput runs git read-only in dir: no fsmonitor or untracked cache
-// (programs and writes the repository's configuration could name), no
+// gitOutput runs git read-only in dir: no fsmonitor, untracked cache or
+// signature check (programs and writes the repository's configuration
+// could name: core.fsmonitor, gpg.program), no
 // optional locks, no prompt, no pager; three seconds at most. It returns nil on
 // any failure, and notes in g.gitSlow that git did not answer in time.
 func (g *Guard) gitOutput(dir string, args ...string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "--no-pager"}, args...)
+	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager"}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
