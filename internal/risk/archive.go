@@ -20,8 +20,8 @@ import (
 // copied over it does (treecopy.go). archivedTests reads a local tar
 // (plain or gzip) or zip archive's entries and gives each existing
 // test file one lands on to the test-tamper check with the entry's text;
-// a link landing on a test, or an archive too large to read through, is
-// a write ralph cannot see. An archive of another format (bzip2, xz, zstd) or
+// a link landing on a test is a write ralph cannot see; past what is read
+// (64 MiB, 5,000 entries), post-tool-call judges. An archive of another format (bzip2, xz, zstd) or
 // read from a pipe is left to post-tool-call.
 
 // maxArchived bounds the bytes read through an archive (decompressed).
@@ -61,7 +61,10 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 		}
 		known[q] = string(data)
 	}
-	cut := false
+	// An archive cut short (more than maxArchived bytes or maxCopied
+	// entries) is judged by what was read: an SDK's tarball extracted in
+	// the project must not be refused for its size, and what the rest
+	// rewrites post-tool-call sees.
 	br := bufio.NewReader(f)
 	magic, _ := br.Peek(4)
 	switch {
@@ -72,7 +75,6 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 		}
 		for i, e := range zr.File {
 			if i >= maxCopied {
-				cut = true
 				break
 			}
 			land(e.Name, e.Mode()&os.ModeSymlink != 0, int64(e.UncompressedSize64), func() ([]byte, error) {
@@ -104,9 +106,7 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 				break
 			}
 			if err != nil || n >= maxCopied {
-				// Not a tar (nothing to read), or cut short.
-				cut = n > 0 || lr.N <= 0
-				break
+				break // not a tar (nothing to read), or cut short
 			}
 			switch h.Typeflag {
 			case tar.TypeReg, tar.TypeSymlink, tar.TypeLink:
@@ -114,11 +114,6 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 					return io.ReadAll(io.LimitReader(tr, maxCopiedFile))
 				})
 			}
-		}
-	}
-	if cut {
-		if rel, ok := g.inProject(dest); ok && len(g.testsIn(dest, rel)) > 0 {
-			unseen = append(unseen, dest)
 		}
 	}
 	return known, unseen
