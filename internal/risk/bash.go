@@ -78,6 +78,9 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	for _, c := range a.Cmds {
 		g.judgeCmd(v, c)
 	}
+	for _, f := range g.goldenEnvRules(cmdline) { // golden.go
+		g.add(v, f)
+	}
 	g.judgeInert(v, a)
 	g.decide(v)
 	if v.Decision == answer.Deny {
@@ -120,6 +123,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 		g.add(v, f)
 	}
 	for _, f := range g.agentRules(c) {
+		g.add(v, f)
+	}
+	for _, f := range g.goldenRules(c) { // golden.go
 		g.add(v, f)
 	}
 	for _, f := range g.packRules(c) {
