@@ -485,6 +485,14 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	replaces := o.clobber || o.overwrite && !o.replace || o.kind == opMoveTo
 	for _, p := range changes {
 		rel, _ := g.inProject(p)
+		if o.kind == opModify && g.readableTest(rel) && o.cmd != nil {
+			// sed -i, perl -pi: checked like an Edit when ralph can
+			// work out the text (sedwrite.go).
+			if text, ok := inPlaceText(o.cmd, p); ok {
+				g.write(v, p, text)
+			}
+			continue
+		}
 		if o.kind != opWrite && o.kind != opMoveTo || !g.readableTest(rel) {
 			continue
 		}
