@@ -33,12 +33,12 @@ func TestInPlaceWrites(t *testing.T) {
 		{`perl -pi -e 's/t\.Errorf/t.Logf/g' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Logf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
 		{`perl -ni -e 'print unless /Errorf/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t}\n}\n"},
 		{`sed -i 's|t.Errorf|_ = |;s/!= 3/!= 0/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 0 {\n\t\t_ = (\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
-		{`sed -n -i '/Errorf/p' calc_test.go`, ""},             // -n: only what p prints
+		{`sed -n -i '/Errorf/p' calc_test.go`, ""},            // -n: only what p prints
 		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""}, // a flag not read
-		{`sed -i '3,5d' calc_test.go`, ""},                     // a line range
-		{`sed -i -f edits.sed calc_test.go`, ""},               // a script file
+		{`sed -i '3,5d' calc_test.go`, ""},                    // a line range
+		{`sed -i -f edits.sed calc_test.go`, ""},              // a script file
 		{`perl -pi -e 's{Errorf}{Logf}' calc_test.go`, ""},    // brackets as delimiters
-		{`sed 's/Errorf/Logf/' calc_test.go`, ""},              // not in place: prints
+		{`sed 's/Errorf/Logf/' calc_test.go`, ""},             // not in place: prints
 	} {
 		v := g.Command(tt.cmd, root)
 		got, ok := v.Writes[test]
