@@ -26,7 +26,7 @@ var goldenFlag = sync.OnceValue(func() *regexp.Regexp {
 // snapshotFlag matches the flags of JavaScript runners (jest, vitest,
 // playwright, mocha's snapshot plugins) that rewrite snapshots.
 var snapshotFlag = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:-u|--update|--updateSnapshot|--update-snapshots?|--update-snapshots=\w+|--updateSnapshot=true|--update=true|-u=true)$`)
+	return regexp.MustCompile(`^(?:-u|--update|--updateSnapshot|--update-snapshots?|--update-snapshots=(?:all|changed|true)|--updateSnapshot=true|--update=(?:true|all)|-u=true)$`)
 })
 
 // pytestFlags rewrite snapshots or regression data: syrupy's and
@@ -95,6 +95,12 @@ func goldenUpdate(c *shell.Cmd) string {
 	case strings.HasSuffix(name, ".test") || name == "gotestsum":
 		return flagged(words, goldenFlag().MatchString, "runs the tests with")
 	case name == "jest" || name == "vitest" || name == "playwright" || name == "mocha" || name == "ava" || name == "react-scripts" || name == "bun":
+		for i, w := range words {
+			// vitest --update new (or none) writes only new snapshots.
+			if (w == "--update" || w == "-u") && i+1 < len(words) && (words[i+1] == "new" || words[i+1] == "none" || words[i+1] == "false") {
+				words[i] = ""
+			}
+		}
 		return flagged(words, snapshotFlag().MatchString, "rewrites the snapshots with")
 	case name == "pytest" || name == "py.test":
 		return flagged(words, func(w string) bool {
