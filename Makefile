@@ -112,6 +112,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzUnchanged -fuzztime=20s ./internal/treeview/
 	$(GO) test -run='^$$' -fuzz=FuzzReadCache -fuzztime=10s ./internal/state/
 	$(GO) test -run='^$$' -fuzz=FuzzLoadSelection -fuzztime=20s ./internal/risk/
+	$(GO) test -run='^$$' -fuzz=FuzzSedScript -fuzztime=10s ./internal/risk/
+	$(GO) test -run='^$$' -fuzz=FuzzTolerance -fuzztime=10s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzApply -fuzztime=20s ./internal/tamper/
 	$(GO) test -run='^$$' -fuzz=FuzzExtract -fuzztime=20s ./internal/reflection/
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeIteration -fuzztime=20s ./internal/reflection/

@@ -24,6 +24,9 @@ type Expectation struct {
 	Test Test   `json:"test"`
 	Body string `json:"body"` // the test function's source, at most maxBody bytes
 	Code string `json:"code"` // digest of the code under test
+	// Goldens are the expected outputs its file compares with (golden
+	// files, snapshots; goldens.go): path from the root → digest.
+	Goldens map[string]string `json:"goldens,omitempty"`
 }
 
 // BentTest is a test that failed at the start and passes now, whose own
@@ -68,6 +71,7 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 	m := newMapper(root)
 	var out []Expectation
 	codes := map[string]string{} // by test file
+	goldens := map[string]map[string]string{}
 	for _, p := range sortedPaths(idx) {
 		for _, name := range idx[p].Tests {
 			t, ok := m.test(p, name)
@@ -80,8 +84,9 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 			}
 			if _, ok := codes[p]; !ok {
 				codes[p] = codeDigest(root, globs, p)
+				goldens[p] = goldenDigests(root, p)
 			}
-			out = append(out, Expectation{Test: t, Body: body, Code: codes[p]})
+			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p]})
 			if len(out) >= maxExpectations {
 				return dedupExp(out)
 			}
@@ -91,8 +96,9 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 }
 
 // Bent returns the expectations whose test passes in cur, whose source
-// changed, and whose code under test did not: the test was bent to agree
-// with the code, not the code fixed.
+// or expected outputs (golden files, snapshots) changed, and whose code
+// under test did not: the test was bent to agree with the code, not the
+// code fixed.
 func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTest {
 	var out []BentTest
 	for _, e := range exp {
@@ -100,13 +106,21 @@ func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTes
 			continue
 		}
 		body := testSource(root, e.Test)
-		if body == "" || body == e.Body {
+		if body == "" {
+			continue
+		}
+		rewritten := goldensChanged(root, e.Goldens)
+		if body == e.Body && len(rewritten) == 0 {
 			continue
 		}
 		if codeDigest(root, globs, e.Test.Path) != e.Code {
 			continue // the code changed too: a fix, with the test adjusted
 		}
 		old, nw := lineDiff(e.Body, body)
+		for _, g := range rewritten {
+			old = append(old, "expected output "+g)
+			nw = append(nw, g+" rewritten")
+		}
 		out = append(out, BentTest{Test: e.Test, Old: old, New: nw})
 	}
 	return out

@@ -280,9 +280,12 @@ type RiskRule struct {
 	Paths     []string `yaml:"paths"`
 	TestFiles bool     `yaml:"test_files"`
 	Commands  []string `yaml:"commands"`
-	Level     string   `yaml:"level"`
-	Action    string   `yaml:"action"`
-	Message   string   `yaml:"message"`
+	// Existing makes a path rule apply only to files that exist: writing
+	// a new one (a new test's first snapshot) is no change of it.
+	Existing bool   `yaml:"existing"`
+	Level    string `yaml:"level"`
+	Action   string `yaml:"action"`
+	Message  string `yaml:"message"`
 
 	// Set holds the keys the user's file gave this rule (for overrides of
 	// built-in rules); Line is where it starts (0: a default rule) and Key

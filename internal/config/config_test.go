@@ -234,7 +234,7 @@ test_files: ["spec/**"]
 		{"metric builtin", cfg.Metrics[1].Builtin, "test_count"},
 		{"fail_closed", cfg.FailClosed, true},
 		{"test_files replaced", cfg.TestFiles, []string{"spec/**"}},
-		{"risk rules kept", len(cfg.RiskRules), 6},
+		{"risk rules kept", len(cfg.RiskRules), 7},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {

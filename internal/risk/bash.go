@@ -83,6 +83,9 @@ func (g *Guard) Command(cmdline, cwd string) *Verdict {
 	for _, c := range a.Cmds {
 		g.judgeCmd(v, c)
 	}
+	for _, f := range g.goldenEnvRules(cmdline) { // golden.go
+		g.add(v, f)
+	}
 	g.judgeInert(v, a)
 	g.decide(v)
 	if v.Decision == answer.Deny {
@@ -125,6 +128,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 		g.add(v, f)
 	}
 	for _, f := range g.agentRules(c) {
+		g.add(v, f)
+	}
+	for _, f := range g.goldenRules(c) { // golden.go
 		g.add(v, f)
 	}
 	for _, f := range g.packRules(c) {
@@ -498,6 +504,14 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	replaces := o.clobber || o.overwrite && !o.replace || o.kind == opMoveTo
 	for _, p := range changes {
 		rel, _ := g.inProject(p)
+		if o.kind == opModify && g.readableTest(rel) && o.cmd != nil {
+			// sed -i, perl -pi: checked like an Edit when ralph can
+			// work out the text (sedwrite.go).
+			if text, ok := inPlaceText(o.cmd, p); ok {
+				g.write(v, p, text)
+			}
+			continue
+		}
 		if o.kind != opWrite && o.kind != opMoveTo || !g.readableTest(rel) {
 			continue
 		}

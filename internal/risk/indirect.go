@@ -133,7 +133,7 @@ func (g *Guard) matchNewTool(v *Verdict, tool, p string) {
 		return
 	}
 	for _, r := range g.rules {
-		if len(r.tools) > 0 && !r.tools[tool] && !r.tools["*"] || len(r.Paths) == 0 {
+		if len(r.tools) > 0 && !r.tools[tool] && !r.tools["*"] || len(r.Paths) == 0 || r.Existing {
 			continue
 		}
 		if anyMatch(r.Paths, rel) {

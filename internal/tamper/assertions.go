@@ -173,6 +173,12 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 	if exact > 0 && weaker != "" {
 		return "replaces an exact check by " + weaker
 	}
+	if how := widened(gone, added); how != "" {
+		return how
+	}
+	if how := droppedErrorCheck(lang, gone, added); how != "" {
+		return how
+	}
 	if !deep {
 		return ""
 	}

@@ -21,10 +21,14 @@ func bypassed(b, a *side, p [2]int) string {
 	}
 	head := indent(lines[0])
 	body := -1
+	var g guards // conditions and try blocks the change added (guards.go)
 	for i, l := range lines[1:] {
 		k := strings.TrimSpace(l)
 		if k == "" {
 			continue
+		}
+		if how := g.see(b.f.Lang, k, old[k] == 0); how != "" {
+			return how
 		}
 		ind := indent(l)
 		if body < 0 {

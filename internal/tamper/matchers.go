@@ -29,27 +29,34 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 		},
 		"js": {
 			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`),
+			k("a match of anything", `\.toMatchObject\(\s*\{\s*\}\s*\)`, `expect\.anything\(\)`, `(?:array|object)Containing\(\s*(?:\[\s*\]|\{\s*\})\s*\)`),
+			k("a partial match", `\.toMatchObject\(`, `expect\.(?:array|object)Containing\(`),
 			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `expect\.any\(`, `\.toBeType`, `\.toEqual\(\s*expect\.any\(`),
 			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`),
 		},
 		"ruby": {
 			k("a non-empty check", `not_to\s+be_empty`, `to_not\s+be_empty`, `\bbe_present\b`, `refute_empty`, `\.any\?`),
+			k("a partial match", `\bto\s+include\(`, `\bto\s+start_with\(`, `\bto\s+end_with\(`, `\bto\s+have_key\(`),
+			k("an inequality", `\bnot_to\s+eq\b`, `\bto_not\s+eq\b`),
 			k("a type check", `\bbe_an?\(`, `\bbe_an?_kind_of\(`, `\bbe_kind_of\(`, `\bbe_instance_of\(`, `assert_kind_of`, `assert_instance_of`, `\.is_a\?`),
 			k("a bound", `\bbe\s*[<>]=?`, `\bbe_between\(`, `assert_operator\b`, `be_positive`),
 		},
 		"java": {
 			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
+			k("an inequality", `assertNotEquals\(`, `\.isNotEqualTo\(`),
 			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
 			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
 		},
 		"rust": {
 			k("a non-empty check", `assert!\(\s*!\s*[\w.]+\.is_empty\(\)`, `assert!\([^)]*\.len\(\)\s*>\s*0`, `assert_ne!\([^,]*\.len\(\),\s*0`),
 			k("a type check", `assert!\(\s*matches!\(`),
+			k("an inequality", `assert_ne!\(`),
 			k("a bound", `assert!\([^=!]*[<>]=?[^=]*\)`),
 		},
 		"go": {
 			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
 			k("a type check", `\.IsType\(`, `\.Implements\(`),
+			k("an inequality", `\.NotEqual(?:Values)?\(`),
 			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`),
 		},
 	}
