@@ -67,7 +67,7 @@ type digester struct {
 	v     *View
 	h     hash.Hash
 	buf   []byte // input not yet hashed
-	limit int64 // a ctime at or after it is not settled
+	limit int64  // a ctime at or after it is not settled
 	ok    bool
 }
 
