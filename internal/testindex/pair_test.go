@@ -1,6 +1,7 @@
 package testindex
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,4 +59,32 @@ func TestReadPair(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkReadPair reads a latest index and a baseline of 500 test files
+// that hold the same bytes, as a Stop of a loop whose tests did not change
+// does: by ReadPair, and by Read of each as Stops did before it.
+func BenchmarkReadPair(b *testing.B) {
+	dir := b.TempDir()
+	idx := Index{}
+	for i := range 500 {
+		idx[fmt.Sprintf("pkg/p%03d/x_test.go", i)] = File{Size: 300, ModTime: int64(i), CTime: int64(i), Ino: uint64(i), Tests: []string{fmt.Sprintf("TestX%d", i)}, Assertions: 1}
+	}
+	latest, base := filepath.Join(dir, "test-index.json"), filepath.Join(dir, "baseline.json")
+	for _, p := range []string{latest, base} {
+		if err := Write(p, idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("pair", func(b *testing.B) {
+		for range b.N {
+			ReadPair(latest, base)
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for range b.N {
+			Read(latest)
+			Read(base)
+		}
+	})
 }
