@@ -385,14 +385,15 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		defer close(snapped)
 		tree, snapErr = store.TakeMarked(ctx, mark)
 	}()
-	prev, _ := testindex.Read(testindex.LatestPath(sc))
+	// The latest index and the baseline, decoded once when they are the
+	// same bytes (test files as at the start).
+	prev, base, _ := testindex.ReadPair(testindex.LatestPath(sc), testindex.BaselinePath(sc))
 	idx := prev
 	if !same {
 		idx = testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
 	}
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
-	base, _ := testindex.Read(testindex.BaselinePath(sc))
 	regs := regressions(st.Baseline, it.Metrics, base, idx, cfg.Metrics, cfg.TestIntegrity.Allow, it.N)
 	var surfErr error
 	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {

@@ -31,13 +31,14 @@ func (v *View) Digest(now time.Time, extra ...string) (sum string, ok bool) {
 		v.stats = make(map[string]stat, len(rels)) // sized once, not grown 16 times
 	}
 	v.StatAll(rels)
-	d := digester{v: v, h: sha256.New(), limit: now.Add(-Margin).UnixNano(), ok: true}
+	d := digester{v: v, h: sha256.New(), buf: make([]byte, 0, digestBuf), limit: now.Add(-Margin).UnixNano(), ok: true}
 	d.dir("")
 	for _, p := range extra {
 		d.str(p)
 		s, found := lstatStamp(p)
 		d.stamp(s, found)
 	}
+	d.h.Write(d.buf)
 	return hex.EncodeToString(d.h.Sum(nil)), d.ok
 }
 
@@ -57,11 +58,16 @@ func (v *View) walkFiles(rel string, out *[]string) {
 	}
 }
 
+// digestBuf is how much of the digest's input is gathered before it is
+// hashed: a tree's stamps come 8 bytes at a time, and each Write to the
+// hash costs more than the copy.
+const digestBuf = 32 << 10
+
 type digester struct {
 	v     *View
 	h     hash.Hash
-	buf   [8]byte
-	limit int64 // a ctime at or after it is not settled
+	buf   []byte // input not yet hashed
+	limit int64  // a ctime at or after it is not settled
 	ok    bool
 }
 
@@ -79,7 +85,7 @@ func (d *digester) dir(rel string) {
 	d.num(int64(len(dr.entries)))
 	for _, e := range dr.entries {
 		d.str(e.Name)
-		d.h.Write([]byte{e.Kind})
+		d.buf = append(d.buf, e.Kind)
 		p := join(rel, e.Name)
 		switch {
 		case e.Kind == Dir && rel == "" && (e.Name == ".git" || e.Name == ".aiwg"):
@@ -110,13 +116,22 @@ func (d *digester) stamp(s Stamp, found bool) {
 }
 
 func (d *digester) num(n int64) {
-	binary.LittleEndian.PutUint64(d.buf[:], uint64(n))
-	d.h.Write(d.buf[:])
+	d.buf = binary.LittleEndian.AppendUint64(d.buf, uint64(n))
+	d.flush()
 }
 
 func (d *digester) str(s string) {
 	d.num(int64(len(s)))
-	d.h.Write([]byte(s))
+	d.buf = append(d.buf, s...)
+	d.flush()
+}
+
+// flush hashes the input gathered once there is enough of it.
+func (d *digester) flush() {
+	if len(d.buf) >= digestBuf {
+		d.h.Write(d.buf)
+		d.buf = d.buf[:0]
+	}
 }
 
 // OpenAt is Open with the clock the view settles its stamps by: tests of

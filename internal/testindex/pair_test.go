@@ -1,0 +1,90 @@
+package testindex
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestReadPair: ReadPair answers as Read of each file, whatever the two
+// hold, and its two indexes are distinct maps when it decoded once.
+func TestReadPair(t *testing.T) {
+	one := `{"a_test.go":{"size":10,"mtime_ns":1,"tests":["TestA","TestB"],"skips":0,"assertions":2}}`
+	// The same size, one test renamed: bytes that differ in one place.
+	renamed := `{"a_test.go":{"size":10,"mtime_ns":1,"tests":["TestA","TestC"],"skips":0,"assertions":2}}`
+	two := `{"a_test.go":{"size":10,"mtime_ns":1,"tests":["TestA"],"skips":0,"assertions":1},"b_test.go":{"size":3,"mtime_ns":2,"tests":["TestX"],"skips":1,"assertions":0}}`
+	const missing = "\x00missing"
+	for _, tc := range []struct{ name, latest, base string }{
+		{"same bytes", one, one},
+		{"a test renamed in the latest", renamed, one},
+		{"a test renamed in the baseline", one, renamed},
+		{"a file more", two, one},
+		{"no latest", missing, one},
+		{"no baseline", one, missing},
+		{"neither", missing, missing},
+		{"both empty files", "", ""},
+		{"both the same garbage", "{not json", "{not json"},
+		{"the latest garbage", "[1]", one},
+		{"the baseline garbage", one, `{"a_test.go":{"size":"x"}}`},
+		{"both the same bad entry", `{"a_test.go":{"size":"x"}}`, `{"a_test.go":{"size":"x"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			latest, base := filepath.Join(dir, "test-index.json"), filepath.Join(dir, "baseline.json")
+			for p, s := range map[string]string{latest: tc.latest, base: tc.base} {
+				if s != missing {
+					if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			wantCur, curErr := Read(latest)
+			wantOld, oldErr := Read(base)
+			cur, old, err := ReadPair(latest, base)
+			if !reflect.DeepEqual(cur, wantCur) || !reflect.DeepEqual(old, wantOld) {
+				t.Fatalf("ReadPair = %v, %v; Read of each = %v, %v", cur, old, wantCur, wantOld)
+			}
+			if (err != nil) != (curErr != nil || oldErr != nil) {
+				t.Fatalf("ReadPair's error %v; Read's %v and %v", err, curErr, oldErr)
+			}
+			if cur != nil && old != nil {
+				for k := range cur {
+					delete(cur, k)
+				}
+				if !reflect.DeepEqual(old, wantOld) {
+					t.Fatalf("emptying the latest index changed the baseline: %v", old)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadPair reads a latest index and a baseline of 500 test files
+// that hold the same bytes, as a Stop of a loop whose tests did not change
+// does: by ReadPair, and by Read of each as Stops did before it.
+func BenchmarkReadPair(b *testing.B) {
+	dir := b.TempDir()
+	idx := Index{}
+	for i := range 500 {
+		idx[fmt.Sprintf("pkg/p%03d/x_test.go", i)] = File{Size: 300, ModTime: int64(i), CTime: int64(i), Ino: uint64(i), Tests: []string{fmt.Sprintf("TestX%d", i)}, Assertions: 1}
+	}
+	latest, base := filepath.Join(dir, "test-index.json"), filepath.Join(dir, "baseline.json")
+	for _, p := range []string{latest, base} {
+		if err := Write(p, idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("pair", func(b *testing.B) {
+		for range b.N {
+			ReadPair(latest, base)
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for range b.N {
+			Read(latest)
+			Read(base)
+		}
+	})
+}
