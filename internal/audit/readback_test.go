@@ -1,9 +1,11 @@
 package audit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -64,5 +66,61 @@ func TestReadBackOf(t *testing.T) {
 				t.Errorf("%d lines parsed, want only the %d read", parsed, len(tc.targets))
 			}
 		})
+	}
+}
+
+// TestTailLongLines: lines longer than a chunk, and than the first
+// chunks, come out whole and in order, with their positions, and a tail
+// cut by maxBytes or maxLines ends where it did.
+func TestTailLongLines(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	var lines []string
+	var data []byte
+	for i := range 60 {
+		// 1 byte to 150 KiB: shorter and longer than a chunk.
+		s := fmt.Sprintf("%d:%s", i, strings.Repeat(string(rune('a'+i%26)), (i*i*i*7)%(150<<10)))
+		lines = append(lines, s)
+		data = append(data, s+"\n"...)
+		if i%7 == 0 {
+			data = append(data, "\n"...) // blank: skipped, not counted
+		}
+	}
+	if err := os.WriteFile(log, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, lim := range []struct {
+		lines int
+		bytes int64
+	}{{1000, 1 << 30}, {3, 1 << 30}, {1000, 200 << 10}, {1000, 4 << 10}, {1000, 1}} {
+		var got []string
+		var ns []int
+		if err := tail(log, lim.lines, lim.bytes, func(line []byte, n int) bool {
+			got, ns = append(got, string(line)), append(ns, n)
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// What a whole read gives: the lines in the last lim.bytes bytes,
+		// the first of them cut unless the file starts there.
+		from := max(int64(len(data))-lim.bytes, 0)
+		var want []string
+		all := strings.Split(string(data[from:]), "\n")
+		for i := len(all) - 1; i >= 0 && len(want) < lim.lines; i-- {
+			if i == 0 && from > 0 {
+				break // not known to be whole
+			}
+			if strings.TrimSpace(all[i]) != "" {
+				want = append(want, all[i])
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tail(%d lines, %d bytes): %d lines, want %d", lim.lines, lim.bytes, len(got), len(want))
+		}
+		for i, n := range ns {
+			if n != i+1 {
+				t.Errorf("tail(%d lines, %d bytes): line %d at position %d", lim.lines, lim.bytes, i+1, n)
+				break
+			}
+		}
 	}
 }
