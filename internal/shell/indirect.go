@@ -841,16 +841,15 @@ func (w *walker) interpFile(c *ctx, lang, name string, arg Word, sc *scope) {
 // (node_modules, a virtualenv, site-packages, vendor): tools, not the
 // project's code.
 func vendored(p string) bool {
-	s := "/" + filepath.ToSlash(p) + "/" // once: go test asks of every Go file
-	for _, d := range vendorDirs {
-		if strings.Contains(s, d) {
+	// By path element, with no string built: go test asks of every Go file.
+	for d := range strings.SplitSeq(filepath.ToSlash(p), "/") {
+		switch d {
+		case "node_modules", ".venv", "venv", "site-packages", "dist-packages", "vendor", ".tox", ".nox":
 			return true
 		}
 	}
 	return false
 }
-
-var vendorDirs = [...]string{"/node_modules/", "/.venv/", "/venv/", "/site-packages/", "/dist-packages/", "/vendor/", "/.tox/", "/.nox/"}
 
 // gitTop returns the top of the work tree holding dir: the nearest
 // directory with a .git (a directory, or a worktree's file), or "".
