@@ -117,7 +117,7 @@ func (r *run) askedBy() string {
 	}
 	id := r.c.Event.ToolUseID
 	rule := ""
-	audit.ReadBack(r.c.Scope.Log(), 200, 256<<10, func(e audit.Entry, _ int) bool {
+	audit.ReadBackOf(r.c.Scope.Log(), "pre-tool-call", id, 200, 256<<10, func(e audit.Entry, _ int) bool {
 		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) || id != "" && e.ToolUseID != id {
 			return true
 		}

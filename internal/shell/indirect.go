@@ -841,8 +841,10 @@ func (w *walker) interpFile(c *ctx, lang, name string, arg Word, sc *scope) {
 // (node_modules, a virtualenv, site-packages, vendor): tools, not the
 // project's code.
 func vendored(p string) bool {
-	for _, d := range []string{"node_modules", ".venv", "venv", "site-packages", "dist-packages", "vendor", ".tox", ".nox"} {
-		if strings.Contains("/"+filepath.ToSlash(p)+"/", "/"+d+"/") {
+	// By path element, with no string built: go test asks of every Go file.
+	for d := range strings.SplitSeq(filepath.ToSlash(p), "/") {
+		switch d {
+		case "node_modules", ".venv", "venv", "site-packages", "dist-packages", "vendor", ".tox", ".nox":
 			return true
 		}
 	}

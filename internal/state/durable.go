@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -126,18 +125,13 @@ func vaultKept(path string) bool {
 // then a magic that is not the end of any JSON or text file ralph writes.
 const cacheMagic = "\x00ralph-cache1"
 
-// castagnoli is the CRC-32C table, made on first use: building it costs a
-// quarter of a millisecond, which a hook call that writes no cache (a
-// Read) must not pay at start-up.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 // WriteCache replaces path with data atomically, followed by a trailer
 // that lets [ReadCache] tell a torn file; nothing is synced (see the
 // classes above).
 func WriteCache(path string, data []byte, perm fs.FileMode) error {
 	var tr [12]byte
 	binary.BigEndian.PutUint64(tr[:8], uint64(len(data)))
-	binary.BigEndian.PutUint32(tr[8:], crc32.Checksum(data, castagnoli()))
+	binary.BigEndian.PutUint32(tr[8:], checksum(data))
 	buf := make([]byte, 0, len(data)+len(tr)+len(cacheMagic))
 	buf = append(append(append(buf, data...), tr[:]...), cacheMagic...)
 	f, err := writeTemp(path, buf, perm)
@@ -173,7 +167,7 @@ func ReadCache(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, ErrTorn)
 	}
 	body, tr := data[:n], data[n:n+12]
-	if binary.BigEndian.Uint64(tr[:8]) != uint64(n) || binary.BigEndian.Uint32(tr[8:]) != crc32.Checksum(body, castagnoli()) {
+	if binary.BigEndian.Uint64(tr[:8]) != uint64(n) || binary.BigEndian.Uint32(tr[8:]) != checksum(body) {
 		return nil, fmt.Errorf("%s: %w", path, ErrTorn)
 	}
 	return body, nil
