@@ -106,9 +106,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	case "pnpm", "yarn", "bun":
 		w.pmCode(c, name, args, sc)
 	case "gradle", "gradlew":
-		w.gradle(c, args, sc)
+		w.gradle(c, args, sc, name == "gradlew")
 	case "mvn", "mvnw":
-		w.maven(c, args, sc)
+		w.maven(c, args, sc, name == "mvnw")
 	case "tox":
 		w.tox(c, args, sc)
 	case "cmake":
