@@ -10,16 +10,16 @@ import (
 // runs that ask (opaque).
 func TestGradleMore(t *testing.T) {
 	files := map[string]string{
-		"/p/.git/HEAD":                                   "ref: refs/heads/main\n",
-		"/p/g/settings.gradle":                           "rootProject.name = 'x'\nincludeBuild('../inc')\n",
-		"/p/g/build.gradle":                              "ant.delete(dir: 'a1')\nant.exec(executable: 'rm') {\n  arg(value: '-f')\n  arg(line: 'a2 a3')\n}\n['rm', 'a4'].execute()\nnew File(rootDir, 'a5').deleteDir()\nfile('a6').text = 'x'\nFiles.deleteIfExists(Paths.get('a7'))\ntask s(type: Sync) { from 'x'; into 'a8' }\nfile('r').text.trim()\nant.move(file: 'a9', tofile: 'b1')\n",
-		"/p/g/buildSrc/src/main/kotlin/P.kt":             "fun f() { File(\"b2\").deleteRecursively() }\n",
-		"/p/inc/build.gradle.kts":                        "rootDir.resolve(\"b3\").deleteRecursively()\n",
-		"/p/inc/src/main/java/X.java":                    "class X { static { new File(\"b4\").delete(); } }\n",
-		"/p/g/gh/init.d/i.gradle":                        "'rm -rf b5'.execute()\n",
-		"/p/g/gradle/wrapper/gradle-wrapper.properties":  "distributionUrl=file\\:../d.zip\n",
-		"/p/m/pom.xml":                                   "<project><argLine>-Xmx2m \"-XX:OnError=rm -rf c1\"</argLine><jvm>${java.home}/bin/java</jvm><script><![CDATA[\n\"rm -rf c2\".execute()\n]]></script><source>src/main/groovy</source></project>\n",
-		"/p/m/.mvn/wrapper/maven-wrapper.properties":     "wrapperUrl=https://repo/x.jar\ndistributionUrl=../m.zip\n",
+		"/p/.git/HEAD":                                  "ref: refs/heads/main\n",
+		"/p/g/settings.gradle":                          "rootProject.name = 'x'\nincludeBuild('../inc')\n",
+		"/p/g/build.gradle":                             "ant.delete(dir: 'a1')\nant.exec(executable: 'rm') {\n  arg(value: '-f')\n  arg(line: 'a2 a3')\n}\n['rm', 'a4'].execute()\nnew File(rootDir, 'a5').deleteDir()\nfile('a6').text = 'x'\nFiles.deleteIfExists(Paths.get('a7'))\ntask s(type: Sync) { from 'x'; into 'a8' }\nfile('r').text.trim()\nant.move(file: 'a9', tofile: 'b1')\n",
+		"/p/g/buildSrc/src/main/kotlin/P.kt":            "fun f() { File(\"b2\").deleteRecursively() }\n",
+		"/p/inc/build.gradle.kts":                       "rootDir.resolve(\"b3\").deleteRecursively()\n",
+		"/p/inc/src/main/java/X.java":                   "class X { static { new File(\"b4\").delete(); } }\n",
+		"/p/g/gh/init.d/i.gradle":                       "'rm -rf b5'.execute()\n",
+		"/p/g/gradle/wrapper/gradle-wrapper.properties": "distributionUrl=file\\:../d.zip\n",
+		"/p/m/pom.xml":                                  "<project><argLine>-Xmx2m \"-XX:OnError=rm -rf c1\"</argLine><jvm>${java.home}/bin/java</jvm><script><![CDATA[\n\"rm -rf c2\".execute()\n]]></script><source>src/main/groovy</source></project>\n",
+		"/p/m/.mvn/wrapper/maven-wrapper.properties":    "wrapperUrl=https://repo/x.jar\ndistributionUrl=../m.zip\n",
 	}
 	for _, tc := range []struct {
 		src, dir string
