@@ -121,6 +121,12 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.pipLocalDir(c, "python -m build", "", d, sc) // pipreq.go
 	case "eslint", "prettier":
 		w.lintCode(c, name, args, sc) // linters.go
+	case "pylint", "mypy", "flake8":
+		w.pyLint(c, name, args, sc) // pylinters.go
+	case "dmypy":
+		w.pyLint(c, "mypy", args, sc)
+	case "rubocop":
+		w.rubocop(c, args, sc)
 	}
 }
 
@@ -133,7 +139,7 @@ func readsProject(name string) bool {
 		"mise", "pdm", "poe", "hatch",
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
 		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
-		"node", "java", "npx", "eslint", "prettier":
+		"node", "java", "npx", "eslint", "prettier", "pylint", "mypy", "dmypy", "flake8", "rubocop":
 		return true
 	}
 	return interpreter(name) == "python"
