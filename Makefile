@@ -82,6 +82,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPreloadFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzGradleMore -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzPyLint -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzLintStaged -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzNamed -fuzztime=20s ./internal/startup/
 	$(GO) test -run='^$$' -fuzz=FuzzInstallFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzMakeParse -fuzztime=20s ./internal/shell/
