@@ -12,7 +12,8 @@ import (
 // ant.move, ant.exec), a list's .execute(), java.io and java.nio calls on
 // a file named literally (against rootDir or projectDir too) that delete
 // or write it, and the Copy and Sync specs (Sync deletes what its source
-// lacks). And more code than the build's scripts: buildSrc's and each
+// lacks). And more code than the build's scripts: the scripts apply from
+// names (of any name, outside the build too), buildSrc's and each
 // included build's sources (Groovy, Kotlin, Java), compiled and run
 // before the build; the init scripts (-I, --init-script, the init.gradle
 // and init.d/ of the Gradle user home); and, for the wrapper, a
@@ -25,7 +26,7 @@ const gradleAnchor = `(rootDir|rootProject\.(?:projectDir|rootDir)|project\.root
 // gradleLit is a string literal ralph can read.
 const gradleLit = `["']([^"'\n$]*)["']`
 
-var gradleMoreRes = sync.OnceValue(func() (r struct{ file, nio, ant, attr, antArg, list, spec, from *regexp.Regexp }) {
+var gradleMoreRes = sync.OnceValue(func() (r struct{ file, nio, ant, attr, antArg, list, spec, from, apply *regexp.Regexp }) {
 	m := regexp.MustCompile
 	// A file: file('x'), new File('x'), File(rootDir, "x"),
 	// rootDir.resolve("x"), fileTree('x'), ('x' as File); then what is
@@ -46,6 +47,7 @@ var gradleMoreRes = sync.OnceValue(func() (r struct{ file, nio, ant, attr, antAr
 	r.list = m(`\[([^\[\]\n]*)\]\s*\.\s*execute\s*\(`)
 	r.spec = m(`(?:\b(copy|sync)|\btype\s*:\s*(Copy|Sync)\s*\)|,\s*(Copy|Sync)(?:::class(?:\.java)?)?\s*\))\s*\{`)
 	r.from = m(`\b(from|into)\s*\(?\s*` + gradleLit)
+	r.apply = m(`\bapply\s*\(?\s*from\s*[:=]\s*(?:(?:file|rootProject\.file|project\.file)\s*\(\s*)?` + gradleLit)
 	return r
 })
 
@@ -57,6 +59,19 @@ func (w *walker) gradleMore(c *ctx, text, root string, sc *scope) {
 		return
 	}
 	r := gradleMoreRes()
+	for _, m := range r.apply.FindAllStringSubmatch(text, 64) {
+		// apply from: 'x': a script of any name, anywhere, run for this
+		// project (a URL's is not read).
+		if strings.Contains(m[1], "://") {
+			w.opaque("gradle applying the script of " + m[1] + " (not read)")
+			continue
+		}
+		f := m[1]
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sc.cwd, f)
+		}
+		w.gradleFile(c, f, root, sc.cwd, sc)
+	}
 	lit := func(s string) codeArg { return codeArg{val: s, lit: true, raw: s} }
 	rm := []string{"rm", "-r", "-f"}
 	for _, m := range r.file.FindAllStringSubmatch(text, 256) {
