@@ -81,6 +81,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzTaskFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzToolFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzPreloadFiles -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzGradleMore -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzPyLint -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzLintStaged -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzNamed -fuzztime=20s ./internal/startup/
 	$(GO) test -run='^$$' -fuzz=FuzzInstallFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzMakeParse -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzTOMLStrings -fuzztime=20s ./internal/shell/

@@ -30,5 +30,5 @@ func (g *Guard) startupFinding(what, p string) Finding {
 // agentFinding is the finding for a write (what) that reaches one of
 // those files at p.
 func (g *Guard) agentFinding(what, p string) Finding {
-	return g.builtin("agent-config", fmt.Sprintf("%s would change %s, from which the coding agent runs code on its own (a skill's or subagent's hooks, a command's ! lines, an MCP server, a plugin) where ralph cannot read it first. Ask the human to add or change skills, commands, agents and MCP servers.", what, g.rel(p)), what, nil)
+	return g.builtin("agent-config", fmt.Sprintf("%s would change %s, from which the coding agent runs code on its own (a skill's or subagent's hooks, a command's ! lines, an MCP server, a plugin, a script its settings run) where ralph cannot read it first. Ask the human to add or change skills, commands, agents and MCP servers.", what, g.rel(p)), what, nil)
 }

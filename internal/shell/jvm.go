@@ -45,7 +45,7 @@ var (
 
 // gradle walks the build scripts of the Gradle build at the nearest
 // settings.gradle(.kts) (or build script) up from the directory.
-func (w *walker) gradle(c *ctx, args []Word, sc *scope) {
+func (w *walker) gradle(c *ctx, args []Word, sc *scope, wrapper bool) {
 	for _, a := range args {
 		switch a.Lit() {
 		case "--version", "-v", "--help", "-h", "--stop", "--status":
@@ -82,16 +82,21 @@ func (w *walker) gradle(c *ctx, args []Word, sc *scope) {
 		w.file = f
 		nsc := sc.child()
 		nsc.setCwd(filepath.Dir(f)) // a project's relative paths are its directory's
-		w.gradleCode(gc, text, nsc)
+		w.gradleCode(gc, text, root, nsc)
 		w.file = prev
 	})
 	if !ok {
 		w.opaqueCode("gradle over a tree of more than 2000 files: not every build script read")
 	}
+	w.gradleSources(gc, root, sc) // gradlemore.go
+	w.gradleInit(gc, args, root, sc)
+	if wrapper {
+		w.wrapperDist("gradlew", filepath.Join(root, "gradle", "wrapper", "gradle-wrapper.properties"))
+	}
 }
 
 // gradleCode walks the calls of a Gradle script that run or delete.
-func (w *walker) gradleCode(c *ctx, text string, sc *scope) {
+func (w *walker) gradleCode(c *ctx, text, root string, sc *scope) {
 	prev := w.inCode
 	w.inCode = true
 	defer func() { w.inCode = prev }()
@@ -118,10 +123,11 @@ func (w *walker) gradleCode(c *ctx, text string, sc *scope) {
 	for _, m := range gradleExecute().FindAllStringSubmatch(text, 256) {
 		w.shellString(c, m[1], sc)
 	}
+	w.gradleMore(c, text, root, sc) // gradlemore.go
 }
 
 // maven walks what the exec and antrun plugins of pom.xml run.
-func (w *walker) maven(c *ctx, args []Word, sc *scope) {
+func (w *walker) maven(c *ctx, args []Word, sc *scope, wrapper bool) {
 	for _, a := range args {
 		switch a.Lit() {
 		case "--version", "-v", "--help", "-h":
@@ -134,6 +140,12 @@ func (w *walker) maven(c *ctx, args []Word, sc *scope) {
 		return
 	}
 	w.fileCommands(c.with("mvn"), p, mavenCommands(text), sc)
+	w.mavenMore(c.with("mvn"), p, text, sc) // mavenmore.go
+	if wrapper {
+		if wp, _, ok := w.nearest(filepath.Dir(p), "", filepath.Join(".mvn", "wrapper", "maven-wrapper.properties")); ok {
+			w.wrapperDist("mvnw", wp)
+		}
+	}
 }
 
 var (

@@ -20,6 +20,14 @@ var lintConfigs = map[string][]string{
 	"prettier": {".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.json5",
 		".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.ts", "prettier.config.js",
 		"prettier.config.cjs", "prettier.config.mjs", "prettier.config.ts", ".prettierrc.toml", "package.json"},
+	// atk6: stylelint and commitlint load theirs the same way (and the
+	// plugins and extends they name).
+	"stylelint": {"stylelint.config.js", "stylelint.config.mjs", "stylelint.config.cjs", "stylelint.config.ts",
+		".stylelintrc.js", ".stylelintrc.mjs", ".stylelintrc.cjs", ".stylelintrc.json", ".stylelintrc.yaml",
+		".stylelintrc.yml", ".stylelintrc", "package.json"},
+	"commitlint": {"commitlint.config.js", "commitlint.config.mjs", "commitlint.config.cjs", "commitlint.config.ts",
+		"commitlint.config.cts", ".commitlintrc.js", ".commitlintrc.mjs", ".commitlintrc.cjs", ".commitlintrc.ts",
+		".commitlintrc.cts", ".commitlintrc.json", ".commitlintrc.yaml", ".commitlintrc.yml", ".commitlintrc", "package.json"},
 }
 
 // lintCode walks the configuration linter name loads (-c/--config FILE,
@@ -36,7 +44,7 @@ func (w *walker) lintCode(c *ctx, name string, args []Word, sc *scope) {
 	file := optValue1(args, "-c", "--config")
 	p, text, ok := w.nearest(sc.cwd, file, lintConfigs[name]...)
 	if ok && filepath.Base(p) == "package.json" && !strings.Contains(text, `"`+name+`"`) {
-		ok = false // a package.json without prettier's key configures nothing
+		ok = false // a package.json without the linter's key configures nothing
 	}
 	if ok {
 		w.jsConfigFiles(lc, p, text, sc)

@@ -106,9 +106,9 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 	case "pnpm", "yarn", "bun":
 		w.pmCode(c, name, args, sc)
 	case "gradle", "gradlew":
-		w.gradle(c, args, sc)
+		w.gradle(c, args, sc, name == "gradlew")
 	case "mvn", "mvnw":
-		w.maven(c, args, sc)
+		w.maven(c, args, sc, name == "mvnw")
 	case "tox":
 		w.tox(c, args, sc)
 	case "cmake":
@@ -119,8 +119,16 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 			d = dirOf(rest[0], sc)
 		}
 		w.pipLocalDir(c, "python -m build", "", d, sc) // pipreq.go
-	case "eslint", "prettier":
+	case "eslint", "prettier", "stylelint", "commitlint":
 		w.lintCode(c, name, args, sc) // linters.go
+	case "lint-staged":
+		w.lintStaged(c, args, sc) // lintstaged.go
+	case "pylint", "mypy", "flake8":
+		w.pyLint(c, name, args, sc) // pylinters.go
+	case "dmypy":
+		w.pyLint(c, "mypy", args, sc)
+	case "rubocop":
+		w.rubocop(c, args, sc)
 	}
 }
 
@@ -133,7 +141,8 @@ func readsProject(name string) bool {
 		"mise", "pdm", "poe", "hatch",
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
 		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
-		"node", "java", "npx", "eslint", "prettier":
+		"node", "java", "npx", "eslint", "prettier", "pylint", "mypy", "dmypy", "flake8", "rubocop",
+		"stylelint", "commitlint", "lint-staged":
 		return true
 	}
 	return interpreter(name) == "python"

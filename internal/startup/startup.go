@@ -137,7 +137,7 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
-	return out
+	return append(out, Named(root, home, getenv)...) // named.go: the scripts the agents' settings run
 }
 
 // Own reports whether a change to file p may be the agent program's own
