@@ -74,12 +74,10 @@ func TestReadBackOf(t *testing.T) {
 // cut by maxBytes or maxLines ends where it did.
 func TestTailLongLines(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log")
-	var lines []string
 	var data []byte
 	for i := range 60 {
 		// 1 byte to 150 KiB: shorter and longer than a chunk.
 		s := fmt.Sprintf("%d:%s", i, strings.Repeat(string(rune('a'+i%26)), (i*i*i*7)%(150<<10)))
-		lines = append(lines, s)
 		data = append(data, s+"\n"...)
 		if i%7 == 0 {
 			data = append(data, "\n"...) // blank: skipped, not counted
