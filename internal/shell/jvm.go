@@ -67,17 +67,10 @@ func (w *walker) gradle(c *ctx, args []Word, sc *scope, wrapper bool) {
 	gc := c.with("gradle")
 	w.gradleJVM(gc, root, sc) // preload.go
 	ok = w.eachFile(root, []string{"*.gradle", "*.gradle.kts"}, func(f string) {
-		if w.toolRead[f] || vendored(f) {
-			return
-		}
-		text, ok := w.readText(f)
+		text, ok := w.readOnce(f)
 		if !ok {
 			return
 		}
-		if w.toolRead == nil {
-			w.toolRead = map[string]bool{}
-		}
-		w.toolRead[f] = true
 		prev := w.file
 		w.file = f
 		nsc := sc.child()

@@ -127,17 +127,10 @@ func localDepDir(spec, dir string) (string, bool) {
 // dir.
 func (w *walker) localDepScripts(c *ctx, dir string, sc *scope) {
 	p := filepath.Join(dir, "package.json")
-	if vendored(p) || w.toolRead[p] {
-		return
-	}
-	text, ok := w.readText(p)
+	text, ok := w.readOnce(p)
 	if !ok {
 		return
 	}
-	if w.toolRead == nil {
-		w.toolRead = map[string]bool{}
-	}
-	w.toolRead[p] = true
 	for _, s := range localDepScripts {
 		if body := gjson.Get(text, "scripts."+s); body.Type == gjson.String && body.Str != "" {
 			w.inFile(c, p, "script "+s, body.Str, dir, sc)
