@@ -376,6 +376,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.xargs(c, args, sc, redirs, in)
 	case "parallel":
 		return w.parallel(c, args, sc, redirs, in)
+	case "fd", "fdfind":
+		cmd := leaf()
+		w.fdExec(c, cmd, args, sc)
+		return cmd
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "rbash", "su", "runuser", "script":
 		return w.shell(c, name, words, sc, redirs, in)
 	case "eval":
@@ -1443,6 +1447,38 @@ func (w *walker) findExec(c *ctx, find *Cmd, args []Word, sc *scope) {
 			}
 			w.exec(c.with("find "+s), sub, esc, nil, find)
 		}
+		i = j
+	}
+}
+
+// fdExec walks the command fd runs on what it finds (-x/--exec CMD, once
+// per file; -X/--exec-batch CMD, once with all of them): the rest of the
+// line, up to a ;, with the found path for each of {}, {/}, {//}, {.},
+// {/.}, or after the command when none is given.
+func (w *walker) fdExec(c *ctx, fd *Cmd, args []Word, sc *scope) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		if s != "-x" && s != "--exec" && s != "-X" && s != "--exec-batch" {
+			continue
+		}
+		var sub []Word
+		placed := false
+		j := i + 1
+		for ; j < len(args) && args[j].Lit() != ";"; j++ {
+			if strings.Contains(args[j].Raw, "{") && strings.Contains(args[j].Raw, "}") {
+				sub = append(sub, Word{Raw: args[j].Raw, FromInput: true, Dynamic: true})
+				placed = true
+				continue
+			}
+			sub = append(sub, args[j])
+		}
+		if len(sub) == 0 {
+			return
+		}
+		if !placed {
+			sub = append(sub, Word{Raw: "{}", FromInput: true, Dynamic: true})
+		}
+		w.exec(c.with("fd "+s), sub, sc, nil, fd)
 		i = j
 	}
 }
