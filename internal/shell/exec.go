@@ -380,6 +380,17 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		cmd := leaf()
 		w.fdExec(c, cmd, args, sc)
 		return cmd
+	case "concurrently", "nodemon", "watchexec", "npm-run-all", "npm-run-all2", "run-s", "run-p":
+		cmd := leaf()
+		w.runner(c, name, args, sc)
+		return cmd
+	case "npm":
+		// npm exec [--] CMD, npm x: the package's program, as npx runs it.
+		if len(args) > 0 && (args[0].Lit() == "exec" || args[0].Lit() == "x") {
+			if rest, ok := skipOpts(args[1:], "pc", "package call workspace"); ok {
+				return inner("npm "+args[0].Lit(), rest)
+			}
+		}
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "rbash", "su", "runuser", "script":
 		return w.shell(c, name, words, sc, redirs, in)
 	case "eval":
