@@ -380,7 +380,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		cmd := leaf()
 		w.fdExec(c, cmd, args, sc)
 		return cmd
-	case "concurrently", "nodemon", "watchexec", "npm-run-all", "npm-run-all2", "run-s", "run-p":
+	case "concurrently", "nodemon", "watchexec", "npm-run-all", "npm-run-all2", "run-s", "run-p", "turbo", "nx", "lerna":
 		cmd := leaf()
 		w.runner(c, name, args, sc)
 		return cmd

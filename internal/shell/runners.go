@@ -1,12 +1,18 @@
 package shell
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
 
 // Task runners that run command lines given as arguments: concurrently
 // runs each argument as a shell command line (npm:NAME as npm run NAME), nodemon its --exec,
 // watchexec a single argument with blanks through the shell, npm exec
-// its package's program as npx does, and npm-run-all (run-s, run-p) the
-// package.json scripts it names, as npm run does.
+// its package's program as npx does, npm-run-all (run-s, run-p) the
+// package.json scripts it names, as npm run does, and turbo, nx and lerna
+// the script of every workspace package.
 
 // runner walks what such a runner runs, and reports whether name is one.
 func (w *walker) runner(c *ctx, name string, args []Word, sc *scope) bool {
@@ -65,8 +71,95 @@ func (w *walker) runner(c *ctx, name string, args []Word, sc *scope) bool {
 				w.exec(c.with(name), npm, sc, nil, nil)
 			}
 		}
+	case "turbo", "nx", "lerna":
+		// turbo run X, turbo X, nx run-many -t X, nx run P:X, lerna run X:
+		// the script X of every workspace package.
+		for _, task := range monorepoTasks(name, args) {
+			w.workspaceScripts(c.with(name), task, sc)
+		}
 	default:
 		return false
 	}
 	return true
+}
+
+// monorepoTasks returns the scripts turbo, nx or lerna runs.
+func monorepoTasks(name string, args []Word) []string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		switch {
+		case name == "nx" && (s == "-t" || s == "--target" || s == "--targets") && i+1 < len(args):
+			words = append(words, strings.Split(args[i+1].Lit(), ",")...)
+			i++
+		case strings.HasPrefix(s, "--targets=") || strings.HasPrefix(s, "--target="):
+			_, v, _ := strings.Cut(s, "=")
+			words = append(words, strings.Split(v, ",")...)
+		case strings.HasPrefix(s, "-"):
+		default:
+			words = append(words, s)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	switch {
+	case name == "nx" && words[0] == "run-many" || name == "nx" && words[0] == "affected":
+		return words[1:]
+	case name == "nx" && words[0] == "run" && len(words) > 1:
+		_, t, _ := strings.Cut(words[1], ":")
+		return []string{t}
+	case words[0] == "run" || name == "lerna" && words[0] == "exec":
+		return words[1:]
+	case name == "turbo":
+		return words // turbo X is turbo run X
+	}
+	return nil
+}
+
+// workspaceScripts walks the script named task of the package.json above
+// the command's directory and of every workspace package it lists.
+func (w *walker) workspaceScripts(c *ctx, task string, sc *scope) {
+	d := dirOf("", sc)
+	if d == "" || task == "" {
+		return
+	}
+	for at := d; ; at = filepath.Dir(at) {
+		p := filepath.Join(at, "package.json")
+		if text, ok := w.readText(p); ok {
+			run := func(dir, file, text string) {
+				for _, s := range []string{"pre" + task, task, "post" + task} {
+					if body := gjson.Get(text, "scripts."+gjsonKey(s)); body.Type == gjson.String && body.Str != "" {
+						w.inFile(c, file, "run "+s, body.Str, dir, sc)
+					}
+				}
+			}
+			run(at, p, text)
+			ws := gjson.Get(text, "workspaces")
+			if ws.IsObject() {
+				ws = ws.Get("packages")
+			}
+			n := 0
+			ws.ForEach(func(_, v gjson.Result) bool {
+				pat := v.String()
+				if strings.HasPrefix(pat, "!") || filepath.IsAbs(pat) || strings.Contains(pat, "..") {
+					return true
+				}
+				for _, dir := range w.workspaceDirs(at, pat) {
+					q := filepath.Join(dir, "package.json")
+					if t, ok := w.readText(q); ok {
+						run(dir, q, t)
+					}
+					if n++; n >= maxTargets {
+						return false
+					}
+				}
+				return true
+			})
+			return
+		}
+		if filepath.Dir(at) == at {
+			return
+		}
+	}
 }

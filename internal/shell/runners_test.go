@@ -38,3 +38,47 @@ func TestRunnersScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestMonorepoScripts checks that turbo, nx and lerna run the named script
+// of the workspace packages, not only the root's.
+func TestMonorepoScripts(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"package.json":            `{"workspaces": ["packages/*"], "scripts": {"test": "jest"}}`,
+		"packages/a/package.json": `{"scripts": {"clean": "rm -rf ../../tests", "build": "tsc"}}`,
+	}
+	for f, text := range files {
+		p := filepath.Join(dir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		cmd  string
+		want bool // rm -rf ../../tests runs
+	}{
+		{"turbo run clean", true},
+		{"npx turbo clean", true},
+		{"nx run-many -t build,clean", true},
+		{"nx run a:clean", true},
+		{"lerna run clean", true},
+		{"turbo run build", false},
+		{"nx run-many -t build", false},
+		{"lerna run test", false},
+	} {
+		an := testAnalyzer()
+		an.ReadFile = os.ReadFile
+		an.ReadDir = os.ReadDir
+		a := an.Analyze(tt.cmd, dir)
+		got := false
+		for _, c := range a.Cmds {
+			if c.Name == "rm" {
+				got = true
+			}
+		}
+		if got != tt.want {
+			t.Errorf("Analyze(%q) runs rm: %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}
