@@ -570,6 +570,7 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 	dir := ""
 	var words []string
 	computed := false // a script named at run time: it may be any of them
+	filtered := false // run in workspace packages (--filter, yarn workspaces foreach)
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
@@ -593,12 +594,39 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 		case name == "npm" && (s == "-c" || s == "--call") && i+1 < len(args):
 			w.joinedOne(c.with(name+" exec -c"), args[i+1], sc) // npm exec -c 'CMD'
 			i++
+		case (s == "--filter" || s == "-F") && i+1 < len(args):
+			filtered = true // pnpm, bun: the workspace packages it selects
+			i++
+		case strings.HasPrefix(s, "--filter="):
+			filtered = true
+		case name == "pnpm" && (s == "-r" || s == "--recursive"), name == "npm" && (s == "--workspaces" || s == "-ws" || strings.HasPrefix(s, "--workspace=")):
+			filtered = true
+		case name == "npm" && (s == "-w" || s == "--workspace") && i+1 < len(args):
+			filtered = true
+			i++
 		case s == "--":
 			i = len(args)
 		case strings.HasPrefix(s, "-"):
 		default:
 			words = append(words, s)
 		}
+	}
+	// yarn workspaces foreach [run] X, yarn workspace NAME [run] X: the
+	// script of the workspace packages.
+	switch {
+	case name == "yarn" && len(words) > 1 && words[0] == "workspaces" && words[1] == "foreach":
+		words, filtered = words[2:], true
+	case name == "yarn" && len(words) > 1 && words[0] == "workspace":
+		words, filtered = words[2:], true
+	}
+	if filtered {
+		if len(words) > 0 && (words[0] == "run" || words[0] == "run-script") {
+			words = words[1:]
+		}
+		if len(words) > 0 {
+			w.workspaceScripts(c.with(name), words[0], sc)
+		}
+		return
 	}
 	var scripts []string
 	sub := ""
