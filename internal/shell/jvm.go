@@ -67,16 +67,7 @@ func (w *walker) gradle(c *ctx, args []Word, sc *scope, wrapper bool) {
 	gc := c.with("gradle")
 	w.gradleJVM(gc, root, sc) // preload.go
 	ok = w.eachFile(root, []string{"*.gradle", "*.gradle.kts"}, func(f string) {
-		text, ok := w.readOnce(f)
-		if !ok {
-			return
-		}
-		prev := w.file
-		w.file = f
-		nsc := sc.child()
-		nsc.setCwd(filepath.Dir(f)) // a project's relative paths are its directory's
-		w.gradleCode(gc, text, root, nsc)
-		w.file = prev
+		w.gradleFile(gc, f, root, "", sc)
 	})
 	if !ok {
 		w.opaqueCode("gradle over a tree of more than 2000 files: not every build script read")
