@@ -215,6 +215,8 @@ const (
 	pathPerlOpen = -3 // Perl's open(FH, MODE, path) or open(FH, ">path")
 	pathLiteral  = -4 // awk's print > "path": a literal path only
 	pathOsOpen   = -5 // os.open(path, flags): a write with O_WRONLY, O_RDWR or O_TRUNC
+	pathTreeCopy = -6 // copytree(src, dst), cpSync(src, dst): src's contents into dst
+	pathUnpack   = -7 // unpack_archive(file, dir): an archive extracted into dir
 )
 
 var ops map[string][]op
@@ -327,6 +329,24 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 			case o.paths == pathOsOpen:
 				if len(args) >= 2 && (strings.Contains(args[1].raw, "O_WRONLY") || strings.Contains(args[1].raw, "O_RDWR") || strings.Contains(args[1].raw, "O_TRUNC")) {
 					w.synthetic(c, o.argv, args[:1], sc)
+				}
+			case o.paths == pathTreeCopy:
+				// cp -r SRC/. DST: the contents, as these calls copy them.
+				if len(args) >= 2 {
+					src := args[0]
+					if src.lit {
+						src = codeArg{val: strings.TrimSuffix(src.val, "/") + "/.", lit: true, raw: src.raw}
+					}
+					w.synthetic(c, o.argv, []codeArg{src, args[1]}, sc)
+				}
+			case o.paths == pathUnpack:
+				if len(args) >= 1 {
+					dir := codeArg{val: ".", lit: true, raw: "."}
+					if len(args) >= 2 {
+						dir = args[1]
+					}
+					lit := func(s string) codeArg { return codeArg{val: s, lit: true, raw: s} }
+					w.synthetic(c, []string{"tar"}, []codeArg{lit("-xf"), args[0], lit("-C"), dir}, sc)
 				}
 			case o.paths == pathLiteral:
 				if len(args) > 0 && args[0].lit {

@@ -38,6 +38,8 @@ var tables = sync.OnceFunc(func() {
 			{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.open\s*\(`, argv: []string{"tee"}, paths: pathOsOpen},
 			{re: `\bos\.(?:exec[lv]p?e?|posix_spawnp?)\s*\(|\bpty\.spawn\s*\(`, shell: true},
 			{re: `\bos\.spawn[lv]p?e?\s*\(\s*[\w.]+\s*,`, shell: true},
+			{re: `\b(?:shutil\.copytree|(?:dir_util\.)?copy_tree)\s*\(`, argv: []string{"cp", "-r"}, paths: pathTreeCopy},
+			{re: `\bshutil\.unpack_archive\s*\(`, paths: pathUnpack},
 		},
 		"node": {
 			{re: `\b(?:rmSync|rmdirSync|removeSync|emptyDirSync|rimrafSync)\s*\(`, argv: []string{"rm", "-r", "-f"}, paths: 1},
@@ -48,7 +50,8 @@ var tables = sync.OnceFunc(func() {
 			{re: `\bunlinkSync\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.unlink\s*\(`, argv: []string{"rm", "-f"}, paths: 1},
 			{re: `\b(?:writeFileSync|truncateSync)\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.(?:writeFile|truncate)\s*\(`, argv: []string{"tee"}, paths: 1},
 			{re: `\b(?:renameSync|moveSync)\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.(?:rename|move)\s*\(`, argv: []string{"mv"}, paths: 2},
-			{re: `\b(?:copyFileSync|cpSync|copySync)\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.(?:copyFile|cp|copy)\s*\(`, argv: []string{"cp", "-r"}, paths: 2},
+			{re: `\bcopyFileSync\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.copyFile\s*\(`, argv: []string{"cp"}, paths: 2},
+			{re: `\b(?:cpSync|copySync)\s*\(|(?:\b(?:fs|fsp|fse|fsExtra|promises)|require\(\s*['"](?:node:)?fs(?:/promises|-extra)?['"]\s*\))\.(?:cp|copy)\s*\(`, argv: []string{"cp", "-r"}, paths: pathTreeCopy},
 			{re: `\bBun\.write\s*\(|\bDeno\.(?:writeTextFile|writeFile|truncate)(?:Sync)?\s*\(`, argv: []string{"tee"}, paths: 1},
 			{re: `\bDeno\.rename(?:Sync)?\s*\(`, argv: []string{"mv"}, paths: 2},
 			{re: `\bDeno\.copyFile(?:Sync)?\s*\(`, argv: []string{"cp"}, paths: 2},
@@ -118,7 +121,7 @@ var tables = sync.OnceFunc(func() {
 	}
 	quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 		"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
-		"copy", "link", "`", "qx", "%x", "$", "getline", "cp", "put_contents", "print",
+		"copy", "link", "`", "qx", "%x", "$", "getline", "cp", "put_contents", "print", "unpack",
 		"Remove", "Unlink", "Rmdir", "Write", "Truncate", "Create", "Rename", "Link", "Command", "Exec"}
 	shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 	pathCalls = []string{"Path", "pathlib.Path", "PosixPath", "PurePath", "pathlib.PurePath", "os.path.abspath",
