@@ -24,16 +24,7 @@ func TestRunnersScripts(t *testing.T) {
 		{"run-s build", false},
 		{"concurrently 'npm:build' 'go vet ./...'", false},
 	} {
-		an := testAnalyzer()
-		an.ReadFile = os.ReadFile
-		a := an.Analyze(tt.cmd, dir)
-		got := false
-		for _, c := range a.Cmds {
-			if c.Name == "rm" {
-				got = true
-			}
-		}
-		if got != tt.want {
+		if got := runsRm(tt.cmd, dir); got != tt.want {
 			t.Errorf("Analyze(%q) runs rm: %v, want %v", tt.cmd, got, tt.want)
 		}
 	}
@@ -76,18 +67,20 @@ func TestMonorepoScripts(t *testing.T) {
 		{"nx run-many -t build", false},
 		{"lerna run test", false},
 	} {
-		an := testAnalyzer()
-		an.ReadFile = os.ReadFile
-		an.ReadDir = os.ReadDir
-		a := an.Analyze(tt.cmd, dir)
-		got := false
-		for _, c := range a.Cmds {
-			if c.Name == "rm" {
-				got = true
-			}
-		}
-		if got != tt.want {
+		if got := runsRm(tt.cmd, dir); got != tt.want {
 			t.Errorf("Analyze(%q) runs rm: %v, want %v", tt.cmd, got, tt.want)
 		}
 	}
+}
+
+// runsRm reports whether cmd, run in dir with its files readable, runs rm.
+func runsRm(cmd, dir string) bool {
+	an := testAnalyzer()
+	an.ReadFile, an.ReadDir = os.ReadFile, os.ReadDir
+	for _, c := range an.Analyze(cmd, dir).Cmds {
+		if c.Name == "rm" {
+			return true
+		}
+	}
+	return false
 }
