@@ -76,7 +76,7 @@ var Builtins = []Builtin{
 		"recursive chmod/chown/chgrp of the project, its parents, home, / or anything outside the project",
 		"chmod -R 777 ."},
 	{"sql-drop", High, answer.Deny,
-		"SQL DROP, TRUNCATE, ALTER TABLE … DROP, or DELETE or UPDATE without WHERE through psql, mysql, sqlite3 and friends; dropdb; redis FLUSHALL",
+		"SQL DROP, TRUNCATE, ALTER TABLE … DROP, or DELETE or UPDATE without WHERE through psql, mysql, sqlite3 and friends or an MCP database tool (execute_sql, run_sql, drop-collection, …); dropdb; redis FLUSHALL",
 		`psql -c "DROP TABLE users"`},
 	{"data-reset", High, answer.Ask,
 		"ORM and framework database resets (prisma migrate reset, db push --accept-data-loss, rails db:drop/db:reset, manage.py flush, artisan migrate:fresh, …) and container volumes removed with their containers (docker compose down -v)",

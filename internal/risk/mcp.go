@@ -30,12 +30,21 @@ var (
 )
 
 // mcp adds to v what the input of ev's tool, one ralph does not know, says
-// the tool does.
-func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
+// the tool does. It reports whether the tool is a git tool, judged as the
+// git command line it runs (its paths name the repository, not files it
+// deletes or writes).
+func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 	name := strings.ToLower(ev.Tool)
 	in := gjson.ParseBytes(ev.Input)
 	if !in.IsObject() {
-		return
+		return false
+	}
+	if line, dir := mcpGit(ev.Tool, in, cwd); line != "" {
+		g.merge(v, g.Command(line, dir))
+		return true
+	}
+	if why := mcpData(ev.Tool, in); why != "" {
+		g.add(v, g.builtin("sql-drop", "`"+ev.Tool+"` "+why, ev.Tool, nil))
 	}
 	has := func(words ...string) bool {
 		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(name, w) })
@@ -60,7 +69,7 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
 	}
 	for _, k := range []string{"owner", "repo", "repository", "bucket", "url", "remote", "host", "project_id"} {
 		if in.Get(k).Exists() {
-			return // the paths are another machine's (a GitHub repository's, a bucket's)
+			return false // the paths are another machine's (a GitHub repository's, a bucket's)
 		}
 	}
 	paths := pathStrings(ev.Input)
@@ -102,6 +111,7 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) {
 			}
 		}
 	}
+	return false
 }
 
 // merge adds the findings of w, a judgement of what v's call does, to v,

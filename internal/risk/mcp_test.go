@@ -101,6 +101,10 @@ func FuzzMCP(f *testing.F) {
 	f.Add("mcp__fs__delete_file", `{"paths":["tests", 1, null]}`)
 	f.Add("mcp__x__run", `{"command":"rm","args":[{"a":1},"-rf"]}`)
 	f.Add("mcp__x__write", `[1,2]`)
+	f.Add("mcp__git__git_reset", `{"path":".","mode":"hard","paths":["a",2]}`)
+	f.Add("mcp__git__git_push", `{"remote":"-o","branch":"x y","remoteBranch":"'z","force":true}`)
+	f.Add("mcp__supabase__execute_sql", `{"query":["DROP TABLE t",{"x":1}]}`)
+	f.Add("mcp__mongodb__delete-many", `{"filter":[]}`)
 	f.Fuzz(func(t *testing.T, tool, input string) {
 		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tool, Input: json.RawMessage(input), Cwd: root})
 		if err != nil {

@@ -355,7 +355,9 @@ func (g *Guard) other(ev *event.Event, cwd string) *Verdict {
 	if len(ev.Input) == 0 {
 		return v
 	}
-	g.mcp(v, ev, cwd)
+	if g.mcp(v, ev, cwd) {
+		mutates = false
+	}
 	for _, p := range pathStrings(ev.Input) {
 		if !mutates {
 			break
