@@ -43,6 +43,10 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 		g.merge(v, g.Command(line, dir))
 		return true
 	}
+	if line := mcpInfra(ev.Tool, in); line != "" {
+		g.merge(v, g.Command(line, cwd))
+		return true
+	}
 	if why := mcpData(ev.Tool, in); why != "" {
 		g.add(v, g.builtin("sql-drop", "`"+ev.Tool+"` "+why, ev.Tool, nil))
 	}

@@ -187,6 +187,81 @@ func mcpGit(name string, in gjson.Result, cwd string) (line, dir string) {
 	return strings.Join(args, " "), dir
 }
 
+// mcpInfra returns the kubectl, helm or docker command line that a
+// Kubernetes or Docker server's tool runs (Flux159/mcp-server-kubernetes'
+// kubectl_delete, kubectl_generic, exec_in_pod and uninstall_helm_chart;
+// mcp-server-docker's remove_volume, remove_container, remove_image), or
+// "" when the tool is none of those.
+func mcpInfra(name string, in gjson.Result) string {
+	server, tool := mcpTool(name)
+	tool = strings.ReplaceAll(tool, "-", "_")
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v := in.Get(k); v.Type == gjson.String && v.Str != "" {
+				return word(v.Str)
+			}
+		}
+		return ""
+	}
+	words := func(keys ...string) []string {
+		var out []string
+		for _, k := range keys {
+			v := in.Get(k)
+			if v.Type == gjson.String && v.Str != "" {
+				out = append(out, v.Str) // a command line as one string
+			}
+			for _, a := range v.Array() {
+				if a.Type == gjson.String {
+					out = append(out, word(a.Str))
+				}
+			}
+		}
+		return out
+	}
+	line := func(parts ...string) string {
+		return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
+	}
+	ns := ""
+	if n := str("namespace"); n != "" {
+		ns = "-n " + n
+	}
+	all := ""
+	if in.Get("allNamespaces").Bool() || in.Get("all_namespaces").Bool() {
+		all = "--all-namespaces"
+	}
+	switch {
+	case tool == "exec_in_pod" || tool == "pod_exec" || strings.HasPrefix(tool, "kubectl_exec"):
+		return line(append([]string{"kubectl", "exec", str("name", "pod", "podName"), ns, "--"}, words("command", "cmd")...)...)
+	case tool == "kubectl_generic" || tool == "kubectl":
+		return line(append([]string{"kubectl", str("command"), str("subCommand", "subcommand"), str("resourceType", "resource_type", "resource"), str("name"), ns, all},
+			append(words("args"), words("flags")...)...)...)
+	case strings.HasPrefix(tool, "kubectl_"):
+		verb := strings.TrimPrefix(tool, "kubectl_")
+		if in.Get("allNamespaces").Bool() || in.Get("all").Bool() && !strings.Contains(all, "all") {
+			all = "--all"
+		}
+		return line("kubectl", verb, str("resourceType", "resource_type", "resource", "kind"), str("name"), ns, all)
+	case tool == "uninstall_helm_chart" || tool == "helm_uninstall" || tool == "uninstall_chart":
+		return line("helm", "uninstall", str("name", "release"), ns)
+	}
+	if !strings.Contains(server, "docker") && !strings.Contains(server, "podman") && !strings.Contains(tool, "docker") {
+		return ""
+	}
+	for _, kind := range []string{"volume", "container", "image", "network"} {
+		if tool == "remove_"+kind || tool == "delete_"+kind || tool == "docker_remove_"+kind || tool == kind+"_remove" {
+			force := ""
+			if in.Get("force").Bool() {
+				force = "--force"
+			}
+			return line("docker", kind, "rm", force, str(kind+"_name", kind+"_id", kind+"Id", kind+"Name", "name", "id"))
+		}
+		if tool == "prune_"+kind+"s" || tool == kind+"_prune" {
+			return line("docker", kind, "prune", "--force")
+		}
+	}
+	return ""
+}
+
 // word quotes s for the shell unless it is a plain word (HEAD~1,
 // origin, stash@{0}, src/a.go), so that the line reads as typed.
 func word(s string) string {
