@@ -444,6 +444,7 @@ func (r *run) afterBash(failed bool) error {
 		r.ciAfterBash(cc)
 		r.gitAfterBash(cc)
 		r.hooksAfterBash(cc)
+		r.logAfterBash()
 		return nil
 	})
 }
