@@ -123,8 +123,7 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 	ops = append(ops, g.gitWrites(gc.cmd, dir, texts)...)
 	if g.gitSlow {
 		// What git did not list may hold tests: asked, not let through.
-		w := shell.Word{Raw: "the files git could not list in time", Dynamic: true}
-		ops = append(ops, g.target(gc.cmd, opDelete, w, func(o *op) { o.force = true }))
+		ops = append(ops, g.unlisted(gc.cmd, "the files git could not list in time"))
 	}
 	return ops
 }
@@ -222,6 +221,15 @@ func (g *Guard) stashed(gc *gitCall, dir string) ([]string, string) {
 		}
 	}
 	return g.gitNames(dir, "diff", "--diff-filter=D", s+"^1", s), s
+}
+
+// unlisted is a deletion, by c, of files across the repository that
+// ralph could not list (what), judged as an rm -rf of a computed path:
+// asked about.
+func (g *Guard) unlisted(c *shell.Cmd, what string) op {
+	o := g.target(c, opDelete, shell.Word{Raw: what, Dynamic: true, Many: true}, nil)
+	o.recursive, o.force, o.under = true, true, ""
+	return o
 }
 
 // gitDeletions turns the names git gave (relative to the top of the

@@ -19,6 +19,7 @@ import (
 func (g *Guard) gitTreeOps(gc *gitCall) []op {
 	fl, operands := splitFlags(gc.args, "c")
 	var keep []string // directories kept, relative to the root; nil keeps none
+	all := false      // not even the files at the root are kept
 	switch gc.sub {
 	case "switch":
 		if !fl.has("orphan") && !fl.abbrev("orphan") {
@@ -32,6 +33,13 @@ func (g *Guard) gitTreeOps(gc *gitCall) []op {
 		case "set":
 			if fl.has("stdin") {
 				break // patterns read from input: any
+			}
+			if fl.has("no-cone") {
+				// Patterns, as in .gitignore: '/*' '!tests/' keeps the
+				// root and drops tests/, and a pattern can drop files at
+				// the root too. Judged as dropping every test.
+				all = true
+				break
 			}
 			for _, w := range operands[1:] {
 				v, ok := w.Value()
@@ -59,7 +67,7 @@ func (g *Guard) gitTreeOps(gc *gitCall) []op {
 	}
 	o := op{kind: opDelete, cmd: gc.cmd, force: true}
 	for _, t := range g.testsIn(g.Root, ".") {
-		if !keptSparse(strings.TrimSuffix(t, "/"), keep) {
+		if all || !keptSparse(strings.TrimSuffix(t, "/"), keep) {
 			o.paths = append(o.paths, filepath.Join(g.Root, filepath.FromSlash(t)))
 		}
 	}
