@@ -371,13 +371,16 @@ func (g *Guard) gitNames(dir string, args ...string) []string {
 	return names
 }
 
+// gitTimeout bounds each git the guard runs (a variable for the tests).
+var gitTimeout = 3 * time.Second
+
 // gitOutput runs git read-only in dir: no fsmonitor, untracked cache or
 // signature check (programs and writes the repository's configuration
 // could name: core.fsmonitor, gpg.program), no
 // optional locks, no prompt, no pager; three seconds at most. It returns nil on
 // any failure, and notes in g.gitSlow that git did not answer in time.
 func (g *Guard) gitOutput(dir string, args ...string) []byte {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager"}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
