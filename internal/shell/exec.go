@@ -524,6 +524,12 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.file = prev
 			return cmd
 		}
+		if walk := w.goBinary(v, sc); walk != nil {
+			// A Go program of the project, run by path.
+			cmd := leaf()
+			walk(c)
+			return cmd
+		}
 		if w.helper != "" && !filepath.IsAbs(v) {
 			// A program of the project git runs (GIT_SSH=./x) that
 			// ralph cannot read.

@@ -52,6 +52,7 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 		}
 	}
 	var pos []Word
+	var out Word // go build's -o
 	for i := 1; i < len(args); i++ {
 		s := args[i].Lit()
 		if s == "--" || !strings.HasPrefix(s, "-") {
@@ -76,6 +77,8 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 			continue
 		}
 		switch name {
+		case "o":
+			out = v
 		case "exec", "toolexec", "vettool":
 			w.goProgram(gc, name, v, sc)
 		case "C":
@@ -86,8 +89,11 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 			}
 		}
 	}
-	if sub == "run" {
+	switch sub {
+	case "run":
 		w.goRun(gc, pos, dir, sc)
+	case "build":
+		w.goBuild(out, pos, dir, sc)
 	}
 }
 

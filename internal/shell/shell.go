@@ -229,6 +229,11 @@ type Analyzer struct {
 	// ReadDir lists a directory, for the files a build tool reads its
 	// commands from (go generate ./...); nil leaves them unread.
 	ReadDir func(dir string) ([]fs.DirEntry, error)
+	// GoMain returns the directory of the project's main package that the
+	// Go program at bin (run from cwd) was built from, or fromFiles when
+	// it was built from a list of files; "" and false for any other
+	// program. nil leaves compiled programs unread.
+	GoMain func(bin, cwd string) (dir string, fromFiles bool)
 	// Program returns the program a file on disk runs when it is another
 	// one under this name (a link to /bin/rm, a copy of it); nil, or
 	// false, takes the file for what its name says.
@@ -298,6 +303,9 @@ type walker struct {
 	toolRead    map[string]bool
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
+	// built are the programs a go build in the line makes, by absolute
+	// path, with the packages or files they are built from (gobuilt.go).
+	built map[string][]Word
 	// progs and hashed are the programs the line put under other names
 	// (progcopy.go).
 	progs, hashed map[string]string

@@ -14,6 +14,7 @@ import (
 	_ "archive/zip"
 	_ "compress/gzip"
 	_ "crypto/sha256"
+	_ "debug/buildinfo"
 	_ "embed"
 	_ "encoding/hex"
 	_ "encoding/json"

@@ -1,0 +1,75 @@
+package risk
+
+import (
+	"bufio"
+	"debug/buildinfo"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// goMain traces a Go program back to the project's code it was built from,
+// for the shell analysis (shell.Analyzer.GoMain): go writes into every
+// binary its main package's import path and its module's path; the module
+// is the project's when a go.mod on the way up from the program's
+// directory of invocation, or at the project's root, declares it. A
+// program built from a list of files (go build x.go) says only
+// "command-line-arguments": fromFiles.
+func (g *Guard) goMain(bin, cwd string) (dir string, fromFiles bool) {
+	fi, err := os.Stat(bin)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < 1024 {
+		return "", false
+	}
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		return "", false // not a Go program
+	}
+	if info.Path == "command-line-arguments" {
+		return "", true
+	}
+	mod := info.Main.Path
+	if mod == "" || !strings.HasPrefix(info.Path+"/", mod+"/") {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for _, start := range []string{cwd, g.Root} {
+		for d := start; d != "" && !seen[d]; d = parent(d) {
+			seen[d] = true
+			if modulePath(filepath.Join(d, "go.mod")) == mod {
+				pkg := filepath.Join(d, filepath.FromSlash(strings.TrimPrefix(info.Path, mod)))
+				if _, ok := g.inProject(pkg); ok {
+					return pkg, false
+				}
+				return "", false
+			}
+		}
+	}
+	return "", false
+}
+
+// parent returns the directory above d, or "" at the root.
+func parent(d string) string {
+	p := filepath.Dir(d)
+	if p == d {
+		return ""
+	}
+	return p
+}
+
+// modulePath returns the module path a go.mod declares, or "".
+func modulePath(gomod string) string {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 0; sc.Scan() && n < 200; n++ {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '"') {
+			rest, _, _ = strings.Cut(rest, "//")
+			return strings.Trim(strings.TrimSpace(rest), `"`+"`")
+		}
+	}
+	return ""
+}
