@@ -1,11 +1,12 @@
 package risk
 
 import (
-	"bufio"
 	"debug/buildinfo"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/gomod"
 )
 
 // goMain traces a Go program back to the project's code it was built from,
@@ -35,7 +36,7 @@ func (g *Guard) goMain(bin, cwd string) (dir string, fromFiles bool) {
 	for _, start := range []string{cwd, g.Root} {
 		for d := start; d != "" && !seen[d]; d = parent(d) {
 			seen[d] = true
-			if modulePath(filepath.Join(d, "go.mod")) == mod {
+			if gomod.ModulePath(filepath.Join(d, "go.mod")) == mod {
 				pkg := filepath.Join(d, filepath.FromSlash(strings.TrimPrefix(info.Path, mod)))
 				if _, ok := g.inProject(pkg); ok {
 					return pkg, false
@@ -54,22 +55,4 @@ func parent(d string) string {
 		return ""
 	}
 	return p
-}
-
-// modulePath returns the module path a go.mod declares, or "".
-func modulePath(gomod string) string {
-	f, err := os.Open(gomod)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 0; sc.Scan() && n < 200; n++ {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '"') {
-			rest, _, _ = strings.Cut(rest, "//")
-			return strings.Trim(strings.TrimSpace(rest), `"`+"`")
-		}
-	}
-	return ""
 }

@@ -1,35 +1,9 @@
 package risk
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
-
-// TestModulePath: the module path of a go.mod, as the go command reads
-// it, whatever comes around it.
-func TestModulePath(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct{ text, want string }{
-		{"module example.com/x\n\ngo 1.21\n", "example.com/x"},
-		{"// comment\nmodule \"example.com/q\" // trailing\n", "example.com/q"},
-		{"module\texample.com/tab\n", "example.com/tab"},
-		{"modulex example.com/no\n", ""},
-		{"go 1.21\n", ""},
-		{"", ""},
-	} {
-		p := filepath.Join(dir, "go.mod")
-		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got := modulePath(p); got != tc.want {
-			t.Errorf("modulePath(%q) = %q, want %q", tc.text, got, tc.want)
-		}
-	}
-	if got := modulePath(filepath.Join(dir, "none", "go.mod")); got != "" {
-		t.Errorf("modulePath of a missing go.mod = %q", got)
-	}
-}
 
 // TestGoMainNotGo: files that are not Go programs are not traced.
 func TestGoMainNotGo(t *testing.T) {
