@@ -3,6 +3,7 @@ package gomod
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +30,22 @@ func TestModulePath(t *testing.T) {
 	if got := ModulePath(filepath.Join(dir, "none", "go.mod")); got != "" {
 		t.Errorf("modulePath of a missing go.mod = %q", got)
 	}
+}
+
+// FuzzModulePath: any go.mod text gives a path without a newline, never
+// a panic.
+func FuzzModulePath(f *testing.F) {
+	f.Add("module example.com/x\n")
+	f.Add("module \"a b\" // c\n")
+	f.Add("module `x`")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text string) {
+		p := filepath.Join(dir, "go.mod")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := ModulePath(p); strings.ContainsAny(got, "\n") {
+			t.Fatalf("ModulePath(%q) = %q", text, got)
+		}
+	})
 }
