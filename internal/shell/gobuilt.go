@@ -84,7 +84,13 @@ func (w *walker) goBinary(v string, sc *scope) func(c *ctx) {
 	if pos, ok := w.built[p]; ok {
 		return func(c *ctx) { w.goRun(c.with(v), pos, sc.cwd, sc) }
 	}
-	if w.a.GoMain == nil || w.file != "" {
+	if w.file != "" {
+		return nil
+	}
+	if walk := w.rustBinary(p, sc); walk != nil {
+		return walk
+	}
+	if w.a.GoMain == nil {
 		return nil
 	}
 	dir, fromFiles := w.a.GoMain(p, sc.cwd)

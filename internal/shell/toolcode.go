@@ -712,6 +712,9 @@ func (w *walker) cargoBuild(c *ctx, args []Word, sc *scope) {
 	if !ok {
 		w.opaqueCode("cargo " + sub + " over a tree of more than 2000 files: not every build script read")
 	}
+	if sub == "run" || sub == "r" {
+		w.cargoRun(c, rest, dir, top, sc)
+	}
 }
 
 // cargoMake walks the task cargo make (makers) runs from Makefile.toml:
