@@ -84,6 +84,9 @@ func (w *walker) rustCrate(dir, top, pkg string) string {
 // crate's target/debug or target/release), run by path; nil when p is
 // not one.
 func (w *walker) rustBinary(p string, sc *scope) func(c *ctx) {
+	if w.a.ReadFile == nil {
+		return nil
+	}
 	dir, name := filepath.Split(p)
 	dir = filepath.Clean(dir)
 	kind := "bin"
@@ -114,7 +117,7 @@ func (w *walker) rustBinary(p string, sc *scope) func(c *ctx) {
 // rustProgram walks the code of the crate at top that its program runs:
 // kind "bin" (name "" for src/main.rs) or "example".
 func (w *walker) rustProgram(c *ctx, top, kind, name string, sc *scope) {
-	if w.a.ReadDir == nil || c.depth >= MaxDepth {
+	if w.a.ReadDir == nil || w.a.ReadFile == nil || c.depth >= MaxDepth {
 		return
 	}
 	var files []string
