@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/gomod"
 )
 
@@ -46,6 +47,39 @@ func (g *Guard) goMain(bin, cwd string) (dir string, fromFiles bool) {
 		}
 	}
 	return "", false
+}
+
+// rebuilt reports whether a source of the program at bin — a file, or the
+// files of a directory, one level — changed after bin was written: its
+// status change time, which no one but the kernel sets, is later than
+// the program's modification. Then the program runs code that is no
+// longer on disk to be read (built, then the source put back), for the
+// shell analysis (shell.Analyzer.Rebuilt).
+func rebuilt(bin string, sources []string) bool {
+	fi, err := os.Stat(bin)
+	if err != nil {
+		return false
+	}
+	built := fi.ModTime().UnixNano()
+	newer := func(p string) bool {
+		st, err := filestamp.Lstat(p)
+		return err == nil && st.CTime >= built // the same tick too: the clock is coarse
+	}
+	for _, src := range sources {
+		ents, err := os.ReadDir(src)
+		if err != nil {
+			if newer(src) {
+				return true
+			}
+			continue
+		}
+		for _, e := range ents {
+			if !e.IsDir() && newer(filepath.Join(src, e.Name())) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parent returns the directory above d, or "" at the root.

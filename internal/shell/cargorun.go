@@ -109,6 +109,10 @@ func (w *walker) rustBinary(p string, sc *scope) func(c *ctx) {
 		if pkg := kv["package.name"]; kind == "bin" && len(pkg) == 1 && pkg[0] == name {
 			name = "" // the package's own program: src/main.rs
 		}
+		files := w.rustSources(top, kind, name)
+		if w.rebuilt(p, files) {
+			return w.stale(p)
+		}
 		return func(c *ctx) { w.rustProgram(c.with(p), top, kind, name, sc) }
 	}
 	return nil
@@ -120,6 +124,19 @@ func (w *walker) rustProgram(c *ctx, top, kind, name string, sc *scope) {
 	if w.a.ReadDir == nil || w.a.ReadFile == nil || c.depth >= MaxDepth {
 		return
 	}
+	files := w.rustSources(top, kind, name)
+	if len(files) > maxRustFiles {
+		w.opaqueCode("a Rust program of more than 200 files")
+		return
+	}
+	for _, f := range files {
+		w.readCode(c, "rust", f, sc)
+	}
+}
+
+// rustSources lists the files of the crate at top that its program (kind
+// "bin", name "" for src/main.rs, or "example") is built from.
+func (w *walker) rustSources(top, kind, name string) []string {
 	var files []string
 	switch {
 	case kind == "example":
@@ -129,14 +146,7 @@ func (w *walker) rustProgram(c *ctx, top, kind, name string, sc *scope) {
 		files = []string{filepath.Join(top, "src", "bin", name+".rs")}
 		files = append(files, w.rustFiles(filepath.Join(top, "src", "bin", name), nil)...)
 	}
-	files = w.rustFiles(filepath.Join(top, "src"), files) // main.rs and the modules
-	if len(files) > maxRustFiles {
-		w.opaqueCode("a Rust program of more than 200 files")
-		return
-	}
-	for _, f := range files {
-		w.readCode(c, "rust", f, sc)
-	}
+	return w.rustFiles(filepath.Join(top, "src"), files) // main.rs and the modules
 }
 
 // rustFiles appends to files the .rs files under dir, but src/bin's.

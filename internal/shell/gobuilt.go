@@ -95,6 +95,8 @@ func (w *walker) goBinary(v string, sc *scope) func(c *ctx) {
 	}
 	dir, fromFiles := w.a.GoMain(p, sc.cwd)
 	switch {
+	case dir != "" && w.rebuilt(p, []string{dir}):
+		return w.stale(v)
 	case dir != "":
 		return func(c *ctx) { w.goRun(c.with(v), []Word{{Raw: dir, Values: []string{dir}}}, sc.cwd, sc) }
 	case fromFiles:
@@ -103,4 +105,18 @@ func (w *walker) goBinary(v string, sc *scope) func(c *ctx) {
 		}
 	}
 	return nil
+}
+
+// rebuilt reports whether a source of the program at bin changed after it
+// was built (Analyzer.Rebuilt).
+func (w *walker) rebuilt(bin string, sources []string) bool {
+	return w.a.Rebuilt != nil && w.a.Rebuilt(bin, sources)
+}
+
+// stale is the walk of a program run by path whose code changed after it
+// was built: what it runs is no longer on disk to be read.
+func (w *walker) stale(v string) func(*ctx) {
+	return func(*ctx) {
+		w.opaque("a program built from code that changed since (" + v + "): ralph cannot read what it runs; build it again")
+	}
 }

@@ -234,6 +234,10 @@ type Analyzer struct {
 	// it was built from a list of files; "" and false for any other
 	// program. nil leaves compiled programs unread.
 	GoMain func(bin, cwd string) (dir string, fromFiles bool)
+	// Rebuilt reports whether one of the sources (files, or directories'
+	// files) of the program at bin changed after it was built; nil takes
+	// them for unchanged.
+	Rebuilt func(bin string, sources []string) bool
 	// Program returns the program a file on disk runs when it is another
 	// one under this name (a link to /bin/rm, a copy of it); nil, or
 	// false, takes the file for what its name says.
