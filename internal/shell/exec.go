@@ -536,6 +536,14 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.opaque(w.helper + "'s helper " + v + " (not a script ralph can read)")
 		}
 	}
+	if v, ok := words[0].Value(); ok && !strings.Contains(v, "/") {
+		if walk := w.goInstalled(v, sc); walk != nil {
+			// A Go program of the project go install put on PATH.
+			cmd := leaf()
+			walk(c)
+			return cmd
+		}
+	}
 	cmd := leaf()
 	w.afterDashes(c, filepath.Base(name), args, sc)
 	return cmd

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -119,4 +120,70 @@ func (w *walker) stale(v string) func(*ctx) {
 	return func(*ctx) {
 		w.opaque("a program built from code that changed since (" + v + "): ralph cannot read what it runs; build it again")
 	}
+}
+
+// goBinDirs are the directories go install puts programs in: $GOBIN, or
+// each $GOPATH's bin, or ~/go/bin.
+func (w *walker) goBinDirs(sc *scope) []string {
+	get := func(k string) string {
+		if v, ok := sc.vars[k]; ok {
+			if len(v.vals) == 1 && !v.dynamic {
+				return v.vals[0]
+			}
+			return ""
+		}
+		if w.a.Env != nil {
+			return w.a.Env(k)
+		}
+		return ""
+	}
+	if b := get("GOBIN"); b != "" {
+		return []string{b}
+	}
+	if gp := get("GOPATH"); gp != "" {
+		var out []string
+		for _, d := range filepath.SplitList(gp) {
+			out = append(out, filepath.Join(d, "bin"))
+		}
+		return out
+	}
+	if h := get("HOME"); h != "" {
+		return []string{filepath.Join(h, "go", "bin")}
+	}
+	return nil
+}
+
+// goInstalled returns the walk of a program run by name that go install
+// put in a Go bin directory — in this line, or earlier when PATH finds
+// that one first — read as goBinary reads one run by path; nil otherwise.
+func (w *walker) goInstalled(name string, sc *scope) func(*ctx) {
+	if w.file != "" || name == "" || strings.ContainsAny(name, "/=") {
+		return nil
+	}
+	for _, d := range w.goBinDirs(sc) {
+		p := filepath.Join(d, name)
+		if _, ok := w.built[p]; ok {
+			return w.goBinary(p, sc)
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		path := ""
+		if v, ok := sc.vars["PATH"]; ok && len(v.vals) == 1 {
+			path = v.vals[0]
+		} else if w.a.Env != nil {
+			path = w.a.Env("PATH")
+		}
+		for _, e := range filepath.SplitList(path) {
+			q := filepath.Join(e, name)
+			if fi, err := os.Stat(q); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+				if q != p {
+					return nil // another program of that name runs
+				}
+				return w.goBinary(p, sc)
+			}
+		}
+		return nil
+	}
+	return nil
 }

@@ -94,6 +94,10 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 		w.goRun(gc, pos, dir, sc)
 	case "build":
 		w.goBuild(out, pos, dir, sc)
+	case "install":
+		if dirs := w.goBinDirs(sc); len(dirs) > 0 && (len(pos) == 0 || !strings.Contains(pos[0].Raw, "@")) {
+			w.goBuild(Word{Raw: dirs[0] + "/", Values: []string{dirs[0] + "/"}}, pos, dir, sc)
+		}
 	}
 }
 
