@@ -148,7 +148,8 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 	if err != nil || !ok || bytes.Equal(before, next) {
 		return nil, err
 	}
-	opt := Options{Tool: tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as}
+	opt := Options{Tool: tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as,
+		Prior: func() []byte { return committed(root, name) }}
 	f := Check(name, before, next, opt)
 	if f == nil {
 		return nil, nil

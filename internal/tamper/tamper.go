@@ -166,6 +166,12 @@ type Options struct {
 	// whose own name it does not know (a helper under tests/ that
 	// test_files names); "": the file's name.
 	As string
+	// Prior returns the file's last text that is known to hold its tests
+	// (its committed one), which stands for the text before when that
+	// does not parse: a file first broken (emptied, a brace cut) and then
+	// rewritten without its tests is compared with what it held. Nil, or
+	// a nil result: nothing to compare with.
+	Prior func() []byte
 }
 
 // Check compares the test file name (slash-separated, relative to the
@@ -182,6 +188,13 @@ func Check(name string, before, after []byte, opt Options) *Finding {
 		return nil
 	}
 	b, err := testscan.Scan(as, before)
+	if (b == nil || err != nil) && opt.Prior != nil {
+		if prior := opt.Prior(); prior != nil {
+			if pb, perr := testscan.Scan(as, prior); pb != nil && perr == nil {
+				before, b, err = prior, pb, nil
+			}
+		}
+	}
 	if b == nil {
 		return nil
 	}
