@@ -114,6 +114,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	// move to the archive.
 	end := state.Batch()
 	defer end()
+	defer noGC()()
 	token, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
