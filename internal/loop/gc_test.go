@@ -1,28 +1,50 @@
 package loop
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
 
-// TestNoGCRestores: the collector is off while a stop runs and as it was
-// after, so that a process that runs stops in a row (ralph, the tests)
-// keeps its own setting.
-func TestNoGCRestores(t *testing.T) {
+// TestNoGC: the collector is off while a stop of a big tree runs (its
+// saved view at least bigView), on for a small one or none, and as it
+// was after, so that a process that runs stops in a row (ralph, the
+// tests) keeps its own setting.
+func TestNoGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(73))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-	restore := noGC()
-	if gc := debug.SetGCPercent(-1); gc != -1 {
-		t.Errorf("GC percent during a stop %d, want -1 (off)", gc)
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "small"), filepath.Join(dir, "big")
+	if err := os.WriteFile(small, make([]byte, bigView-1), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if limit := debug.SetMemoryLimit(-1); limit != stopMemoryLimit {
-		t.Errorf("memory limit during a stop %d, want %d", limit, stopMemoryLimit)
+	if err := os.WriteFile(big, make([]byte, bigView), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	restore()
-	if gc := debug.SetGCPercent(-1); gc != 73 {
-		t.Errorf("GC percent after %d, want 73", gc)
-	}
-	if limit := debug.SetMemoryLimit(-1); limit != 1<<40 {
-		t.Errorf("memory limit after %d, want %d", limit, int64(1<<40))
+	for _, tt := range []struct {
+		view  string
+		gc    int
+		limit int64
+	}{
+		{big, -1, stopMemoryLimit},
+		{small, 73, 1 << 40},
+		{filepath.Join(dir, "none"), 73, 1 << 40},
+	} {
+		restore := noGC(tt.view)
+		gc := debug.SetGCPercent(0)
+		debug.SetGCPercent(gc)
+		limit := debug.SetMemoryLimit(-1) // -1 reads it
+		restore()
+		if gc != tt.gc || limit != tt.limit {
+			t.Errorf("%s: during the stop GC %d, limit %d; want %d, %d", filepath.Base(tt.view), gc, limit, tt.gc, tt.limit)
+		}
+		if gc := debug.SetGCPercent(-1); gc != 73 {
+			t.Errorf("%s: GC percent after %d, want 73", filepath.Base(tt.view), gc)
+		}
+		debug.SetGCPercent(73)
+		if limit := debug.SetMemoryLimit(-1); limit != 1<<40 {
+			t.Errorf("%s: memory limit after %d, want %d", filepath.Base(tt.view), limit, int64(1<<40))
+		}
 	}
 }
