@@ -28,7 +28,10 @@ import (
 // view does not read (node_modules…) was walked, a directory or the root
 // itself was selected (its tests are found by a walk), or the find tests
 // what a file holds (-empty); nor when a directory's stamp is too recent
-// to trust.
+// to trust. A walk stopped at maxWalk entries is kept, with that fact:
+// the view lists each directory in one order, so the same listings stop
+// the same walk at the same entry (a tree of 50,000 files is past the
+// bound, and was judged from its 50,000 names at every call).
 
 // FindMemo is where a guard keeps its last find's selection.
 type FindMemo struct {
@@ -38,7 +41,7 @@ type FindMemo struct {
 	Write func(path string, data []byte) error
 }
 
-const findMemoHeader = "ralph-find-memo 1"
+const findMemoHeader = "ralph-find-memo 2"
 
 // findMemoHits counts the selections given from a memo (tests look).
 var findMemoHits int
@@ -50,7 +53,7 @@ type selection struct {
 	changes []string // the other files (only when there are no tests)
 	tamper  string   // the first protected path it reaches
 	git     string   // the first of git's hooks or configuration it reaches
-	cut     bool     // the walk stopped at maxWalk entries (never kept)
+	cut     bool     // the walk stopped at maxWalk entries
 }
 
 // findMemoKey is the key of a find's selection under root; "" when it
@@ -95,15 +98,21 @@ func (g *Guard) loadSelection(key string) (selection, bool) {
 		return selection{}, false
 	}
 	f := strings.Split(rest, "\x00")
-	if len(f) < 3 || f[2] != "t" && f[2] != "c" {
+	if len(f) < 3 {
 		return selection{}, false
 	}
-	sel := selection{tamper: f[0], git: f[1]}
+	// The kind: t (tests) or c (other files); upper case when the walk
+	// stopped at maxWalk entries.
+	kind := f[2]
+	if kind != "t" && kind != "c" && kind != "T" && kind != "C" {
+		return selection{}, false
+	}
+	sel := selection{tamper: f[0], git: f[1], cut: kind == "T" || kind == "C"}
 	list := f[3:]
 	if len(list) == 1 && list[0] == "" {
 		list = nil
 	}
-	if f[2] == "t" {
+	if kind == "t" || kind == "T" {
 		// The number of tests, then the first of them.
 		if len(list) == 0 {
 			return selection{}, false
@@ -132,6 +141,9 @@ func (g *Guard) saveSelection(key string, view *treeview.View, sel selection) {
 	kind, list := "t", append([]string{strconv.Itoa(sel.nTests)}, firstN(sel.tests, shownTests)...)
 	if sel.nTests == 0 {
 		kind, list = "c", sel.changes
+	}
+	if sel.cut {
+		kind = strings.ToUpper(kind)
 	}
 	for _, f := range append([]string{sel.tamper, sel.git}, list...) {
 		if strings.IndexByte(f, 0) >= 0 {
@@ -190,7 +202,7 @@ func (g *Guard) selectFind(s *findSpec, root string) selection {
 		sel.changes = nil // not used: the tests are what the find is judged by
 	}
 	sel.cut = g.walkCut
-	if keep && !g.walkedOut && !sel.cut {
+	if keep && !g.walkedOut {
 		g.saveSelection(key, g.view, sel)
 	}
 	return sel

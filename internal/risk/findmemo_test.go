@@ -234,6 +234,8 @@ func FuzzLoadSelection(f *testing.F) {
 	f.Add(framed("\x00\x00t\x003\x00a\x00b\x00c"))
 	f.Add(framed("x\x00y\x00c\x00a"))
 	f.Add(framed("\x00\x00t"))
+	f.Add(framed("\x00\x00T\x001\x00a"))
+	f.Add(framed("p\x00\x00C"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := newGuard(t, root, nil)

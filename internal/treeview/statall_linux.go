@@ -1,8 +1,8 @@
 package treeview
 
 import (
-	"path"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -32,8 +32,11 @@ func (v *View) StatAll(rels []string) {
 	// Runs of files of one directory (a walk gives them in a row).
 	type run struct{ start, end int }
 	var runs []run
+	// A rel's directory and name are cut at its last slash (as the
+	// view's own paths are made: no path.Dir, whose Clean was 2 % of a
+	// 50,000-file stop): "a/b" is b in a, "b" b in the root.
 	for i, rel := range todo {
-		if i == 0 || path.Dir(rel) != path.Dir(todo[i-1]) {
+		if i == 0 || dirOf(rel) != dirOf(todo[i-1]) {
 			runs = append(runs, run{i, i})
 		}
 		runs[len(runs)-1].end = i + 1
@@ -52,17 +55,18 @@ func (v *View) StatAll(rels []string) {
 					return
 				}
 				r := runs[k]
-				dir := path.Dir(todo[r.start])
-				if dir == "." {
-					dir = ""
-				}
+				dir := dirOf(todo[r.start])
 				fd, err := unix.Open(v.abs(dir), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_PATH, 0)
 				if err != nil {
 					continue // left to Stat
 				}
 				for i := r.start; i < r.end; i++ {
 					var st unix.Stat_t
-					err := unix.Fstatat(fd, path.Base(todo[i]), &st, unix.AT_SYMLINK_NOFOLLOW)
+					name := todo[i][strings.LastIndexByte(todo[i], '/')+1:]
+					if name == "" {
+						continue // "a/": left to Stat
+					}
+					err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 					switch {
 					case err == unix.ENOENT || err == unix.ENOTDIR:
 						got[i] = true // as os.Lstat: no such file
