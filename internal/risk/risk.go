@@ -41,7 +41,18 @@ const (
 	Critical = "critical"
 )
 
-var levelRank = map[string]int{Low: 0, Medium: 1, High: 2, Critical: 3}
+// levelRank orders the levels: Low 0 to Critical 3.
+func levelRank(level string) int {
+	switch level {
+	case Medium:
+		return 1
+	case High:
+		return 2
+	case Critical:
+		return 3
+	}
+	return 0
+}
 
 // Finding is one rule that matched.
 type Finding struct {
@@ -389,7 +400,7 @@ func (g *Guard) File(tool, p string) *Verdict {
 	g.decide(v)
 	if v.Decision != answer.Deny && exists(p) {
 		for _, f := range v.Findings {
-			if levelRank[f.Level] >= levelRank[Medium] {
+			if levelRank(f.Level) >= levelRank(Medium) {
 				v.Changes = []string{p}
 				break
 			}
@@ -488,7 +499,7 @@ func (g *Guard) shift(name, level string, a answer.Decision) answer.Decision {
 			i--
 		}
 	case "aggressive":
-		if levelRank[level] >= levelRank[Medium] && i > 0 && i < len(steps)-1 {
+		if levelRank(level) >= levelRank(Medium) && i > 0 && i < len(steps)-1 {
 			i++
 		}
 	}
@@ -505,7 +516,7 @@ func (g *Guard) decide(v *Verdict) {
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		if v.Top == nil || f.Action.Worse(v.Top.Action) ||
-			f.Action == v.Top.Action && levelRank[f.Level] > levelRank[v.Top.Level] {
+			f.Action == v.Top.Action && levelRank(f.Level) > levelRank(v.Top.Level) {
 			v.Top = f
 		}
 	}
