@@ -51,7 +51,7 @@ func ownInits(out string) ([]initCost, error) {
 
 func TestOwnInits(t *testing.T) {
 	out := "init internal/bytealg @0 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
-		"init gopkg.in/yaml%2ev3 @0.72 ms, 0.12 ms clock, 25720 bytes, 276 allocs\n" +
+		"init go.yaml.in/yaml/v3 @0.72 ms, 0.12 ms clock, 25720 bytes, 276 allocs\n" +
 		"init github.com/ralph-hooks/ralph-hooks/internal/risk @0.98 ms, 0.080 ms clock, 41064 bytes, 451 allocs\n" +
 		"ralph: reading event from stdin: …\n" +
 		"init github.com/ralph-hooks/ralph-hooks/internal/pretool @1.0 ms, 0.003 ms clock, 256 bytes, 2 allocs\n"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // git runs its hooks on commit, merge, push, checkout, rebase and am: the
