@@ -10,9 +10,9 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/match v1.1.1
 	github.com/tidwall/sjson v1.2.5
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.47.0
 	golang.org/x/text v0.14.0
-	gopkg.in/yaml.v3 v3.0.1
 	mvdan.cc/sh/v3 v3.14.1
 )
 

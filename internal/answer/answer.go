@@ -27,10 +27,22 @@ const (
 	Block Decision = "block" // PostToolUse / Stop: send the agent back to work
 )
 
-var rank = map[Decision]int{"": 0, Allow: 0, Warn: 1, Ask: 2, Deny: 3, Block: 3}
+// rank orders the decisions by severity: none and Allow 0, Warn 1, Ask 2,
+// Deny and Block 3.
+func (d Decision) rank() int {
+	switch d {
+	case Warn:
+		return 1
+	case Ask:
+		return 2
+	case Deny, Block:
+		return 3
+	}
+	return 0
+}
 
 // Worse reports whether d is more severe than o.
-func (d Decision) Worse(o Decision) bool { return rank[d] > rank[o] }
+func (d Decision) Worse(o Decision) bool { return d.rank() > o.rank() }
 
 // Answer is a hook's reply.
 type Answer struct {

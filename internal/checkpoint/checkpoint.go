@@ -207,14 +207,16 @@ func (s Store) List() ([]*Manifest, error) {
 	return ms, nil
 }
 
-// regenerable are directory names whose contents tools rebuild, and which
-// a checkpoint therefore does not store when it meets them inside a
+// regenerable reports whether s is a directory name whose contents tools
+// rebuild, and which a checkpoint therefore does not store when it meets them inside a
 // directory it walks.
-var regenerable = map[string]bool{
-	"node_modules": true, ".venv": true, "venv": true, "__pycache__": true,
-	".pytest_cache": true, ".mypy_cache": true, ".tox": true, ".next": true,
-	".cache": true, "target": true, "dist": true, "build": true,
-	"coverage": true, ".gradle": true,
+func regenerable(s string) bool {
+	switch s {
+	case "node_modules", ".venv", "venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".tox",
+		".next", ".cache", "target", "dist", "build", "coverage", ".gradle":
+		return true
+	}
+	return false
 }
 
 // Create takes a checkpoint of paths, absolute paths inside the project
@@ -369,7 +371,7 @@ func (c *collector) skipDir(rel string, direct bool) string {
 		return "ralph state"
 	case name == ".git" && !direct:
 		return "version control"
-	case regenerable[name] && !direct:
+	case regenerable(name) && !direct:
 		return "regenerable"
 	}
 	return ""

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
@@ -817,7 +817,7 @@ func describe(n *yaml.Node) string {
 	return n.Value
 }
 
-// yamlMsg turns a yaml.v3 error into one line without the "yaml: " noise.
+// yamlMsg turns a YAML (go.yaml.in/yaml/v3) error into one line without the "yaml: " noise.
 func yamlMsg(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")

@@ -15,11 +15,32 @@ func (Copilot) Name() string { return "copilot" }
 
 // copilotTools maps Copilot CLI's read-only tools onto Claude Code's names;
 // their input is not read.
-var copilotTools = map[string]string{
-	"view": "Read", "glob": "Glob", "grep": "Grep", "rg": "Grep", "web_fetch": "WebFetch",
-	"web_search": "WebSearch", "ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Agent",
-	"read_bash": "BashOutput", "stop_bash": "KillShell", "list_bash": "BashOutput", "report_intent": "TodoWrite",
-	"powershell": "PowerShell",
+func copilotTools(s string) (string, bool) {
+	switch s {
+	case "view":
+		return "Read", true
+	case "glob":
+		return "Glob", true
+	case "grep", "rg":
+		return "Grep", true
+	case "web_fetch":
+		return "WebFetch", true
+	case "web_search":
+		return "WebSearch", true
+	case "ask_user":
+		return "AskUserQuestion", true
+	case "update_todo", "report_intent":
+		return "TodoWrite", true
+	case "task":
+		return "Agent", true
+	case "read_bash", "list_bash":
+		return "BashOutput", true
+	case "stop_bash":
+		return "KillShell", true
+	case "powershell":
+		return "PowerShell", true
+	}
+	return "", false
 }
 
 // Decode decodes one Copilot CLI hook event.
@@ -146,7 +167,7 @@ func copilotTool(name string, in []byte) (string, []byte) {
 	case "apply_patch":
 		return patchTool(in)
 	}
-	if t, ok := copilotTools[name]; ok {
+	if t, ok := copilotTools(name); ok {
 		return t, in
 	}
 	return name, in

@@ -14,11 +14,20 @@ type Cursor struct{}
 func (Cursor) Name() string { return "cursor" }
 
 // cursorNames maps Cursor's event names onto Claude Code's.
-var cursorNames = map[string]string{
-	"preToolUse": PreToolUse, "beforeShellExecution": PreToolUse, "beforeMCPExecution": PreToolUse,
-	"beforeReadFile": PreToolUse, "postToolUse": PostToolUse, "afterShellExecution": PostToolUse,
-	"afterFileEdit": PostToolUse, "afterMCPExecution": PostToolUse, "postToolUseFailure": PostToolUseFailure,
-	"stop": Stop, "subagentStop": SubagentStop,
+func cursorNames(s string) (string, bool) {
+	switch s {
+	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile":
+		return PreToolUse, true
+	case "postToolUse", "afterShellExecution", "afterFileEdit", "afterMCPExecution":
+		return PostToolUse, true
+	case "postToolUseFailure":
+		return PostToolUseFailure, true
+	case "stop":
+		return Stop, true
+	case "subagentStop":
+		return SubagentStop, true
+	}
+	return "", false
 }
 
 // Decode decodes one Cursor hook event.
@@ -50,7 +59,7 @@ func (Cursor) Decode(data []byte) (*Event, error) {
 	loops := f.num("loop_count")
 	ev.DurationMS = f.num("duration")
 	ev.Name = ev.Native
-	if n, ok := cursorNames[ev.Native]; ok {
+	if n, ok := cursorNames(ev.Native); ok {
 		ev.Name = n
 	}
 	switch ev.Native {

@@ -137,20 +137,25 @@ type Dialect interface {
 	Decode(data []byte) (*Event, error)
 }
 
-var dialects = map[string]Dialect{
-	"claude":   Claude{},
-	"codex":    Codex{},
-	"gemini":   Gemini{},
-	"copilot":  Copilot{},
-	"cursor":   Cursor{},
-	"opencode": OpenCode{},
+// dialects are the known dialects (a slice, not a map: it costs nothing
+// at start-up).
+var dialects = []Dialect{Claude{}, Codex{}, Gemini{}, Copilot{}, Cursor{}, OpenCode{}}
+
+// dialect returns the dialect named agent.
+func dialect(agent string) (Dialect, bool) {
+	for _, d := range dialects {
+		if d.Name() == agent {
+			return d, true
+		}
+	}
+	return nil, false
 }
 
 // Agents lists the dialect names, sorted.
 func Agents() []string {
 	var names []string
-	for n := range dialects {
-		names = append(names, n)
+	for _, d := range dialects {
+		names = append(names, d.Name())
 	}
 	sort.Strings(names)
 	return names
@@ -177,7 +182,7 @@ func Decode(data []byte, agent string) (*Event, error) {
 	if agent == "" {
 		agent = detect(data)
 	}
-	d, ok := dialects[agent]
+	d, ok := dialect(agent)
 	if !ok {
 		return nil, fmt.Errorf("unknown agent %q (known: %s)", agent, strings.Join(Agents(), ", "))
 	}
@@ -196,10 +201,13 @@ func Decode(data []byte, agent string) (*Event, error) {
 	return ev, nil
 }
 
-// geminiEvents are the event names only Gemini CLI sends.
-var geminiEvents = map[string]bool{
-	"BeforeTool": true, "AfterTool": true, "BeforeAgent": true, "AfterAgent": true, "BeforeModel": true,
-	"AfterModel": true, "BeforeToolSelection": true, "PreCompress": true,
+// geminiEvent reports whether s is an event name only Gemini CLI sends.
+func geminiEvent(s string) bool {
+	switch s {
+	case "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress":
+		return true
+	}
+	return false
 }
 
 // detect names the dialect data is in, from the fields only one agent
@@ -224,11 +232,11 @@ func detect(data []byte) string {
 			agent = "copilot"
 			return false
 		case "hook_event_name":
-			if geminiEvents[v.Str] {
+			if geminiEvent(v.Str) {
 				agent = "gemini"
 				return false
 			}
-			if _, ok := opencodeNames[v.Str]; ok {
+			if _, ok := opencodeNames(v.Str); ok {
 				agent = "opencode"
 				return false
 			}

@@ -658,7 +658,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if _, ok := dialects[ev.Agent]; !ok || !bytes.Equal(ev.Raw, data) {
+		if _, ok := dialect(ev.Agent); !ok || !bytes.Equal(ev.Raw, data) {
 			t.Fatalf("Decode(%q): Agent %q, Raw %q; want a known agent and the input", data, ev.Agent, ev.Raw)
 		}
 		if ev.Input != nil && (ev.Input[0] != '{' || !json.Valid(ev.Input)) {

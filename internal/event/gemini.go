@@ -30,18 +30,38 @@ type Gemini struct{}
 func (Gemini) Name() string { return "gemini" }
 
 // geminiNames maps Gemini CLI's event names onto Claude Code's.
-var geminiNames = map[string]string{
-	"BeforeTool": PreToolUse,
-	"AfterTool":  PostToolUse,
-	"AfterAgent": Stop,
+func geminiNames(s string) (string, bool) {
+	switch s {
+	case "BeforeTool":
+		return PreToolUse, true
+	case "AfterTool":
+		return PostToolUse, true
+	case "AfterAgent":
+		return Stop, true
+	}
+	return "", false
 }
 
 // geminiTools maps Gemini CLI's read-only and search tools onto Claude
 // Code's names; their input is not read.
-var geminiTools = map[string]string{
-	"read_file": "Read", "read_many_files": "Read", "glob": "Glob", "search_file_content": "Grep",
-	"grep_search": "Grep", "list_directory": "LS", "web_fetch": "WebFetch", "google_web_search": "WebSearch",
-	"write_todos": "TodoWrite",
+func geminiTools(s string) (string, bool) {
+	switch s {
+	case "read_file", "read_many_files":
+		return "Read", true
+	case "glob":
+		return "Glob", true
+	case "search_file_content", "grep_search":
+		return "Grep", true
+	case "list_directory":
+		return "LS", true
+	case "web_fetch":
+		return "WebFetch", true
+	case "google_web_search":
+		return "WebSearch", true
+	case "write_todos":
+		return "TodoWrite", true
+	}
+	return "", false
 }
 
 // Decode decodes one Gemini CLI hook event.
@@ -59,7 +79,7 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 		NativeTool:     f.str("tool_name"),
 	}
 	ev.Name = ev.Native
-	if n, ok := geminiNames[ev.Native]; ok {
+	if n, ok := geminiNames(ev.Native); ok {
 		ev.Name = n
 	}
 	in := f.object("tool_input")
@@ -108,7 +128,7 @@ func (Gemini) Decode(data []byte) (*Event, error) {
 		ev.Input = input("file_path", keep(in, "file_path"), "old_string", keep(in, "old_string"),
 			"new_string", keep(in, "new_string"), "replace_all", all)
 	default:
-		if t, ok := geminiTools[ev.NativeTool]; ok {
+		if t, ok := geminiTools(ev.NativeTool); ok {
 			ev.Tool = t
 		}
 	}

@@ -28,18 +28,46 @@ type OpenCode struct{}
 func (OpenCode) Name() string { return "opencode" }
 
 // opencodeNames maps the plugin's event names onto Claude Code's.
-var opencodeNames = map[string]string{
-	"tool.execute.before": PreToolUse,
-	"tool.execute.after":  PostToolUse,
-	"session.idle":        Stop,
+func opencodeNames(s string) (string, bool) {
+	switch s {
+	case "tool.execute.before":
+		return PreToolUse, true
+	case "tool.execute.after":
+		return PostToolUse, true
+	case "session.idle":
+		return Stop, true
+	}
+	return "", false
 }
 
 // opencodeTools maps OpenCode's tools whose input is not read onto Claude
 // Code's names.
-var opencodeTools = map[string]string{
-	"read": "Read", "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch",
-	"websearch": "WebSearch", "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Agent",
-	"skill": "Skill", "question": "AskUserQuestion",
+func opencodeTools(s string) (string, bool) {
+	switch s {
+	case "read":
+		return "Read", true
+	case "glob":
+		return "Glob", true
+	case "grep":
+		return "Grep", true
+	case "list":
+		return "LS", true
+	case "webfetch":
+		return "WebFetch", true
+	case "websearch":
+		return "WebSearch", true
+	case "todowrite":
+		return "TodoWrite", true
+	case "todoread":
+		return "TodoRead", true
+	case "task":
+		return "Agent", true
+	case "skill":
+		return "Skill", true
+	case "question":
+		return "AskUserQuestion", true
+	}
+	return "", false
 }
 
 // Decode decodes one event of the ralph-hooks OpenCode plugin.
@@ -66,7 +94,7 @@ func (OpenCode) Decode(data []byte) (*Event, error) {
 		return nil, f.err
 	}
 	ev.Name = ev.Native
-	if n, ok := opencodeNames[ev.Native]; ok {
+	if n, ok := opencodeNames(ev.Native); ok {
 		ev.Name = n
 	}
 	switch {
@@ -109,7 +137,7 @@ func (OpenCode) Decode(data []byte) (*Event, error) {
 			ev.Parts = patchParts(ev, in)
 		}
 	default:
-		if t, ok := opencodeTools[ev.NativeTool]; ok {
+		if t, ok := opencodeTools(ev.NativeTool); ok {
 			ev.Tool = t
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"regexp"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 )

@@ -13,12 +13,18 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 )
 
-// loaders are the tools that load a file the coding agent runs code from
+// loader reports whether s is one of the tools that load a file the coding agent runs code from
 // on its own: Skill (a skill's front-matter hooks run around later tool
 // calls), SlashCommand (a command's !`cmd` lines), and Task, Agent in
 // some agents' names, which starts a subagent from .claude/agents with the
 // hooks of its front matter.
-var loaders = map[string]bool{"Skill": true, "SlashCommand": true, "Task": true, "Agent": true}
+func loader(s string) bool {
+	switch s {
+	case "Skill", "SlashCommand", "Task", "Agent":
+		return true
+	}
+	return false
+}
 
 // unapproved refuses, in a running loop, a call of a loader while one of
 // the files the coding agent runs code from on its own holds a change
@@ -27,7 +33,7 @@ var loaders = map[string]bool{"Skill": true, "SlashCommand": true, "Task": true,
 // when the call is not refused so.
 func unapproved(c *hook.Call) (res hook.Result, ok bool) {
 	ev := c.Event
-	if !loaders[ev.Tool] || c.Scope.Loop == "" || c.Scope.Archived {
+	if !loader(ev.Tool) || c.Scope.Loop == "" || c.Scope.Archived {
 		return res, false
 	}
 	files, err := later.Unapproved(filepath.Join(c.Scope.Dir(), later.CacheFile), c.Scope.Root, c.Getenv, c.Now())

@@ -31,8 +31,14 @@ var launchers = map[string]bool{
 	"cron": true, "crond": true, "anacron": true, "systemd-run": true, "runuser": true, "su": true,
 }
 
-// inits are the processes orphans are handed to.
-var inits = map[string]bool{"systemd": true, "init": true, "tini": true, "dumb-init": true, "launchd": true}
+// initProc reports whether s is a process orphans are handed to.
+func initProc(s string) bool {
+	switch s {
+	case "systemd", "init", "tini", "dumb-init", "launchd":
+		return true
+	}
+	return false
+}
 
 // agentEnv are variables the agents set for the commands they run.
 var agentEnv = []string{
@@ -67,7 +73,7 @@ func Agent(getenv func(string) string, top int) string {
 		if a := agentOf(name, cmdline(pid)); a != "" {
 			return a + " (pid " + strconv.Itoa(pid) + ") runs it"
 		}
-		if inits[name] {
+		if initProc(name) {
 			pid = 1
 			break
 		}

@@ -246,14 +246,18 @@ func (s Scope) History() string { return filepath.Join(s.Dir(), "iterations.json
 // Analytics returns the loop's analytics/ directory.
 func (s Scope) Analytics() string { return filepath.Join(s.Dir(), "analytics") }
 
-// notSource are directory names that hold no project source: version
-// control, ralph's own state, dependencies and caches that tools rebuild.
-var notSource = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, ".aiwg": true, "node_modules": true,
-	".venv": true, "venv": true, "__pycache__": true, ".pytest_cache": true,
-	".mypy_cache": true, ".tox": true, ".next": true, ".cache": true, ".gradle": true,
+// notSource reports whether s is one of the directory names that hold no
+// project source: version control, ralph's own state, dependencies and
+// caches that tools rebuild.
+func notSource(s string) bool {
+	switch s {
+	case ".git", ".hg", ".svn", ".aiwg", "node_modules", ".venv", "venv", "__pycache__",
+		".pytest_cache", ".mypy_cache", ".tox", ".next", ".cache", ".gradle":
+		return true
+	}
+	return false
 }
 
 // NotSource reports whether a directory with this name holds no project
 // source, so walks for tests and measurements skip it.
-func NotSource(name string) bool { return notSource[name] }
+func NotSource(name string) bool { return notSource(name) }

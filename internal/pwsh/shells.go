@@ -41,7 +41,6 @@ var pwshSwitches []string
 
 // IsPowerShell reports whether a program name is PowerShell's.
 func IsPowerShell(name string) bool {
-	tables()
 	base := strings.ToLower(name)
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
 		base = base[i+1:]

@@ -18,28 +18,38 @@ import (
 // a plugin or an extension through an agent's CLI (claude mcp add …) is
 // writing its configuration (rule agent-config).
 
-// agentCLIs maps the programs and npm packages of coding agents to the
-// agent.
-var agentCLIs = map[string]string{
-	"claude": "claude", "@anthropic-ai/claude-code": "claude",
-	"codex": "codex", "@openai/codex": "codex",
-	"gemini": "gemini", "@google/gemini-cli": "gemini",
-	"copilot": "copilot", "@github/copilot": "copilot",
-	"opencode": "opencode", "opencode-ai": "opencode",
-	"cursor-agent": "cursor-agent", "aider": "aider", "goose": "goose", "amp": "amp",
-	"@sourcegraph/amp": "amp", "qwen": "qwen", "@qwen-code/qwen-code": "qwen", "crush": "crush",
-	"droid": "droid", "kiro-cli": "kiro-cli", "auggie": "auggie",
+// agentCLIs are the programs and npm packages of coding agents, each
+// with its agent (a slice, not a map: it costs nothing at start-up).
+var agentCLIs = []struct{ name, agent string }{
+	{"claude", "claude"}, {"@anthropic-ai/claude-code", "claude"},
+	{"codex", "codex"}, {"@openai/codex", "codex"},
+	{"gemini", "gemini"}, {"@google/gemini-cli", "gemini"},
+	{"copilot", "copilot"}, {"@github/copilot", "copilot"},
+	{"opencode", "opencode"}, {"opencode-ai", "opencode"},
+	{"cursor-agent", "cursor-agent"}, {"aider", "aider"}, {"goose", "goose"}, {"amp", "amp"},
+	{"@sourcegraph/amp", "amp"}, {"qwen", "qwen"}, {"@qwen-code/qwen-code", "qwen"}, {"crush", "crush"},
+	{"droid", "droid"}, {"kiro-cli", "kiro-cli"}, {"auggie", "auggie"},
 	// npx @scope/name runs the package's program, named by its last part.
-	"claude-code": "claude", "gemini-cli": "gemini", "qwen-code": "qwen",
+	{"claude-code", "claude"}, {"gemini-cli", "gemini"}, {"qwen-code", "qwen"},
 	// uvx/pipx run the PyPI package.
-	"aider-chat": "aider", "aider-install": "aider",
+	{"aider-chat", "aider"}, {"aider-install", "aider"},
+}
+
+// agentCLI returns the agent whose program or package is name.
+func agentCLI(name string) (string, bool) {
+	for _, a := range agentCLIs {
+		if a.name == name {
+			return a.agent, true
+		}
+	}
+	return "", false
 }
 
 // agentOf returns the coding agent c starts: by its program's name, or a
 // runtime running an agent's package (node …/@anthropic-ai/claude-code/cli.js,
 // python -m aider), with c.Args from the agent's first argument.
 func agentOf(c *shell.Cmd) (string, *shell.Cmd, bool) {
-	if agent, ok := agentCLIs[c.Name]; ok {
+	if agent, ok := agentCLI(c.Name); ok {
 		return agent, c, true
 	}
 	runtime := c.Name
@@ -53,11 +63,12 @@ func agentOf(c *shell.Cmd) (string, *shell.Cmd, bool) {
 			if strings.HasPrefix(v, "-") {
 				continue
 			}
-			for pkg, agent := range agentCLIs {
+			for _, a := range agentCLIs {
+				pkg := a.name
 				if strings.HasPrefix(pkg, "@") && strings.Contains(v, "/"+pkg+"/") || strings.Contains(v, "/node_modules/"+pkg+"/") {
 					sub := *c
 					sub.Args = c.Args[i+1:]
-					return agent, &sub, true
+					return a.agent, &sub, true
 				}
 			}
 			return "", nil, false // the script is another program
@@ -66,7 +77,7 @@ func agentOf(c *shell.Cmd) (string, *shell.Cmd, bool) {
 		for i, a := range c.Args {
 			if a.Lit() == "-m" && i+1 < len(c.Args) {
 				mod, _, _ := strings.Cut(c.Args[i+1].Lit(), ".")
-				if agent, ok := agentCLIs[mod]; ok {
+				if agent, ok := agentCLI(mod); ok {
 					sub := *c
 					sub.Args = c.Args[i+2:]
 					return agent, &sub, true
@@ -82,13 +93,19 @@ func agentOf(c *shell.Cmd) (string, *shell.Cmd, bool) {
 // session: asking about a version or help, listing.
 var agentQuiet = []string{"--version", "-v", "-V", "--help", "-h", "help", "version", "doctor", "status"}
 
-// agentSetup are the subcommands that add something the agent runs later.
-var agentSetup = map[string][]string{
-	"mcp":        {"add", "add-json", "add-from-claude-desktop", "import"},
-	"plugin":     {"install", "add", "enable", "link"},
-	"plugins":    {"install", "add", "enable", "link"},
-	"extensions": {"install", "link", "new", "update", "enable"},
-	"extension":  {"install", "link", "new", "update", "enable"},
+// agentSetup reports whether sub is a command group through which an
+// agent's CLI adds something the agent runs later, and whether its
+// subcommand verb is one that adds.
+func agentSetup(sub, verb string) (group, adds bool) {
+	switch sub {
+	case "mcp":
+		return true, slices.Contains([]string{"add", "add-json", "add-from-claude-desktop", "import"}, verb)
+	case "plugin", "plugins":
+		return true, slices.Contains([]string{"install", "add", "enable", "link"}, verb)
+	case "extensions", "extension":
+		return true, slices.Contains([]string{"install", "link", "new", "update", "enable"}, verb)
+	}
+	return false, false
 }
 
 // agentRules judges a command that starts a coding agent or changes what
@@ -115,8 +132,8 @@ func (g *Guard) agentRules(c *shell.Cmd) []Finding {
 		return nil // pressly's goose migrates databases (goose up); Block's runs an agent
 	}
 	if len(words) >= 2 {
-		if subs, ok := agentSetup[words[0]]; ok {
-			if slices.Contains(subs, words[1]) {
+		if group, adds := agentSetup(words[0], words[1]); group {
+			if adds {
 				return []Finding{g.builtin("agent-config", fmt.Sprintf("%s adds to what %s runs on its own (an MCP server, a plugin, an extension) where ralph cannot read it first. Ask the human to add MCP servers, plugins and extensions.", text, agent), text, nil)}
 			}
 			return nil // list, get, remove …

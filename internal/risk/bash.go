@@ -225,7 +225,7 @@ func (g *Guard) judgeRemote(v *Verdict, o *op, text string) {
 		return
 	}
 	for _, p := range o.paths {
-		if systemDirs[p] {
+		if systemDir(p) {
 			g.add(v, g.builtin("rm-critical", fmt.Sprintf("%s deletes %s of another machine or container (%s).", text, p, o.cmd.Remote), text, nil))
 			return
 		}
@@ -558,7 +558,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 	risky := false
 	for _, f := range g.matchRules("Bash", "", changes) {
 		g.add(v, f)
-		if levelRank[f.Level] >= levelRank[Medium] {
+		if levelRank(f.Level) >= levelRank(Medium) {
 			risky = true
 		}
 	}
@@ -580,15 +580,20 @@ func (g *Guard) write(v *Verdict, p, text string) {
 	v.Writes[p] = text
 }
 
-// testExts are the extensions of the test files the test-tamper check
-// reads.
-var testExts = map[string]bool{".go": true, ".py": true, ".js": true, ".jsx": true, ".ts": true, ".tsx": true, ".mjs": true,
-	".cjs": true, ".mts": true, ".cts": true, ".rs": true, ".java": true, ".rb": true}
+// testExt reports whether ext is the extension of test files the
+// test-tamper check reads.
+func testExt(ext string) bool {
+	switch ext {
+	case ".go", ".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".rs", ".java", ".rb":
+		return true
+	}
+	return false
+}
 
 // readableTest reports whether rel is a test file in a language the
 // test-tamper check reads.
 func (g *Guard) readableTest(rel string) bool {
-	return testExts[filepath.Ext(rel)] && g.IsTestPath(rel)
+	return testExt(filepath.Ext(rel)) && g.IsTestPath(rel)
 }
 
 // regenerable reports whether p is a directory of build output or

@@ -7,24 +7,39 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
-// ormResets are the commands of ORMs and web frameworks that drop or
-// rebuild a database, by the tool that runs them: each entry is a task
+// ormResets returns the commands of ORMs and web frameworks that drop or
+// rebuild a database, for the tool that runs them: each entry is a task
 // (argument) that destroys data.
-var ormResets = map[string][]string{
-	"prisma":       {"migrate reset", "db push --accept-data-loss", "migrate reset --force"},
-	"rails":        {"db:drop", "db:reset", "db:schema:load", "db:structure:load", "db:purge", "db:truncate_all", "db:migrate:reset", "db:seed:replant", "db:drop:all"},
-	"rake":         {"db:drop", "db:reset", "db:schema:load", "db:structure:load", "db:purge", "db:truncate_all", "db:migrate:reset", "db:seed:replant", "db:drop:all"},
-	"manage.py":    {"flush", "reset_db", "migrate zero"},
-	"django-admin": {"flush", "reset_db"},
-	"artisan":      {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"},
-	"sequelize":    {"db:drop", "db:migrate:undo:all"},
-	"knex":         {"migrate:rollback --all"},
-	"typeorm":      {"schema:drop"},
-	"alembic":      {"downgrade base"},
-	"mix":          {"ecto.drop", "ecto.reset"},
-	"supabase":     {"db reset"},
-	"dotnet":       {"ef database drop"},
-	"console":      {"doctrine:database:drop", "doctrine:schema:drop"},
+func ormResets(tool string) []string {
+	switch tool {
+	case "prisma":
+		return []string{"migrate reset", "db push --accept-data-loss", "migrate reset --force"}
+	case "rails", "rake":
+		return []string{"db:drop", "db:reset", "db:schema:load", "db:structure:load", "db:purge", "db:truncate_all", "db:migrate:reset", "db:seed:replant", "db:drop:all"}
+	case "manage.py":
+		return []string{"flush", "reset_db", "migrate zero"}
+	case "django-admin":
+		return []string{"flush", "reset_db"}
+	case "artisan":
+		return []string{"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"}
+	case "sequelize":
+		return []string{"db:drop", "db:migrate:undo:all"}
+	case "knex":
+		return []string{"migrate:rollback --all"}
+	case "typeorm":
+		return []string{"schema:drop"}
+	case "alembic":
+		return []string{"downgrade base"}
+	case "mix":
+		return []string{"ecto.drop", "ecto.reset"}
+	case "supabase":
+		return []string{"db reset"}
+	case "dotnet":
+		return []string{"ef database drop"}
+	case "console":
+		return []string{"doctrine:database:drop", "doctrine:schema:drop"}
+	}
+	return nil
 }
 
 // dataResets returns why c destroys a database or a container's data in
@@ -49,7 +64,7 @@ func dataResets(c *shell.Cmd) string {
 		}
 		return ""
 	}
-	for _, task := range ormResets[tool] {
+	for _, task := range ormResets(tool) {
 		if subseq(rest, strings.Fields(task)) {
 			return "runs `" + tool + " " + task + "`, which drops or rebuilds the database with no way back. Ask the human, or use a throwaway database."
 		}

@@ -284,9 +284,14 @@ func (g *Guard) treeInto(c *shell.Cmd, dir shell.Word) op {
 	return o
 }
 
-// editorOpts are the options of editors that take a value.
-var editorOpts = map[string]bool{"-c": true, "--cmd": true, "-S": true, "-u": true, "-U": true, "-i": true, "-T": true,
-	"-w": true, "-W": true, "-t": true, "-q": true, "-p": true, "--eval": true, "-l": true, "--load": true, "-f": true}
+// editorOpt reports whether s is an option of editors that takes a value.
+func editorOpt(s string) bool {
+	switch s {
+	case "-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q", "-p", "--eval", "-l", "--load", "-f":
+		return true
+	}
+	return false
+}
 
 // editorFiles returns the files an editor run from a command line opens:
 // the operands (an editor run by an agent is scripted: -c, -es, a heredoc,
@@ -299,7 +304,7 @@ func editorFiles(name string, args []shell.Word) []shell.Word {
 		switch {
 		case s == "--":
 			return append(out, args[i+1:]...)
-		case editorOpts[s] || s == "-s" && name != "ed" && name != "red" && !hasShort(args, "e") && !hasShort(args, "E"):
+		case editorOpt(s) || s == "-s" && name != "ed" && name != "red" && !hasShort(args, "e") && !hasShort(args, "E"):
 			i++ // vim -s SCRIPTIN (in ex mode, -s is silent)
 		case strings.HasPrefix(s, "+") && !a.Dynamic, strings.HasPrefix(s, "-") && !a.Dynamic && len(s) > 1:
 		default:

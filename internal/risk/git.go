@@ -279,16 +279,28 @@ func (g *Guard) existsFor(c *shell.Cmd, w shell.Word) bool {
 	return ok && exists(p)
 }
 
-// gitArgFlags are the short options that take a value, per subcommand.
-var gitArgFlags = map[string]string{
-	"clean":    "e",
-	"push":     "o",
-	"commit":   "mFCct",
-	"branch":   "tu",
-	"checkout": "bB",
-	"switch":   "cC",
-	"restore":  "s",
-	"tag":      "muF",
+// gitArgFlags returns the short options that take a value in git's
+// subcommand sub.
+func gitArgFlags(sub string) string {
+	switch sub {
+	case "clean":
+		return "e"
+	case "push":
+		return "o"
+	case "commit":
+		return "mFCct"
+	case "branch":
+		return "tu"
+	case "checkout":
+		return "bB"
+	case "switch":
+		return "cC"
+	case "restore":
+		return "s"
+	case "tag":
+		return "muF"
+	}
+	return ""
 }
 
 // helpOnly reports whether a git command only asks for its help (-h or
@@ -316,7 +328,7 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 	if helpOnly(gc.args) {
 		return nil
 	}
-	fl, operands := splitFlags(gc.args, gitArgFlags[gc.sub])
+	fl, operands := splitFlags(gc.args, gitArgFlags(gc.sub))
 	one := func(rule, why string) []Finding {
 		return []Finding{g.builtin(rule, fmt.Sprintf("%s %s", text, why), text, nil)}
 	}

@@ -42,6 +42,26 @@ var goldenEnv = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|[\s;&|(])(?:export\s+)?(UPDATE_GOLDENS?|GOLDEN_UPDATE|UPDATE_SNAPSHOTS?|SNAPSHOT_UPDATE|UPDATE_EXPECT|INSTA_UPDATE=(?:always|force)|INSTA_FORCE_PASS|INSTA_FORCE_UPDATE|TRYBUILD=overwrite)(?:=([^\s;&|)]*))?`)
 })
 
+// isGoldenFlag reports whether w is a flag goldenFlag matches; a word that
+// is no flag is refused before the expression is compiled, so that a go
+// test without flags (every Bash call that runs tests) never compiles it.
+func isGoldenFlag(w string) bool {
+	return strings.HasPrefix(w, "-") && goldenFlag().MatchString(w)
+}
+
+// isSnapshotFlag is isGoldenFlag for snapshotFlag.
+func isSnapshotFlag(w string) bool {
+	return strings.HasPrefix(w, "-") && snapshotFlag().MatchString(w)
+}
+
+// mayGoldenEnv reports whether cmdline may hold a name goldenEnv matches:
+// every one of them holds UPDATE, INSTA_FORCE_PASS or TRYBUILD=overwrite.
+// A command line with none of them (nearly every one) is passed over
+// without compiling goldenEnv.
+func mayGoldenEnv(cmdline string) bool {
+	return strings.Contains(cmdline, "UPDATE") || strings.Contains(cmdline, "INSTA_FORCE_PASS") || strings.Contains(cmdline, "TRYBUILD=overwrite")
+}
+
 // goldenRules judges a command that runs tests with the flag that rewrites
 // their expectations.
 func (g *Guard) goldenRules(c *shell.Cmd) []Finding {
@@ -59,6 +79,9 @@ func (g *Guard) goldenRules(c *shell.Cmd) []Finding {
 // goldenEnvRules judges a command line that sets an environment variable
 // that rewrites expectations for the commands it runs.
 func (g *Guard) goldenEnvRules(cmdline string) []Finding {
+	if !mayGoldenEnv(cmdline) {
+		return nil
+	}
 	for _, m := range goldenEnv().FindAllStringSubmatch(cmdline, -1) {
 		name, val := m[1], strings.Trim(m[2], `"'`)
 		if !strings.Contains(name, "=") && (val == "0" || strings.EqualFold(val, "false") || strings.EqualFold(val, "no")) {
@@ -91,9 +114,9 @@ func goldenUpdate(c *shell.Cmd) string {
 	}
 	switch {
 	case name == "go" && len(words) > 0 && words[0] == "test":
-		return flagged(words[1:], goldenFlag().MatchString, "runs the tests with")
+		return flagged(words[1:], isGoldenFlag, "runs the tests with")
 	case strings.HasSuffix(name, ".test") || name == "gotestsum":
-		return flagged(words, goldenFlag().MatchString, "runs the tests with")
+		return flagged(words, isGoldenFlag, "runs the tests with")
 	case name == "jest" || name == "vitest" || name == "playwright" || name == "mocha" || name == "ava" || name == "react-scripts" || name == "bun":
 		for i, w := range words {
 			// vitest --update new (or none) writes only new snapshots.
@@ -101,7 +124,7 @@ func goldenUpdate(c *shell.Cmd) string {
 				words[i] = ""
 			}
 		}
-		return flagged(words, snapshotFlag().MatchString, "rewrites the snapshots with")
+		return flagged(words, isSnapshotFlag, "rewrites the snapshots with")
 	case name == "pytest" || name == "py.test":
 		return flagged(words, func(w string) bool {
 			f, v, _ := strings.Cut(w, "=")

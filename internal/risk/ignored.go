@@ -39,20 +39,30 @@ func goIgnores(from, rel string) bool {
 func platform(name string) string {
 	parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test"), "_")
 	for _, p := range parts[1:] {
-		if p != runtime.GOOS && p != runtime.GOARCH && (goos[p] || goarch[p]) {
+		if p != runtime.GOOS && p != runtime.GOARCH && (isGOOS(p) || isGOARCH(p)) {
 			return p
 		}
 	}
 	return ""
 }
 
-var goos = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
-	"hurd": true, "illumos": true, "ios": true, "js": true, "linux": true, "nacl": true, "netbsd": true,
-	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true}
+func isGOOS(s string) bool {
+	switch s {
+	case "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd",
+		"openbsd", "plan9", "solaris", "wasip1", "windows", "zos":
+		return true
+	}
+	return false
+}
 
-var goarch = map[string]bool{"386": true, "amd64": true, "arm": true, "arm64": true, "loong64": true,
-	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "ppc64": true, "ppc64le": true,
-	"riscv64": true, "s390x": true, "wasm": true}
+func isGOARCH(s string) bool {
+	switch s {
+	case "386", "amd64", "arm", "arm64", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64", "ppc64le",
+		"riscv64", "s390x", "wasm":
+		return true
+	}
+	return false
+}
 
 // pytest does not look into directories named by its norecursedirs,
 // whose default is .*, *.egg, _darcs, build, CVS, dist, node_modules,
@@ -65,7 +75,7 @@ var goarch = map[string]bool{"386": true, "amd64": true, "arm": true, "arm64": t
 func pytestIgnores(from, rel string) bool {
 	skipped := func(p string) string {
 		for _, d := range strings.Split(path.Dir(p), "/") {
-			if d != "." && d != ".." && (strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".egg") || pytestSkips[d]) {
+			if d != "." && d != ".." && (strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".egg") || pytestSkip(d)) {
 				return d
 			}
 		}
@@ -75,7 +85,13 @@ func pytestIgnores(from, rel string) bool {
 	return d != "" && d != skipped(from)
 }
 
-var pytestSkips = map[string]bool{"_darcs": true, "build": true, "CVS": true, "dist": true, "node_modules": true, "venv": true, "{arch}": true}
+func pytestSkip(d string) bool {
+	switch d {
+	case "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}":
+		return true
+	}
+	return false
+}
 
 // runnerIgnores reports whether moving src (a Go or Python test file,
 // or a directory holding such tests) to dest takes its tests out of go

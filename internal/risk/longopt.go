@@ -30,17 +30,18 @@ func longOpt(s, name string, min int) (val string, glued, ok bool) {
 // overwrites, with the shortest prefix the program takes for each. ops
 // and moreOps read the full name glued (--output=F); the spellings they
 // miss are read by longOutput.
-var longOutputs = map[string][]struct {
+var longOutputs = []struct {
+	prog string
 	name string
 	min  int
 	// sepRead is set when ops already reads the full name with its value
 	// as the next word (curl --output F).
 	sepRead bool
 }{
-	"sort":  {{"output", 1, false}},
-	"patch": {{"output", 1, false}},
-	"curl":  {{"output", 4, true}}, // --out: --output-dir, --output is the shortest unique
-	"wget":  {{"output-document", 8, true}},
+	{"sort", "output", 1, false},
+	{"patch", "output", 1, false},
+	{"curl", "output", 4, true}, // --out: --output-dir, --output is the shortest unique
+	{"wget", "output-document", 8, true},
 }
 
 // longOutput returns the writes of the files c names with an abbreviated
@@ -48,7 +49,10 @@ var longOutputs = map[string][]struct {
 // ops reads only the glued form.
 func (g *Guard) longOutput(c *shell.Cmd) []op {
 	var out []op
-	for _, o := range longOutputs[c.Name] {
+	for _, o := range longOutputs {
+		if o.prog != c.Name {
+			continue
+		}
 		for i := 0; i < len(c.Args); i++ {
 			s := c.Args[i].Lit()
 			if s == "--" {

@@ -59,7 +59,7 @@ func (g *Guard) gitMalformed(c *shell.Cmd) []Finding {
 		if s == "--" {
 			break
 		}
-		if (s == "--help" || s == "-h") && i > 0 && valueOpts[args[i-1].Lit()] {
+		if (s == "--help" || s == "-h") && i > 0 && valueOpt(args[i-1].Lit()) {
 			reading = append(append(reading, args[:i-1]...), args[i+1:]...)
 			why = "git takes " + s + " as the value of " + args[i-1].Lit() + " and stops, as it cannot resolve it"
 			break
@@ -113,8 +113,13 @@ func (g *Guard) gitMalformed(c *shell.Cmd) []Finding {
 	return g.inertFinding(&cc)
 }
 
-// valueOpts are git options that take the next argument as their value,
+// valueOpt reports whether s is a git option that take the next argument as their value,
 // whatever it is (--help too).
-var valueOpts = map[string]bool{"--source": true, "-s": true, "--conflict": true, "--orphan": true, "-b": true, "-B": true,
-	"-c": true, "-C": true, "--pathspec-from-file": true, "-o": true, "--push-option": true, "--exec": true, "--receive-pack": true,
-	"--repo": true, "-m": true, "-F": true, "--message": true, "--file": true}
+func valueOpt(s string) bool {
+	switch s {
+	case "--source", "-s", "--conflict", "--orphan", "-b", "-B", "-c", "-C", "--pathspec-from-file", "-o", "--push-option",
+		"--exec", "--receive-pack", "--repo", "-m", "-F", "--message", "--file":
+		return true
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
@@ -16,37 +17,41 @@ import (
 // two (-o, -coverprofile, --outFile), each followed by the file in the
 // next word, after =, or (one letter) glued.
 type outFlag struct {
+	prog  string
 	subs  []string // the subcommands that take them (go build, go test); any when empty
 	names []string
 }
 
-var outFlags = map[string]outFlag{
-	"go":      {subs: []string{"build", "test", "install", "vet"}, names: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace"}},
-	"gcc":     {names: []string{"o"}},
-	"g++":     {names: []string{"o"}},
-	"cc":      {names: []string{"o"}},
-	"c++":     {names: []string{"o"}},
-	"clang":   {names: []string{"o"}},
-	"clang++": {names: []string{"o"}},
-	"rustc":   {names: []string{"o"}},
-	"tcc":     {names: []string{"o"}},
-	"eslint":  {names: []string{"o", "output-file"}},
-	"pytest":  {names: []string{"junitxml", "junit-xml", "resultlog"}},
-	"tsc":     {names: []string{"outFile", "out"}},
-	"esbuild": {names: []string{"outfile"}},
-	"pandoc":  {names: []string{"o", "output"}},
-	"shuf":    {names: []string{"o", "output"}},
-	"iconv":   {names: []string{"o", "output"}},
-	"openssl": {names: []string{"out"}},
-	"tar":     {}, // tar -cf FILE, --create --file=FILE: below
+// outFlags are the programs with output flags (a slice, not a map: it
+// costs nothing at start-up).
+var outFlags = []outFlag{
+	{prog: "go", subs: []string{"build", "test", "install", "vet"}, names: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace"}},
+	{prog: "gcc", names: []string{"o"}},
+	{prog: "g++", names: []string{"o"}},
+	{prog: "cc", names: []string{"o"}},
+	{prog: "c++", names: []string{"o"}},
+	{prog: "clang", names: []string{"o"}},
+	{prog: "clang++", names: []string{"o"}},
+	{prog: "rustc", names: []string{"o"}},
+	{prog: "tcc", names: []string{"o"}},
+	{prog: "eslint", names: []string{"o", "output-file"}},
+	{prog: "pytest", names: []string{"junitxml", "junit-xml", "resultlog"}},
+	{prog: "tsc", names: []string{"outFile", "out"}},
+	{prog: "esbuild", names: []string{"outfile"}},
+	{prog: "pandoc", names: []string{"o", "output"}},
+	{prog: "shuf", names: []string{"o", "output"}},
+	{prog: "iconv", names: []string{"o", "output"}},
+	{prog: "openssl", names: []string{"out"}},
+	{prog: "tar"}, // tar -cf FILE, --create --file=FILE: below
 }
 
 // flagOutputs returns the writes of the files c's output flags name.
 func (g *Guard) flagOutputs(c *shell.Cmd) []op {
-	spec, ok := outFlags[c.Name]
-	if !ok {
+	i := slices.IndexFunc(outFlags, func(f outFlag) bool { return f.prog == c.Name })
+	if i < 0 {
 		return nil
 	}
+	spec := outFlags[i]
 	args := c.Args
 	if len(spec.subs) > 0 {
 		if len(args) == 0 || !strings.Contains(" "+strings.Join(spec.subs, " ")+" ", " "+args[0].Lit()+" ") {

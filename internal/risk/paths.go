@@ -27,7 +27,7 @@ func tempDirs(getenv func(string) string) []string {
 			continue
 		}
 		d = filepath.Clean(d)
-		if systemDirs[d] && !slices.Contains(dirs, d) || filepath.IsAbs(h) && within(filepath.Clean(h), d) {
+		if systemDir(d) && !slices.Contains(dirs, d) || filepath.IsAbs(h) && within(filepath.Clean(h), d) {
 			continue
 		}
 		dirs = append(dirs, d)
@@ -173,19 +173,21 @@ const (
 	outside                  // anywhere else
 )
 
-var systemDirs = map[string]bool{
-	"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
-	"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true, "/proc": true,
-	"/root": true, "/run": true, "/sbin": true, "/snap": true, "/srv": true, "/sys": true, "/usr": true,
-	"/var": true, "/tmp": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true,
-	"/Volumes": true, "/private": true, "/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/usr/share": true,
-	"/var/lib": true, "/var/log": true, "/etc/ssh": true,
+// systemDir reports whether p is / or a top-level system directory.
+func systemDir(p string) bool {
+	switch p {
+	case "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/media", "/mnt", "/opt", "/proc",
+		"/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var", "/tmp", "/Users", "/System", "/Library", "/Applications",
+		"/Volumes", "/private", "/usr/bin", "/usr/lib", "/usr/local", "/usr/share", "/var/lib", "/var/log", "/etc/ssh":
+		return true
+	}
+	return false
 }
 
 // where classifies p.
 func (g *Guard) where(p string) place {
 	switch {
-	case systemDirs[p]:
+	case systemDir(p):
 		return system
 	case within(g.Root, p):
 		return projectRoot

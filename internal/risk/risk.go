@@ -41,7 +41,18 @@ const (
 	Critical = "critical"
 )
 
-var levelRank = map[string]int{Low: 0, Medium: 1, High: 2, Critical: 3}
+// levelRank orders the levels: Low 0 to Critical 3.
+func levelRank(level string) int {
+	switch level {
+	case Medium:
+		return 1
+	case High:
+		return 2
+	case Critical:
+		return 3
+	}
+	return 0
+}
 
 // Finding is one rule that matched.
 type Finding struct {
@@ -136,7 +147,7 @@ type Guard struct {
 
 	cfg      *config.Config
 	rules    []*rule
-	builtins map[string]*rule
+	builtins map[string]*rule  // the built-in and pack rules aiwg.yml changes (builtinRule)
 	packs    []*Pack           // the opt-in packs switched on
 	noTmpdir bool              // TMPDIR is unset or empty: $TMPDIR/x is /x
 	gitExec  map[string]string // the entries of Protected that git or a later shell runs, with the rule that asks (gitexec.go, startup.go)
@@ -185,12 +196,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 			g.gitExec[p] = "task-queue"
 		}
 	}
-	for _, b := range Builtins {
-		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
-	}
 	for i, p := range Packs {
-		b := p.Rule
-		g.builtins[b.Name] = &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
 		if slices.Contains(cfg.RiskPacks, p.Name) {
 			g.packs = append(g.packs, &Packs[i])
 		}
@@ -201,10 +207,11 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 	}
 	for _, r := range cfg.RiskRules {
-		if b, ok := g.builtins[r.Name]; ok {
+		if b := g.builtinRule(r.Name); b != nil {
 			if err := override(cfg, b, r); err != nil {
 				return nil, err
 			}
+			g.builtins[r.Name] = b
 			continue
 		}
 		if len(r.Paths) == 0 && len(r.Commands) == 0 && !r.TestFiles {
@@ -391,7 +398,7 @@ func (g *Guard) File(tool, p string) *Verdict {
 	g.decide(v)
 	if v.Decision != answer.Deny && exists(p) {
 		for _, f := range v.Findings {
-			if levelRank[f.Level] >= levelRank[Medium] {
+			if levelRank(f.Level) >= levelRank(Medium) {
 				v.Changes = []string{p}
 				break
 			}
@@ -451,11 +458,42 @@ func (g *Guard) finding(r *rule, reason, cmd string, paths []string) Finding {
 // builtin builds a finding for a built-in rule; a message set in aiwg.yml
 // replaces the built-in reason.
 func (g *Guard) builtin(name, reason, cmd string, paths []string) Finding {
-	r := g.builtins[name]
+	r := g.builtinRule(name)
 	if r.Message != "" {
 		reason = r.msg("Bash", strings.Join(relAll(g, paths), " "), cmd)
 	}
 	return g.finding(r, reason, cmd, paths)
+}
+
+// builtinRule returns the built-in or pack rule name as it applies in the
+// project: as aiwg.yml changed it, else as built in; nil for no such rule.
+// The rules aiwg.yml leaves alone are made when a finding needs one, not
+// all of them for every call.
+func (g *Guard) builtinRule(name string) *rule {
+	if r, ok := g.builtins[name]; ok {
+		return r
+	}
+	b, ok := builtinNamed(name)
+	if !ok {
+		return nil
+	}
+	return &rule{RiskRule: config.RiskRule{Name: b.Name, Level: b.Level, Action: string(b.Action)}}
+}
+
+// builtinNamed returns the built-in rule or pack rule named name; a pack's
+// rule comes before a built-in rule of the same name.
+func builtinNamed(name string) (Builtin, bool) {
+	for _, p := range Packs {
+		if p.Rule.Name == name {
+			return p.Rule, true
+		}
+	}
+	for _, b := range Builtins {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Builtin{}, false
 }
 
 func relAll(g *Guard, paths []string) []string {
@@ -490,7 +528,7 @@ func (g *Guard) shift(name, level string, a answer.Decision) answer.Decision {
 			i--
 		}
 	case "aggressive":
-		if levelRank[level] >= levelRank[Medium] && i > 0 && i < len(steps)-1 {
+		if levelRank(level) >= levelRank(Medium) && i > 0 && i < len(steps)-1 {
 			i++
 		}
 	}
@@ -507,7 +545,7 @@ func (g *Guard) decide(v *Verdict) {
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		if v.Top == nil || f.Action.Worse(v.Top.Action) ||
-			f.Action == v.Top.Action && levelRank[f.Level] > levelRank[v.Top.Level] {
+			f.Action == v.Top.Action && levelRank(f.Level) > levelRank(v.Top.Level) {
 			v.Top = f
 		}
 	}
@@ -591,7 +629,7 @@ func within(p, dir string) bool {
 func (g *Guard) Rules() []RuleInfo {
 	var out []RuleInfo
 	info := func(b Builtin, kind string) RuleInfo {
-		r := g.builtins[b.Name]
+		r := g.builtinRule(b.Name)
 		ri := RuleInfo{Name: b.Name, Kind: kind, Level: r.Level, Action: r.Action, Class: Class(b.Name), Summary: b.Summary, Example: b.Example, Message: r.Message}
 		if r.Level != b.Level {
 			ri.Changed = append(ri.Changed, "level")

@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
@@ -303,7 +304,9 @@ func sedRepl(r string) string {
 
 // perlDelete matches perl -n's print unless /RE/ (and next if /RE/;
 // print), which delete the lines RE matches.
-var perlDelete = regexp.MustCompile(`^\s*(?:print\s+unless\s+/((?:[^/\\]|\\.)*)/\s*;?|next\s+if\s+/((?:[^/\\]|\\.)*)/\s*;\s*print\s*;?)\s*$`)
+var perlDelete = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:print\s+unless\s+/((?:[^/\\]|\\.)*)/\s*;?|next\s+if\s+/((?:[^/\\]|\\.)*)/\s*;\s*print\s*;?)\s*$`)
+})
 
 // perlScriptOf reads perl -pi -e 's/…/…/g; …' and perl -ni -e 'print
 // unless /…/'.
@@ -356,7 +359,7 @@ func perlScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		return nil, false
 	}
 	if n {
-		m := perlDelete.FindStringSubmatch(script)
+		m := perlDelete().FindStringSubmatch(script)
 		if m == nil {
 			return nil, false
 		}

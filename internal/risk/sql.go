@@ -10,26 +10,31 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
-// sqlClients maps database clients to the options that carry SQL text.
-var sqlClients = map[string][]string{
-	"psql":              {"-c", "--command"},
-	"mysql":             {"-e", "--execute"},
-	"mariadb":           {"-e", "--execute"},
-	"sqlite3":           {"-cmd"},
-	"sqlite":            {"-cmd"},
-	"duckdb":            {"-c", "-cmd"},
-	"clickhouse-client": {"-q", "--query"},
-	"clickhouse":        {"-q", "--query"},
-	"cockroach":         {"-e", "--execute"},
-	"mongosh":           {"--eval"},
-	"mongo":             {"--eval"},
-	"redis-cli":         nil,
-	"mysqladmin":        nil,
+// sqlClient returns the options that carry SQL text of the database
+// client name, and whether name is one.
+func sqlClient(name string) ([]string, bool) {
+	switch name {
+	case "psql":
+		return []string{"-c", "--command"}, true
+	case "mysql", "mariadb", "cockroach":
+		return []string{"-e", "--execute"}, true
+	case "sqlite3", "sqlite":
+		return []string{"-cmd"}, true
+	case "duckdb":
+		return []string{"-c", "-cmd"}, true
+	case "clickhouse-client", "clickhouse":
+		return []string{"-q", "--query"}, true
+	case "mongosh", "mongo":
+		return []string{"--eval"}, true
+	case "redis-cli", "mysqladmin":
+		return nil, true
+	}
+	return nil, false
 }
 
 // sqlDestroys returns why c destroys data through a database client, or "".
 func (g *Guard) sqlDestroys(c *shell.Cmd) string {
-	opts, ok := sqlClients[c.Name]
+	opts, ok := sqlClient(c.Name)
 	if !ok {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,14 +51,15 @@ func (w *walker) codeIn(c *ctx, v string, sc *scope, line int) {
 	w.subst(&ctx{src: src, via: via, depth: c.depth + 1, line: line}, f, sc.clone())
 }
 
-// nameArgs are the builtins that read an argument as a variable name or a
-// number, evaluating an array subscript in it.
-var nameArgs = map[string]bool{
-	"printf": true, "test": true, "[": true, "let": true, "read": true,
-	"mapfile": true, "readarray": true, "unset": true, "declare": true,
-	"typeset": true, "local": true, "export": true, "readonly": true,
-	"set": true, "getopts": true, "wait": true, "shift": true,
-	"return": true, "exit": true, "ulimit": true,
+// nameArg reports whether s is one of the builtins that read an argument
+// as a variable name or a number, evaluating an array subscript in it.
+func nameArg(s string) bool {
+	switch s {
+	case "printf", "test", "[", "let", "read", "mapfile", "readarray", "unset", "declare", "typeset", "local",
+		"export", "readonly", "set", "getopts", "wait", "shift", "return", "exit", "ulimit":
+		return true
+	}
+	return false
 }
 
 // builtinArgs judges the $(…) in the arguments of a builtin that reads
@@ -66,7 +68,7 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 	if !fn {
 		w.callbacks(c, name, args, sc)
 	}
-	if !fn && !nameArgs[name] {
+	if !fn && !nameArg(name) {
 		return
 	}
 	printsOnly := name == "printf" && !slices.ContainsFunc(args, func(a Word) bool { return a.Lit() == "-v" })
@@ -116,12 +118,12 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 	}
 }
 
-var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
 
 // arithNames asks when text, read as arithmetic, names a variable whose
 // value is not known.
 func (w *walker) arithNames(text string, sc *scope) {
-	for _, n := range identRe.FindAllString(text, -1) {
+	for _, n := range identRe().FindAllString(text, -1) {
 		w.arithVar(n, sc)
 	}
 }
@@ -162,7 +164,7 @@ func (w *walker) arith(c *ctx, node syntax.Node, sc *scope) {
 			case *syntax.ProcSubst:
 				return false
 			case *syntax.Word:
-				if l := y.Lit(); l != "" && identRe.FindString(l) == l {
+				if l := y.Lit(); l != "" && identRe().FindString(l) == l {
 					w.arithVar(l, sc)
 				}
 			case *syntax.ParamExp:
@@ -288,12 +290,18 @@ func numSubst(cs *syntax.CmdSubst) bool {
 			// grep -c, git rev-list --count
 			return slices.Contains(args, "-c") || slices.Contains(args, "--count")
 		}
-		return numProgs[filepath.Base(args[0])]
+		return numProg(filepath.Base(args[0]))
 	}
 }
 
-// numProgs print only numbers.
-var numProgs = map[string]bool{"wc": true, "expr": true, "seq": true, "nproc": true, "bc": true, "getconf": true}
+// numProg reports whether program s prints only numbers.
+func numProg(s string) bool {
+	switch s {
+	case "wc", "expr", "seq", "nproc", "bc", "getconf":
+		return true
+	}
+	return false
+}
 
 // callbacks judges the code bash's builtins run from their arguments:
 // mapfile -C CALLBACK runs CALLBACK INDEX LINE every -c lines (LINE is

@@ -18,15 +18,19 @@ var cmakeCall = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(execute_process|add_custom_command|add_custom_target|file)\s*\(`)
 })
 
-// cmakeKeywords end a COMMAND's arguments.
-var cmakeKeywords = map[string]bool{"COMMAND": true, "WORKING_DIRECTORY": true, "OUTPUT": true, "DEPENDS": true,
-	"BYPRODUCTS": true, "COMMENT": true, "VERBATIM": true, "USES_TERMINAL": true, "OUTPUT_VARIABLE": true,
-	"ERROR_VARIABLE": true, "RESULT_VARIABLE": true, "RESULTS_VARIABLE": true, "INPUT_FILE": true, "OUTPUT_FILE": true,
-	"ERROR_FILE": true, "OUTPUT_QUIET": true, "ERROR_QUIET": true, "TIMEOUT": true, "ALL": true, "SOURCES": true,
-	"COMMAND_ECHO": true, "ENCODING": true, "ECHO_OUTPUT_VARIABLE": true, "ECHO_ERROR_VARIABLE": true,
-	"COMMAND_ERROR_IS_FATAL": true, "PRE_BUILD": true, "PRE_LINK": true, "POST_BUILD": true, "TARGET": true,
-	"MAIN_DEPENDENCY": true, "IMPLICIT_DEPENDS": true, "JOB_POOL": true, "JOB_SERVER_AWARE": true,
-	"APPEND": true, "DEPFILE": true, "COMMAND_EXPAND_LISTS": true, "DEPENDS_EXPLICIT_ONLY": true, "CODEGEN": true}
+// cmakeKeyword reports whether s ends a COMMAND's arguments.
+func cmakeKeyword(s string) bool {
+	switch s {
+	case "COMMAND", "WORKING_DIRECTORY", "OUTPUT", "DEPENDS", "BYPRODUCTS", "COMMENT", "VERBATIM",
+		"USES_TERMINAL", "OUTPUT_VARIABLE", "ERROR_VARIABLE", "RESULT_VARIABLE", "RESULTS_VARIABLE", "INPUT_FILE",
+		"OUTPUT_FILE", "ERROR_FILE", "OUTPUT_QUIET", "ERROR_QUIET", "TIMEOUT", "ALL", "SOURCES", "COMMAND_ECHO",
+		"ENCODING", "ECHO_OUTPUT_VARIABLE", "ECHO_ERROR_VARIABLE", "COMMAND_ERROR_IS_FATAL", "PRE_BUILD",
+		"PRE_LINK", "POST_BUILD", "TARGET", "MAIN_DEPENDENCY", "IMPLICIT_DEPENDS", "JOB_POOL", "JOB_SERVER_AWARE",
+		"APPEND", "DEPFILE", "COMMAND_EXPAND_LISTS", "DEPENDS_EXPLICIT_ONLY", "CODEGEN":
+		return true
+	}
+	return false
+}
 
 // cmake walks what a cmake command runs: cmake -E's file commands, the
 // script of cmake -P, and the CMakeLists.txt of the source directory
@@ -187,7 +191,7 @@ func cmakeCommands(text string) [][]Word {
 					out = append(out, cur)
 				}
 				cur, in = nil, true
-			case cmakeKeywords[t.Raw]:
+			case cmakeKeyword(t.Raw):
 				if len(cur) > 0 {
 					out = append(out, cur)
 				}

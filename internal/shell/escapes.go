@@ -20,39 +20,52 @@ import (
 // runsRest are the programs that run the command after their options, with
 // the options that take a value (short letters, long names) and how many
 // operands come before the command.
-var runsRest = map[string]struct {
-	short, long string
-	skip        int
+var runsRest = []struct {
+	name, short, long string
+	skip              int
 }{
-	"unshare":         {"", "mount-proc map-user map-group setgroups propagation root wd", 0},
-	"nsenter":         {"tmnuipUCTSGrwF", "target mount uts ipc net pid cgroup user time setuid setgid root wd", 0},
-	"chroot":          {"", "userspec groups", 1},
-	"setarch":         {"", "", 1},
-	"chrt":            {"", "", 1},
-	"numactl":         {"CNmplipP", "cpunodebind cpubind membind localalloc preferred physcpubind interleave", 0},
-	"prlimit":         {"p", "pid", 0},
-	"faketime":        {"f", "", 1},
-	"fakeroot":        {"lsi", "lib faked", 0},
-	"dbus-launch":     {"", "config-file", 0},
-	"xvfb-run":        {"neslpwf", "server-num server-args error-file xauth-protocol wait auth-file", 0},
-	"bwrap":           {"", "bind ro-bind dev-bind bind-try ro-bind-try dev proc tmpfs chdir setenv unsetenv dir symlink file bind-data ro-bind-data uid gid hostname seccomp args", 0},
-	"valgrind":        {"", "", 0},
-	"cpulimit":        {"lpe", "limit pid exe", 0},
-	"proot":           {"rbmqwkvRSi", "rootfs bind mount qemu cwd pwd kernel-release verbose", 0},
-	"entr":            {"", "", 0},
-	"systemd-inhibit": {"", "what who why mode", 0},
-	"eatmydata":       {"", "", 0},
+	{"unshare", "", "mount-proc map-user map-group setgroups propagation root wd", 0},
+	{"nsenter", "tmnuipUCTSGrwF", "target mount uts ipc net pid cgroup user time setuid setgid root wd", 0},
+	{"chroot", "", "userspec groups", 1},
+	{"setarch", "", "", 1},
+	{"chrt", "", "", 1},
+	{"numactl", "CNmplipP", "cpunodebind cpubind membind localalloc preferred physcpubind interleave", 0},
+	{"prlimit", "p", "pid", 0},
+	{"faketime", "f", "", 1},
+	{"fakeroot", "lsi", "lib faked", 0},
+	{"dbus-launch", "", "config-file", 0},
+	{"xvfb-run", "neslpwf", "server-num server-args error-file xauth-protocol wait auth-file", 0},
+	{"bwrap", "", "bind ro-bind dev-bind bind-try ro-bind-try dev proc tmpfs chdir setenv unsetenv dir symlink file bind-data ro-bind-data uid gid hostname seccomp args", 0},
+	{"valgrind", "", "", 0},
+	{"cpulimit", "lpe", "limit pid exe", 0},
+	{"proot", "rbmqwkvRSi", "rootfs bind mount qemu cwd pwd kernel-release verbose", 0},
+	{"entr", "", "", 0},
+	{"systemd-inhibit", "", "what who why mode", 0},
+	{"eatmydata", "", "", 0},
+}
+
+// runRest returns the entry of runsRest for program name.
+func runRest(name string) (short, long string, skip int, ok bool) {
+	for _, r := range runsRest {
+		if r.name == name {
+			return r.short, r.long, r.skip, true
+		}
+	}
+	return "", "", 0, false
 }
 
 // escapeNames are the programs escape knows besides runsRest.
-var escapeNames = strings.Fields(`sg tar gtar bsdtar zip rsync ssh scp sftp man less more vi vim nvim view ex
-vim.basic vim.tiny gvim rvim gdb sqlite3 psql mysql mariadb strace ltrace socat nc ncat netcat hyperfine expect
-sed gsed split`)
+var escapeNames = []string{
+	"sg", "tar", "gtar", "bsdtar", "zip", "rsync", "ssh", "scp", "sftp", "man", "less", "more", "vi",
+	"vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim", "rvim", "gdb", "sqlite3", "psql",
+	"mysql", "mariadb", "strace", "ltrace", "socat", "nc", "ncat", "netcat", "hyperfine", "expect",
+	"sed", "gsed", "split",
+}
 
 // escapes reports whether program name runs command lines it is given
 // (escape walks them).
 func escapes(name string) bool {
-	_, ok := runsRest[name]
+	_, _, _, ok := runRest(name)
 	return ok || slices.Contains(escapeNames, name)
 }
 
@@ -336,12 +349,12 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 			}
 		}
 	default:
-		r, ok := runsRest[name]
+		short, long, skip, ok := runRest(name)
 		if !ok {
 			return
 		}
-		if rest, ok := skipOpts(args, r.short, r.long); ok && len(rest) > r.skip {
-			w.exec(c.with(name), rest[r.skip:], sc, nil, nil)
+		if rest, ok := skipOpts(args, short, long); ok && len(rest) > skip {
+			w.exec(c.with(name), rest[skip:], sc, nil, nil)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // git runs its hooks on commit, merge, push, checkout, rebase and am: the
@@ -17,28 +17,49 @@ import (
 // .pre-commit-config.yaml. A git command is judged with the hooks it
 // runs, and lefthook run and pre-commit run with their configuration.
 
-// gitHookNames are the hooks each git command runs (--no-verify takes the
-// ones in noVerify away).
-var gitHookNames = map[string][]string{
-	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
-	"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"},
-	"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-rewrite"},
-	"push":        {"pre-push"},
-	"checkout":    {"post-checkout"},
-	"switch":      {"post-checkout"},
-	"rebase":      {"pre-rebase", "post-rewrite", "post-checkout"},
-	"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch", "post-rewrite"},
-	"cherry-pick": {"prepare-commit-msg", "post-commit"},
-	"revert":      {"prepare-commit-msg", "post-commit"},
-	"gc":          {"pre-auto-gc"},
+// gitHookNames returns the hooks the git command sub runs (--no-verify takes the
+// ones noVerify names away).
+func gitHookNames(sub string) []string {
+	switch sub {
+	case "commit":
+		return []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"}
+	case "merge":
+		return []string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"}
+	case "pull":
+		return []string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-rewrite"}
+	case "push":
+		return []string{"pre-push"}
+	case "checkout":
+		return []string{"post-checkout"}
+	case "switch":
+		return []string{"post-checkout"}
+	case "rebase":
+		return []string{"pre-rebase", "post-rewrite", "post-checkout"}
+	case "am":
+		return []string{"applypatch-msg", "pre-applypatch", "post-applypatch", "post-rewrite"}
+	case "cherry-pick":
+		return []string{"prepare-commit-msg", "post-commit"}
+	case "revert":
+		return []string{"prepare-commit-msg", "post-commit"}
+	case "gc":
+		return []string{"pre-auto-gc"}
+	}
+	return nil
 }
 
-var noVerify = map[string]bool{"pre-commit": true, "commit-msg": true, "pre-merge-commit": true, "pre-push": true, "applypatch-msg": true, "pre-applypatch": true}
+// noVerify reports whether git --no-verify skips the hook s.
+func noVerify(s string) bool {
+	switch s {
+	case "pre-commit", "commit-msg", "pre-merge-commit", "pre-push", "applypatch-msg", "pre-applypatch":
+		return true
+	}
+	return false
+}
 
 // gitHooks walks the hooks the git command sub (with cfg, its -c
 // settings) runs in the repository at the scope's directory.
 func (w *walker) gitHooks(c *ctx, cfg map[string]string, sub string, rest []Word, sc *scope) {
-	hooks := gitHookNames[sub]
+	hooks := gitHookNames(sub)
 	if len(hooks) == 0 || w.a.ReadFile == nil || sc.cwd == "" {
 		return
 	}
@@ -95,7 +116,7 @@ func (w *walker) gitHooks(c *ctx, cfg map[string]string, sub string, rest []Word
 	nsc := sc.child()
 	nsc.setCwd(top) // git runs its hooks at the top of the work tree
 	for _, h := range hooks {
-		if skip && noVerify[h] {
+		if skip && noVerify(h) {
 			continue
 		}
 		// husky: core.hooksPath .husky/_ (v9), whose hooks run

@@ -12,22 +12,29 @@ import (
 // --check .` runs whatever those files do, the project modules they name
 // included; they are read like a test runner's configuration.
 
-// lintConfigs are the configuration files each linter loads, nearest up
+// lintConfigs returns the configuration files linter name loads, nearest up
 // from the working directory first.
-var lintConfigs = map[string][]string{
-	"eslint": {"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts",
-		"eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"},
-	"prettier": {".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.json5",
-		".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.ts", "prettier.config.js",
-		"prettier.config.cjs", "prettier.config.mjs", "prettier.config.ts", ".prettierrc.toml", "package.json"},
+func lintConfigs(name string) []string {
+	switch name {
+	case "eslint":
+		return []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts",
+			"eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"}
+	case "prettier":
+		return []string{".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.json5",
+			".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.ts", "prettier.config.js",
+			"prettier.config.cjs", "prettier.config.mjs", "prettier.config.ts", ".prettierrc.toml", "package.json"}
 	// atk6: stylelint and commitlint load theirs the same way (and the
 	// plugins and extends they name).
-	"stylelint": {"stylelint.config.js", "stylelint.config.mjs", "stylelint.config.cjs", "stylelint.config.ts",
-		".stylelintrc.js", ".stylelintrc.mjs", ".stylelintrc.cjs", ".stylelintrc.json", ".stylelintrc.yaml",
-		".stylelintrc.yml", ".stylelintrc", "package.json"},
-	"commitlint": {"commitlint.config.js", "commitlint.config.mjs", "commitlint.config.cjs", "commitlint.config.ts",
-		"commitlint.config.cts", ".commitlintrc.js", ".commitlintrc.mjs", ".commitlintrc.cjs", ".commitlintrc.ts",
-		".commitlintrc.cts", ".commitlintrc.json", ".commitlintrc.yaml", ".commitlintrc.yml", ".commitlintrc", "package.json"},
+	case "stylelint":
+		return []string{"stylelint.config.js", "stylelint.config.mjs", "stylelint.config.cjs", "stylelint.config.ts",
+			".stylelintrc.js", ".stylelintrc.mjs", ".stylelintrc.cjs", ".stylelintrc.json", ".stylelintrc.yaml",
+			".stylelintrc.yml", ".stylelintrc", "package.json"}
+	case "commitlint":
+		return []string{"commitlint.config.js", "commitlint.config.mjs", "commitlint.config.cjs", "commitlint.config.ts",
+			"commitlint.config.cts", ".commitlintrc.js", ".commitlintrc.mjs", ".commitlintrc.cjs", ".commitlintrc.ts",
+			".commitlintrc.cts", ".commitlintrc.json", ".commitlintrc.yaml", ".commitlintrc.yml", ".commitlintrc", "package.json"}
+	}
+	return nil
 }
 
 // lintCode walks the configuration linter name loads (-c/--config FILE,
@@ -42,7 +49,7 @@ func (w *walker) lintCode(c *ctx, name string, args []Word, sc *scope) {
 	}
 	lc := c.with(name)
 	file := optValue1(args, "-c", "--config")
-	p, text, ok := w.nearest(sc.cwd, file, lintConfigs[name]...)
+	p, text, ok := w.nearest(sc.cwd, file, lintConfigs(name)...)
 	if ok && filepath.Base(p) == "package.json" && !strings.Contains(text, `"`+name+`"`) {
 		ok = false // a package.json without the linter's key configures nothing
 	}

@@ -171,7 +171,7 @@ func (w *walker) envFileNode(c *ctx, args []Word, sc *scope) {
 			f = args[i+1].Lit()
 		case strings.HasPrefix(s, "--env-file=") || strings.HasPrefix(s, "--env-file-if-exists="):
 			_, f, _ = strings.Cut(s, "=")
-		case s == "--" || !strings.HasPrefix(s, "-") && (i == 0 || !nodeValueOpts[args[i-1].Lit()]):
+		case s == "--" || !strings.HasPrefix(s, "-") && (i == 0 || !nodeValueOpt(args[i-1].Lit())):
 			return // the script and its own arguments
 		default:
 			continue
@@ -191,10 +191,16 @@ func (w *walker) envFileNode(c *ctx, args []Word, sc *scope) {
 	}
 }
 
-// nodeValueOpts are node's options that take the next argument as value.
-var nodeValueOpts = map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
-	"--experimental-loader": true, "--env-file": true, "--env-file-if-exists": true, "-e": true, "--eval": true,
-	"-p": true, "--print": true, "--input-type": true, "-C": true, "--conditions": true, "--title": true}
+// nodeValueOpt reports whether s is one of node's options that take the
+// next argument as value.
+func nodeValueOpt(s string) bool {
+	switch s {
+	case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file",
+		"--env-file-if-exists", "-e", "--eval", "-p", "--print", "--input-type", "-C", "--conditions", "--title":
+		return true
+	}
+	return false
+}
 
 // envFileValue returns the value of key in a dotenv file (KEY=value,
 // export KEY=value, quoted or not); the last one counts.

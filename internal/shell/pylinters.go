@@ -18,12 +18,18 @@ import (
 // a script file the command names; the command line's own --init-hook,
 // --load-plugins and --require too.
 
-// pyLintNames are the configuration files each tool reads, nearest up
+// pyLintNames returns the configuration files tool reads, nearest up
 // from the working directory, and the text one must hold to be the tool's.
-var pyLintNames = map[string][][2]string{
-	"pylint": {{"pylintrc", ""}, {".pylintrc", ""}, {"pyproject.toml", "[tool.pylint"}, {"setup.cfg", "[pylint"}, {"tox.ini", "[pylint"}},
-	"mypy":   {{"mypy.ini", ""}, {".mypy.ini", ""}, {"pyproject.toml", "[tool.mypy"}, {"setup.cfg", "[mypy"}},
-	"flake8": {{".flake8", ""}, {"setup.cfg", "[flake8"}, {"tox.ini", "[flake8"}},
+func pyLintNames(tool string) [][2]string {
+	switch tool {
+	case "pylint":
+		return [][2]string{{"pylintrc", ""}, {".pylintrc", ""}, {"pyproject.toml", "[tool.pylint"}, {"setup.cfg", "[pylint"}, {"tox.ini", "[pylint"}}
+	case "mypy":
+		return [][2]string{{"mypy.ini", ""}, {".mypy.ini", ""}, {"pyproject.toml", "[tool.mypy"}, {"setup.cfg", "[mypy"}}
+	case "flake8":
+		return [][2]string{{".flake8", ""}, {"setup.cfg", "[flake8"}, {"tox.ini", "[flake8"}}
+	}
+	return nil
 }
 
 // lintConfig returns the configuration file of tool: file when given, else
@@ -33,7 +39,7 @@ func (w *walker) lintConfig(tool, dir, file string) (string, string, bool) {
 		return w.nearest(dir, file)
 	}
 	for at := dir; ; at = filepath.Dir(at) {
-		for _, n := range pyLintNames[tool] {
+		for _, n := range pyLintNames(tool) {
 			p := filepath.Join(at, n[0])
 			if text, ok := w.readText(p); ok && (n[1] == "" || strings.Contains(text, n[1])) {
 				return p, text, true

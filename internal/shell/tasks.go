@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/tidwall/gjson"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Task runners whose tasks are shell command lines in a project file, as

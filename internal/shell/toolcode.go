@@ -639,11 +639,16 @@ func goValueFlag(s string) bool {
 	return false
 }
 
-// cargoBuilds are the cargo commands that compile the package, and so run
-// its build scripts and proc macros.
-var cargoBuilds = map[string]bool{"build": true, "b": true, "test": true, "t": true, "run": true, "r": true,
-	"check": true, "c": true, "bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "fix": true,
-	"install": true, "miri": true, "nextest": true, "llvm-cov": true, "tarpaulin": true, "rustdoc": true}
+// cargoCompiles reports whether s is one of the cargo commands that
+// compile the package, and so run its build scripts and proc macros.
+func cargoCompiles(s string) bool {
+	switch s {
+	case "build", "b", "test", "t", "run", "r", "check", "c", "bench", "clippy", "doc", "d", "rustc", "fix",
+		"install", "miri", "nextest", "llvm-cov", "tarpaulin", "rustdoc":
+		return true
+	}
+	return false
+}
 
 // cargoBuild walks, for a cargo command that compiles, the build scripts
 // (build.rs, or [package] build) and proc-macro crates of the workspace
@@ -665,7 +670,7 @@ func (w *walker) cargoBuild(c *ctx, args []Word, sc *scope) {
 		w.cargoMake(c, rest, sc)
 		return
 	}
-	if !cargoBuilds[sub] {
+	if !cargoCompiles(sub) {
 		return
 	}
 	dir := sc.cwd

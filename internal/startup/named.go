@@ -28,11 +28,16 @@ var (
 		".cursor/hooks.json", ".copilot/mcp-config.json", ".codex/config.toml", ".config/opencode/opencode.json"}
 )
 
-// commandKeys are the settings keys whose string (or list of strings)
-// value is a command line or a program's arguments.
-var commandKeys = map[string]bool{"command": true, "args": true, "apiKeyHelper": true, "awsAuthRefresh": true,
-	"awsCredentialExport": true, "otelHeadersHelper": true, "discoveryCommand": true, "callCommand": true,
-	"notify": true}
+// commandKey reports whether s is one of the settings keys whose string
+// (or list of strings) value is a command line or a program's arguments.
+func commandKey(s string) bool {
+	switch s {
+	case "command", "args", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport",
+		"otelHeadersHelper", "discoveryCommand", "callCommand", "notify":
+		return true
+	}
+	return false
+}
 
 // maxSettings bounds the bytes of a settings file read; past it, the
 // rest names nothing.
@@ -105,7 +110,7 @@ func jsonCommands(v gjson.Result, depth int, out []string) []string {
 		return out
 	}
 	v.ForEach(func(k, x gjson.Result) bool {
-		if commandKeys[k.String()] {
+		if commandKey(k.String()) {
 			switch {
 			case x.Type == gjson.String:
 				out = append(out, x.String())
@@ -133,7 +138,7 @@ func tomlCommands(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || !commandKeys[strings.TrimSpace(k)] {
+		if !ok || !commandKey(strings.TrimSpace(k)) {
 			continue
 		}
 		var words []string
@@ -152,9 +157,15 @@ func tomlCommands(text string) []string {
 	return out
 }
 
-// hookPrograms are ralph's own programs, which other rules guard.
-var hookPrograms = map[string]bool{"pre-tool-call": true, "post-tool-call": true, "post-iteration-reflect": true,
-	"stop": true, "ralph": true}
+// hookProgram reports whether s is one of ralph's own programs, which
+// other rules guard.
+func hookProgram(s string) bool {
+	switch s {
+	case "pre-tool-call", "post-tool-call", "post-iteration-reflect", "stop", "ralph":
+		return true
+	}
+	return false
+}
 
 // CommandPaths returns the files inside root or home that the command
 // line cmd runs: each simple command's program when it is a path, the
@@ -184,7 +195,7 @@ func CommandPaths(cmd, root, home string) []string {
 			p = filepath.Join(base, p)
 		}
 		p = filepath.Clean(p)
-		if hookPrograms[filepath.Base(p)] || p == root || p == home || !(within(p, root) || filepath.IsAbs(home) && within(p, home)) {
+		if hookProgram(filepath.Base(p)) || p == root || p == home || !(within(p, root) || filepath.IsAbs(home) && within(p, home)) {
 			return
 		}
 		out = append(out, p)
@@ -213,7 +224,7 @@ func CommandPaths(cmd, root, home string) []string {
 				if strings.Contains(w, "/") || scriptExt(w) {
 					add(w)
 				}
-				if !interpreters[filepath.Base(w)] && !strings.HasPrefix(filepath.Base(w), "python") {
+				if !interpreter(filepath.Base(w)) && !strings.HasPrefix(filepath.Base(w), "python") {
 					prog = len(words) // no script argument to look for
 				}
 				continue
@@ -232,10 +243,16 @@ func CommandPaths(cmd, root, home string) []string {
 	return out
 }
 
-// interpreters run the script their first operand names.
-var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-	"node": true, "nodejs": true, "deno": true, "bun": true, "tsx": true, "ts-node": true, "ruby": true, "perl": true,
-	"php": true, "lua": true, "pwsh": true}
+// interpreter reports whether program s runs the script its first operand
+// names.
+func interpreter(s string) bool {
+	switch s {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "node", "nodejs", "deno", "bun", "tsx",
+		"ts-node", "ruby", "perl", "php", "lua", "pwsh":
+		return true
+	}
+	return false
+}
 
 // scriptExt reports whether w names a script by its extension.
 func scriptExt(w string) bool {

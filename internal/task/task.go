@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -503,7 +503,7 @@ func (t *Task) Title() string {
 	return t.ID
 }
 
-// yamlError splits a yaml.v3 error into its line and a one-line message.
+// yamlError splits a YAML (go.yaml.in/yaml/v3) error into its line and a one-line message.
 func yamlError(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")

@@ -6,11 +6,16 @@ var jsOps = []string{">>>=", "===", "!==", "**=", "<<=", ">>=", ">>>", "...", "&
 	"=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "**", "++", "--", "+=", "-=", "*=", "/=",
 	"%=", "&=", "|=", "^=", "<<", ">>"}
 
-// jsRegexAfter are the words after which a slash starts a regular
-// expression rather than a division.
-var jsRegexAfter = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true,
-	"of": true, "new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true,
-	"else": true, "yield": true, "await": true}
+// jsRegexAfter reports whether s is a word after which a slash starts a
+// regular expression rather than a division.
+func jsRegexAfter(s string) bool {
+	switch s {
+	case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do",
+		"else", "yield", "await":
+		return true
+	}
+	return false
+}
 
 // jsMode is one level of the JavaScript lexer's mode stack.
 type jsMode struct {
@@ -158,7 +163,7 @@ func lexJS(src string, jsx bool) *toks {
 		case isIdent(c) || c == '$' || c == '#':
 			l.i = jsIdentEnd(s, l.i+1)
 			k = kIdent
-			regexOK = jsRegexAfter[s[pos:l.i]]
+			regexOK = jsRegexAfter(s[pos:l.i])
 		case c == '/' && regexOK && l.line != noRegex:
 			if e, ok := jsRegexEnd(s, l.i); ok {
 				l.i = e
@@ -293,11 +298,16 @@ func jsHead(name string) byte {
 	return 0
 }
 
-// jsNotTest are the members of it, test and describe that declare no test
-// (Playwright's test.step, test.beforeEach, test.use, …).
-var jsNotTest = map[string]bool{"beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true,
-	"use": true, "step": true, "info": true, "setTimeout": true, "slow": true, "extend": true,
-	"configure": true, "expect": true}
+// jsNotTest reports whether s is a member of it, test or describe that
+// declares no test (Playwright's test.step, test.beforeEach, test.use, …).
+func jsNotTest(s string) bool {
+	switch s {
+	case "beforeEach", "afterEach", "beforeAll", "afterAll", "use", "step", "info", "setTimeout",
+		"slow", "extend", "configure", "expect":
+		return true
+	}
+	return false
+}
 
 // jsAsserts are the assertion methods of ava's, tape's and node:test's
 // test context (t.is, t.deepEqual, …).
@@ -344,7 +354,7 @@ func (j *jsScan) block(k int, name string, kind byte) bool {
 		mod := j.text(q + 1)
 		q += 2
 		switch {
-		case jsNotTest[mod]:
+		case jsNotTest(mod):
 			return false
 		case mod == "describe":
 			kind = 'g'

@@ -603,13 +603,25 @@ func (r *rbScan) callArgs(k, stop int) []span {
 	return append(out, span{a, stop})
 }
 
-var rbGroups = map[string]bool{"describe": true, "context": true, "feature": true, "shared_examples": true,
-	"shared_examples_for": true, "shared_context": true, "example_group": true, "xdescribe": true,
-	"xcontext": true, "xfeature": true, "fdescribe": true, "fcontext": true, "ffeature": true}
+// rbGroup reports whether s declares an RSpec example group.
+func rbGroup(s string) bool {
+	switch s {
+	case "describe", "context", "feature", "shared_examples", "shared_examples_for", "shared_context",
+		"example_group", "xdescribe", "xcontext", "xfeature", "fdescribe", "fcontext", "ffeature":
+		return true
+	}
+	return false
+}
 
-var rbExamples = map[string]bool{"it": true, "specify": true, "example": true, "scenario": true, "its": true,
-	"xit": true, "xspecify": true, "xexample": true, "xscenario": true, "fit": true, "fspecify": true,
-	"fexample": true, "fscenario": true, "focus": true, "pending": true, "skip": true}
+// rbExample reports whether s declares an RSpec example.
+func rbExample(s string) bool {
+	switch s {
+	case "it", "specify", "example", "scenario", "its", "xit", "xspecify", "xexample", "xscenario",
+		"fit", "fspecify", "fexample", "fscenario", "focus", "pending", "skip":
+		return true
+	}
+	return false
+}
 
 func (r *rbScan) run() {
 	for k := 0; k < len(r.t); k++ {
@@ -629,11 +641,11 @@ func (r *rbScan) run() {
 		start := r.t[k].bol || r.is(k-1, "{") || r.is(k-1, "do") || r.is(k-1, ";")
 		rspec := r.is(k-1, ".") && r.is(k-2, "RSpec") && (r.t[k-2].bol || r.is(k-3, "::") && r.t[k-3].bol)
 		switch {
-		case rbGroups[w] && (start || rspec):
+		case rbGroup(w) && (start || rspec):
 			if r.group(k, w) {
 				continue
 			}
-		case rbExamples[w] && start:
+		case rbExample(w) && start:
 			if r.example(k, w) {
 				continue
 			}

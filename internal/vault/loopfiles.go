@@ -1,9 +1,6 @@
 package vault
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // loopFiles are the files of a loop's directory the vault keeps: its
 // state, and the baselines it is judged against, written at its start and
@@ -11,8 +8,10 @@ import (
 // start and the digests of what decides it, the code surface). Changed by
 // the agent, they would change ralph's verdicts: a test taken out of the
 // census is no longer missed, a digest rewritten hides a changed script.
-var loopFiles = map[string]bool{
-	"state.json": true, "baseline.json": true, "completion.json": true, "surface-baseline.json": true,
-}
+// They are listed sorted.
+var loopFiles = []string{"baseline.json", "completion.json", "state.json", "surface-baseline.json"}
 
-func sortedLoopFiles() []string { return slices.Sorted(maps.Keys(loopFiles)) }
+// loopFile reports whether name is one of loopFiles.
+func loopFile(name string) bool { return slices.Contains(loopFiles, name) }
+
+func sortedLoopFiles() []string { return slices.Clone(loopFiles) }

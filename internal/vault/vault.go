@@ -141,7 +141,7 @@ func Sealed(path string) (root, rel string, ok bool) {
 	case base == "registry.json" && strings.HasSuffix(dir, string(filepath.Separator)+filepath.FromSlash(project.RalphDir)):
 		root = strings.TrimSuffix(dir, string(filepath.Separator)+filepath.FromSlash(project.RalphDir))
 		return root, filepath.Join(filepath.FromSlash(project.RalphDir), base), true
-	case loopFiles[base]:
+	case loopFile(base):
 		loops := filepath.Dir(dir)
 		id := filepath.Base(dir)
 		suffix := string(filepath.Separator) + filepath.FromSlash(project.RalphDir) + string(filepath.Separator) + "loops"
@@ -246,7 +246,7 @@ func (v *Vault) sealIn(ix *Index, rel string, data []byte, rec Record) error {
 // loopOf returns the loop whose state.json (or other sealed file: loopFiles) rel is.
 func loopOf(rel string) (string, bool) {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) == 5 && parts[0]+"/"+parts[1] == project.RalphDir && parts[2] == "loops" && loopFiles[parts[4]] {
+	if len(parts) == 5 && parts[0]+"/"+parts[1] == project.RalphDir && parts[2] == "loops" && loopFile(parts[4]) {
 		return parts[3], true
 	}
 	return "", false

@@ -31,7 +31,7 @@ import (
 	_ "github.com/gofrs/flock"
 	_ "github.com/tidwall/gjson"
 	_ "github.com/tidwall/sjson"
-	_ "gopkg.in/yaml.v3"
+	_ "go.yaml.in/yaml/v3"
 	_ "mvdan.cc/sh/v3/expand"
 	_ "mvdan.cc/sh/v3/fileutil"
 	_ "mvdan.cc/sh/v3/syntax"

@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// maxOwnInitBytes bounds what ralph's own packages allocate while
+// pre-tool-call initialises them, before a call is read: package-level
+// maps, tables built by function calls and compiled regular expressions
+// run on every call, needed or not (a switch, a constant slice or a
+// sync.OnceValue costs nothing, or a few bytes). 702 allocations and
+// 68,768 bytes before branch start8; 123 and 4,504 after, nearly all
+// sync.OnceValue's own two small objects each.
+const maxOwnInitBytes = 8 << 10
+
+// initCost is one package's line of GODEBUG=inittrace=1.
+type initCost struct {
+	pkg           string
+	bytes, allocs int
+}
+
+// ownInits reads the lines of GODEBUG=inittrace=1 output (init PKG @T ms,
+// C ms clock, B bytes, A allocs) for ralph's own packages.
+func ownInits(out string) ([]initCost, error) {
+	var cs []initCost
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || f[10] != "allocs" {
+			continue
+		}
+		if !strings.HasPrefix(f[1], "github.com/ralph-hooks/ralph-hooks/") {
+			continue
+		}
+		b, err1 := strconv.Atoi(f[7])
+		a, err2 := strconv.Atoi(f[9])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("inittrace line %q: bytes or allocs not a number", sc.Text())
+		}
+		cs = append(cs, initCost{strings.TrimPrefix(f[1], "github.com/ralph-hooks/ralph-hooks/"), b, a})
+	}
+	return cs, sc.Err()
+}
+
+func TestOwnInits(t *testing.T) {
+	out := "init internal/bytealg @0 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
+		"init go.yaml.in/yaml/v3 @0.72 ms, 0.12 ms clock, 25720 bytes, 276 allocs\n" +
+		"init github.com/ralph-hooks/ralph-hooks/internal/risk @0.98 ms, 0.080 ms clock, 41064 bytes, 451 allocs\n" +
+		"ralph: reading event from stdin: …\n" +
+		"init github.com/ralph-hooks/ralph-hooks/internal/pretool @1.0 ms, 0.003 ms clock, 256 bytes, 2 allocs\n"
+	cs, err := ownInits(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []initCost{{"internal/risk", 41064, 451}, {"internal/pretool", 256, 2}}
+	if fmt.Sprint(cs) != fmt.Sprint(want) {
+		t.Fatalf("ownInits = %v, want %v", cs, want)
+	}
+	if _, err := ownInits("init github.com/ralph-hooks/ralph-hooks/internal/risk @1 ms, 0 ms clock, many bytes, 2 allocs\n"); err == nil {
+		t.Fatal("ownInits took a line whose bytes are not a number")
+	}
+}
+
+// pre-tool-call runs on every tool call: its own packages' initialisation
+// must stay near nothing (see maxOwnInitBytes).
+func TestPreToolCallOwnInitBytes(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "pre-tool-call")
+	build := exec.Command("go", "build", "-o", bin, "../../hooks/pre-tool-call")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build pre-tool-call: %v\n%s", err, out)
+	}
+	run := exec.Command(bin)
+	run.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	run.Stdin = strings.NewReader("")
+	var stderr strings.Builder
+	run.Stderr = &stderr
+	_ = run.Run() // an empty event is refused: only the initialisation matters
+	cs, err := ownInits(stderr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) < 10 {
+		t.Fatalf("GODEBUG=inittrace=1 showed %d of ralph's packages, want pre-tool-call's (10 or more):\n%s", len(cs), stderr.String())
+	}
+	total := 0
+	var list []string
+	for _, c := range cs {
+		total += c.bytes
+		list = append(list, fmt.Sprintf("%s %d bytes, %d allocs", c.pkg, c.bytes, c.allocs))
+	}
+	if total > maxOwnInitBytes {
+		t.Errorf("ralph's packages allocate %d bytes initialising pre-tool-call, over %d: make the package-level maps switches or constant slices, the regexps sync.OnceValue\n%s",
+			total, maxOwnInitBytes, strings.Join(list, "\n"))
+	}
+}
