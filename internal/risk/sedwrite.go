@@ -23,6 +23,7 @@ const maxInPlace = 1 << 20
 // delete them, or replace re's matches by repl (all of them with global).
 type sedCmd struct {
 	addr   *regexp.Regexp
+	not    bool // the address selects the lines it does not match: /re/!
 	del    bool
 	re     *regexp.Regexp
 	repl   string
@@ -65,7 +66,7 @@ func applySed(text string, cmds []sedCmd) string {
 		body, nl := strings.CutSuffix(l, "\n")
 		keep := true
 		for _, c := range cmds {
-			if c.addr != nil && !c.addr.MatchString(body) {
+			if c.addr != nil && c.addr.MatchString(body) == c.not {
 				continue
 			}
 			if c.del {
@@ -161,6 +162,9 @@ func parseSed(s string, ere bool) ([]sedCmd, bool) {
 				return nil, false
 			}
 			s = strings.TrimLeft(rest, " \t")
+			if strings.HasPrefix(s, "!") {
+				c.not, s = true, strings.TrimLeft(s[1:], " \t")
+			}
 			if s == "" {
 				return nil, false
 			}
@@ -303,9 +307,13 @@ func sedRepl(r string) string {
 }
 
 // perlDelete matches perl -n's print unless /RE/ (and next if /RE/;
-// print), which delete the lines RE matches.
+// print), which delete the lines RE matches; perlKeep its print if /RE/
+// (and next unless /RE/; print), which delete the others.
 var perlDelete = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:print\s+unless\s+/((?:[^/\\]|\\.)*)/\s*;?|next\s+if\s+/((?:[^/\\]|\\.)*)/\s*;\s*print\s*;?)\s*$`)
+	return regexp.MustCompile(`^\s*(?:print\s+unless\s+m?/((?:[^/\\]|\\.)*)/\s*;?|next\s+if\s+m?/((?:[^/\\]|\\.)*)/\s*;\s*print\s*;?)\s*$`)
+})
+var perlKeep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:print\s+if\s+m?/((?:[^/\\]|\\.)*)/\s*;?|next\s+unless\s+m?/((?:[^/\\]|\\.)*)/\s*;\s*print\s*;?)\s*$`)
 })
 
 // perlScriptOf reads perl -pi -e 's/…/…/g; …' and perl -ni -e 'print
@@ -359,7 +367,10 @@ func perlScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		return nil, false
 	}
 	if n {
-		m := perlDelete().FindStringSubmatch(script)
+		m, not := perlDelete().FindStringSubmatch(script), false
+		if m == nil {
+			m, not = perlKeep().FindStringSubmatch(script), true
+		}
 		if m == nil {
 			return nil, false
 		}
@@ -367,7 +378,7 @@ func perlScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		if !ok {
 			return nil, false
 		}
-		return []sedCmd{{addr: re, del: true}}, true
+		return []sedCmd{{addr: re, not: not, del: true}}, true
 	}
 	var out []sedCmd
 	for _, st := range strings.Split(script, ";") {

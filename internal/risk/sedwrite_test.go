@@ -33,6 +33,9 @@ func TestInPlaceWrites(t *testing.T) {
 		{`perl -pi -e 's/t\.Errorf/t.Logf/g' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Logf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
 		{`perl -ni -e 'print unless /Errorf/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t}\n}\n"},
 		{`sed -i 's|t.Errorf|_ = |;s/!= 3/!= 0/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 0 {\n\t\t_ = (\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`perl -ni -e 'print if /package|^$/' calc_test.go`, "package calc\n\n"},
+		{`perl -ni -e 'next unless /Add/; print' calc_test.go`, "func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n"},
+		{`sed -i '/Test\|package\|^}$/!d' calc_test.go`, "package calc\nfunc TestAdd(t *testing.T) {\n}\n"},
 		{`sed -n -i '/Errorf/p' calc_test.go`, ""},            // -n: only what p prints
 		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""}, // a flag not read
 		{`sed -i '3,5d' calc_test.go`, ""},                    // a line range
