@@ -74,6 +74,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzCommand -fuzztime=30s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzPatchFiles -fuzztime=20s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzMCP -fuzztime=20s ./internal/risk/
+	$(GO) test -run='^$$' -fuzz=FuzzExScript -fuzztime=10s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzModulePath -fuzztime=10s ./internal/gomod/
 	$(GO) test -run='^$$' -fuzz=FuzzArchivedTests -fuzztime=20s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/

@@ -40,6 +40,8 @@ func inPlaceText(c *shell.Cmd, p string) (string, bool) {
 		cmds, ok = sedScriptOf(c)
 	case "perl":
 		cmds, ok = perlScriptOf(c)
+	case "ex", "vim", "vi", "nvim", "vim.basic", "vim.tiny":
+		cmds, ok = exScriptOf(c)
 	}
 	if !ok || len(cmds) == 0 {
 		return "", false

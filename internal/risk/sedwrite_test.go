@@ -3,6 +3,7 @@ package risk
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,12 +37,20 @@ func TestInPlaceWrites(t *testing.T) {
 		{`perl -ni -e 'print if /package|^$/' calc_test.go`, "package calc\n\n"},
 		{`perl -ni -e 'next unless /Add/; print' calc_test.go`, "func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n"},
 		{`sed -i '/Test\|package\|^}$/!d' calc_test.go`, "package calc\nfunc TestAdd(t *testing.T) {\n}\n"},
-		{`sed -n -i '/Errorf/p' calc_test.go`, ""},            // -n: only what p prints
-		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""}, // a flag not read
-		{`sed -i '3,5d' calc_test.go`, ""},                    // a line range
-		{`sed -i -f edits.sed calc_test.go`, ""},              // a script file
-		{`perl -pi -e 's{Errorf}{Logf}' calc_test.go`, ""},    // brackets as delimiters
-		{`sed 's/Errorf/Logf/' calc_test.go`, ""},             // not in place: prints
+		{`vim -es +'g/Errorf/d' +wq calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t}\n}\n"},
+		{`ex -sc 'g!/package\|^$/d|x' calc_test.go`, "package calc\n\n"},
+		{`nvim --headless -c '%s/!= 3/!= 4/' -c 'wq' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`vim -es +'v/Add/d' +x calc_test.go`, "func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n"},
+		{`vim -es +'g/Errorf/d' +q! calc_test.go`, ""},          // quits without writing
+		{`vim -es +'g/Errorf/normal dd' +wq calc_test.go`, ""},  // a command not read
+		{`vim -es +'s/3/4/' +wq calc_test.go`, ""},              // the first line only: not read
+		{`vim -es +'g/Errorf/d' +wq calc_test.go other.go`, ""}, // two files
+		{`sed -n -i '/Errorf/p' calc_test.go`, ""},              // -n: only what p prints
+		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""},   // a flag not read
+		{`sed -i '3,5d' calc_test.go`, ""},                      // a line range
+		{`sed -i -f edits.sed calc_test.go`, ""},                // a script file
+		{`perl -pi -e 's{Errorf}{Logf}' calc_test.go`, ""},      // brackets as delimiters
+		{`sed 's/Errorf/Logf/' calc_test.go`, ""},               // not in place: prints
 	} {
 		v := g.Command(tt.cmd, root)
 		got, ok := v.Writes[test]
@@ -66,5 +75,25 @@ func FuzzSedScript(f *testing.F) {
 				applySed(text, cmds)
 			}
 		}
+	})
+}
+
+// FuzzExScript checks that the reader of vim's and ex's batch commands
+// never panics, whatever the commands.
+func FuzzExScript(f *testing.F) {
+	root := f.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "calc_test.go"), []byte("package calc\n\nfunc TestAdd(t *testing.T) {\n\tt.Fatal(1)\n}\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	g := newGuard(f, root, nil)
+	for _, s := range []string{`g/Fatal/d`, `g!/a\|b/d|x`, `%s/(/)/g`, `v//d`, `%d|wq`, `g`, `s/a`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		if len(script) > 512 || strings.ContainsAny(script, "'\x00") {
+			return
+		}
+		g.Command("vim -es +'"+script+"' +wq calc_test.go", root)
+		g.Command("ex -sc '"+script+"|x' calc_test.go", root)
 	})
 }
