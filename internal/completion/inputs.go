@@ -34,7 +34,9 @@ const maxInput = 4 << 20
 //     or a runner put in node_modules/.bin or a virtual environment's bin
 //     since (see [projectRunners]), and a .pth file, sitecustomize or
 //     pytest plugin put in a Python site directory since (see
-//     [pythonStartup]);
+//     [pythonStartup]), and the installed code the tests load changed
+//     since: the runners' and the imported packages' in node_modules and
+//     the site directories, the files of vendor/ (see [installedCode]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
 //     package.json's scripts when it runs npm, yarn, pnpm or bun;
@@ -93,6 +95,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	if pythonic(words, idx) {
 		pythonStartup(root, since, in) // bins.go
 	}
+	installedCode(root, words, idx, since, in) // installed.go
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)
