@@ -139,6 +139,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzSources -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzBuildConfig -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzModKey -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzVendorModules -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzTestImports -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:

@@ -66,7 +66,7 @@ func installedCode(root string, words map[string]bool, idx testindex.Index, sinc
 				continue
 			}
 			if f := changedUnder(dir, since, &budget); f != "" {
-				in.add("installed code the tests load: "+rel+"/"+f+" (package "+name+")", []byte(f))
+				in.add("installed code the tests load: "+below(rel, f)+" (package "+name+")", []byte(f))
 			}
 		}
 	}
@@ -79,7 +79,7 @@ func installedCode(root string, words map[string]bool, idx testindex.Index, sinc
 				}
 				for _, p := range []string{filepath.Join(site, m), filepath.Join(site, m+".py")} {
 					if f := changedUnder(p, since, &budget); f != "" {
-						in.add("installed code the tests load: "+filepath.Join(p, f)+" (module "+m+")", []byte(f))
+						in.add("installed code the tests load: "+below(p, f)+" (module "+m+")", []byte(f))
 					}
 				}
 			}
@@ -184,6 +184,14 @@ func nodeModule(root, name string) (dir, rel string) {
 		}
 		d = up
 	}
+}
+
+// below joins the path f that [changedUnder] found to p, where it found it.
+func below(p, f string) string {
+	if f == "." {
+		return p
+	}
+	return p + "/" + f
 }
 
 // changedUnder returns the first file or directory (by path, relative to
