@@ -39,7 +39,9 @@ const maxInput = 4 << 20
 //     the site directories, the files of vendor/ (see [installedCode]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
-//     package.json's scripts when it runs npm, yarn, pnpm or bun;
+//     package.json's scripts when it runs npm, yarn, pnpm or bun; the
+//     files a makefile includes and the scripts the recipes run (see
+//     [recipeFiles]);
 //   - the runners' configuration: pytest.ini, .pytest.ini, tox.ini,
 //     setup.cfg's [tool:pytest], pyproject.toml's
 //     [tool.pytest.ini_options] and conftest.py, at the root and in the
@@ -106,6 +108,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			file(f)
 		}
 	}
+	recipeFiles(root, command, words, idx, file) // recipes.go
+
 	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
