@@ -27,6 +27,10 @@ type Expectation struct {
 	// Goldens are the expected outputs its file compares with (golden
 	// files, snapshots; goldens.go): path from the root → digest.
 	Goldens map[string]string `json:"goldens,omitempty"`
+	// Hard are the lines of the code under test that compared its inputs
+	// with the test's literals at the start (hardcoded.go): not the
+	// loop's doing.
+	Hard []string `json:"hard,omitempty"`
 }
 
 // BentTest is a test that failed at the start and passes now, whose own
@@ -86,7 +90,7 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 				codes[p] = codeDigest(root, globs, p)
 				goldens[p] = goldenDigests(root, p)
 			}
-			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p]})
+			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p], Hard: hardLines(root, globs, p, body)})
 			if len(out) >= maxExpectations {
 				return dedupExp(out)
 			}
@@ -364,6 +368,16 @@ func braceFunc(src []byte, head string) string {
 // codeDigest digests the code a test in file p exercises (see
 // [Expectations]).
 func codeDigest(root string, globs []string, p string) string {
+	var all bytes.Buffer
+	for _, f := range codeFiles(root, globs, p) {
+		all.WriteString(f + "\x00" + digestFile(filepath.Join(root, filepath.FromSlash(f))) + "\n")
+	}
+	return digest(all.Bytes())
+}
+
+// codeFiles returns the files of the code the test file p exercises (see
+// [Expectations]), sorted.
+func codeFiles(root string, globs []string, p string) []string {
 	var files []string
 	switch {
 	case strings.HasSuffix(p, ".go"):
@@ -397,11 +411,7 @@ func codeDigest(root string, globs []string, p string) string {
 		}
 	}
 	sort.Strings(files)
-	var all bytes.Buffer
-	for _, f := range files {
-		all.WriteString(f + "\x00" + digestFile(filepath.Join(root, filepath.FromSlash(f))) + "\n")
-	}
-	return digest(all.Bytes())
+	return files
 }
 
 // pyImports resolves the modules the Python file p imports to files of
