@@ -39,3 +39,24 @@ func FuzzRecipes(f *testing.F) {
 		})
 	})
 }
+
+// FuzzHardcodes: any code under test and test source (the agent's to
+// write) are read without panicking, and a line reported is one of the
+// code's, with its number.
+func FuzzHardcodes(f *testing.F) {
+	f.Add("if a == 5 && b == 3 {\n\treturn 2\n}", "if Sub(5, 3) != 2 {")
+	f.Add("x = 'a' if s == \"b\" else 'c'", "assert f('b') == 'a'")
+	f.Add("if a == 5 {\n", "\"\\\"5\" 5 5.0 -5")
+	f.Fuzz(func(t *testing.T, src, body string) {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, "calc.go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(src, "\n")
+		for _, h := range hardcodes(root, []string{"calc.go"}, body) {
+			if h.Line < 1 || h.Line > len(lines) || strings.TrimSpace(lines[h.Line-1]) != h.Text {
+				t.Errorf("line %d %q is not the code's", h.Line, h.Text)
+			}
+		}
+	})
+}
