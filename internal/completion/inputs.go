@@ -172,6 +172,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		for _, d := range pytestDirs(idx) {
 			pytestIn(d, config, file, section)
 		}
+		pytestAbove(root, in, config, file, section) // pytestabove.go
 	}
 	cargoInputs(root, "", section) // cargo.go
 	jvmInputs(root, file, in)      // jvm.go
