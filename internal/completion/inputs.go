@@ -114,6 +114,8 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
 		packageManagerInputs(root, in) // npmrc.go
+
+		babelInputs(pkg, idx, file, in) // babel.go
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
 			in.add("package.json scripts", []byte(gjson.GetBytes(pkg, "scripts").Raw))
 		}

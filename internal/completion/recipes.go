@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"bytes"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,9 +26,10 @@ const maxRecipeDepth = 3
 // pre and post scripts and those they run), or by the justfile; and,
 // within [maxRecipeDepth], the scripts those scripts name. A script of
 // another goal (make deploy) is not digested, nor a test file of the
-// census (idx) a recipe names.
+// census (idx) a recipe names, nor what make builds (a target of the
+// makefile: the test binary `./t`) or any compiled program.
 func recipeFiles(root, command string, words map[string]bool, idx testindex.Index, file func(rel string)) {
-	seen := map[string]bool{}
+	seen := map[string]bool{} // digested, or built: a makefile's targets
 	var scan func(text string, depth int)
 	scan = func(text string, depth int) {
 		commandFiles(root, text, func(rel string) {
@@ -35,11 +37,13 @@ func recipeFiles(root, command string, words map[string]bool, idx testindex.Inde
 				return // a test file is judged as a test (bent.go, package tamper)
 			}
 			seen[rel] = true
+			src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel)))
+			if bytes.IndexByte(src[:min(len(src), 512)], 0) >= 0 {
+				return // a compiled program: built from sources the checks read
+			}
 			file(rel)
-			if depth < maxRecipeDepth {
-				if src, _ := readSmall(filepath.Join(root, filepath.FromSlash(rel))); src != nil {
-					scan(string(src), depth+1)
-				}
+			if depth < maxRecipeDepth && src != nil {
+				scan(string(src), depth+1)
 			}
 		})
 	}
@@ -51,6 +55,11 @@ func recipeFiles(root, command string, words map[string]bool, idx testindex.Inde
 			}
 			m := &makefile{rules: map[string]*makeRule{}}
 			m.read(root, string(src), 0, file)
+			for t := range m.rules {
+				if rel, ok := localPath(root, t); ok {
+					seen[rel] = true // what make builds (./t, the test binary) changes with every build
+				}
+			}
 			scan(m.text(makeGoals(command)), 1)
 			break // make reads the first of them only
 		}

@@ -37,7 +37,8 @@ func TestRecipeFiles(t *testing.T) {
 			"all: build\n\nbuild:\n\tgo build ./...\n\n" +
 			"test: gen | build\n\t$(GOTEST) ./...\n\tpython3 tests/test_calc.py\n\n" +
 			"gen: ; ./gen.py --out x.txt\n\n" +
-			"deploy: test\n\t./scripts/deploy.sh\n\t../outside.sh\n",
+			"deploy: test\n\t./scripts/deploy.sh\n\t../outside.sh\n\n" +
+			"check: t\n\t./t\n\t./bin/tool\n\nt: t.c\n\tcc -o t t.c\n",
 		"tests.mk":           "GOTEST = ./scripts/test.sh\n",
 		"scripts/test.sh":    "#!/bin/sh\n. scripts/lib.sh\ngo test ./...\n",
 		"scripts/lib.sh":     "export X=1\n",
@@ -51,6 +52,8 @@ func TestRecipeFiles(t *testing.T) {
 		"scripts/pre.js":   "1\n",
 		"scripts/unit.sh":  "jest\n",
 		"scripts/build.js": "1\n",
+		"t":                "#!/bin/sh\necho built\n",
+		"bin/tool":         "\x7fELF\x00\x01",
 	})
 	idx := testindex.Index{"tests/test_calc.py": {}}
 	for cmd, want := range map[string][]string{
