@@ -141,6 +141,11 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzSources -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzBuildConfig -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzModKey -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzVendorModules -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzTestImports -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzRecipes -fuzztime=20s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzHardcodes -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzCodeText -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 
 clean:

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,7 +43,7 @@ var testChecks = sync.OnceValue(func() []testCheck {
 	c := func(label string, exts []string, needle, re string) testCheck {
 		return testCheck{label, exts, needle, regexp.MustCompile(re)}
 	}
-	return []testCheck{
+	return append([]testCheck{
 		c("testing.Testing()", goExts, "Testing", `\btesting\.Testing\(\)`),
 		c("a test flag", goExts, "test.", `"-?test\.(v|run|skip|short|count|timeout|bench\w*|cpu|parallel|failfast|list|cover\w*|paniconexit0|testlogfile|gocoverdir|shuffle|fullpath)\b`),
 		c("the test binary's name", goExts, ".test", `(os\.Args|Executable\(\)).*\.test\b|\.test\b.*os\.Args`),
@@ -59,7 +60,7 @@ var testChecks = sync.OnceValue(func() []testCheck {
 		c("RUST_TEST_THREADS", rsExts, "RUST_TEST", `RUST_TEST_[A-Z_]+`),
 		c("a test framework", javaExts, "", `\b(org\.junit|junit\.framework|org\.testng|org\.apache\.maven\.surefire)\b|surefire\.(real\.class\.path|test\.class\.path)`),
 		c("a test framework", rbExts, "", `defined\?\(\s*(::)?(RSpec|Minitest)\b|\$(0|PROGRAM_NAME).*\b(rspec|rake)\b|\bRSpec\.(current_example|configuration)\b`),
-	}
+	}, moreTestChecks()...) // aware_more.go
 })
 
 // awareExts are the extensions of the files testChecks look in.
@@ -145,8 +146,9 @@ func testCheckLines(rel string, src []byte) map[string][]string {
 			}
 		}
 	}
-	for _, ls := range out {
+	for label, ls := range out {
 		sort.Strings(ls)
+		out[label] = slices.Compact(ls) // a line two checks of one label found
 	}
 	return out
 }

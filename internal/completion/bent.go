@@ -27,6 +27,14 @@ type Expectation struct {
 	// Goldens are the expected outputs its file compares with (golden
 	// files, snapshots; goldens.go): path from the root → digest.
 	Goldens map[string]string `json:"goldens,omitempty"`
+	// Hard are the lines of the code under test that compared its inputs
+	// with the test's literals at the start (hardcoded.go): not the
+	// loop's doing.
+	Hard []string `json:"hard,omitempty"`
+	// Setup is, for a Go test, the digest of its package's test files as
+	// code (gosetup.go): an init, a TestMain or a helper there runs with
+	// the test.
+	Setup string `json:"setup,omitempty"`
 }
 
 // BentTest is a test that failed at the start and passes now, whose own
@@ -86,7 +94,7 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 				codes[p] = codeDigest(root, globs, p)
 				goldens[p] = goldenDigests(root, p)
 			}
-			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p]})
+			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p], Hard: hardLines(root, globs, p, body), Setup: goSetup(root, p)})
 			if len(out) >= maxExpectations {
 				return dedupExp(out)
 			}
@@ -110,7 +118,8 @@ func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTes
 			continue
 		}
 		rewritten := goldensChanged(root, e.Goldens)
-		if body == e.Body && len(rewritten) == 0 {
+		setup := e.Setup != "" && goSetup(root, e.Test.Path) != e.Setup
+		if body == e.Body && len(rewritten) == 0 && !setup {
 			continue
 		}
 		if codeDigest(root, globs, e.Test.Path) != e.Code {
@@ -120,6 +129,10 @@ func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTes
 		for _, g := range rewritten {
 			old = append(old, "expected output "+g)
 			nw = append(nw, g+" rewritten")
+		}
+		if setup && body == e.Body {
+			old = append(old, "the package's test files")
+			nw = append(nw, "the package's test files changed (an init, TestMain, variable or helper that runs with the test)")
 		}
 		out = append(out, BentTest{Test: e.Test, Old: old, New: nw})
 	}
@@ -364,6 +377,16 @@ func braceFunc(src []byte, head string) string {
 // codeDigest digests the code a test in file p exercises (see
 // [Expectations]).
 func codeDigest(root string, globs []string, p string) string {
+	var all bytes.Buffer
+	for _, f := range codeFiles(root, globs, p) {
+		all.WriteString(f + "\x00" + codeDigestFile(root, f) + "\n")
+	}
+	return digest(all.Bytes())
+}
+
+// codeFiles returns the files of the code the test file p exercises (see
+// [Expectations]), sorted.
+func codeFiles(root string, globs []string, p string) []string {
 	var files []string
 	switch {
 	case strings.HasSuffix(p, ".go"):
@@ -397,11 +420,7 @@ func codeDigest(root string, globs []string, p string) string {
 		}
 	}
 	sort.Strings(files)
-	var all bytes.Buffer
-	for _, f := range files {
-		all.WriteString(f + "\x00" + digestFile(filepath.Join(root, filepath.FromSlash(f))) + "\n")
-	}
-	return digest(all.Bytes())
+	return files
 }
 
 // pyImports resolves the modules the Python file p imports to files of

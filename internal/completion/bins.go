@@ -84,26 +84,8 @@ func pythonStartup(root string, since time.Time, in Inputs) {
 	if since.IsZero() {
 		return
 	}
-	home, _ := os.UserHomeDir()
-	pyenv := os.Getenv("PYENV_ROOT")
-	if pyenv == "" && home != "" {
-		pyenv = filepath.Join(home, ".pyenv")
-	}
-	var pats []string
-	if home != "" {
-		pats = append(pats, filepath.Join(home, ".local/lib/python3*/site-packages"))
-	}
-	for _, venv := range []string{filepath.Join(root, ".venv"), filepath.Join(root, "venv"), filepath.Join(root, "env"), os.Getenv("VIRTUAL_ENV")} {
-		if venv != "" {
-			pats = append(pats, filepath.Join(venv, "lib/python3*/site-packages"))
-		}
-	}
-	if pyenv != "" {
-		pats = append(pats, filepath.Join(pyenv, "versions/*/lib/python3*/site-packages"))
-	}
-	pats = append(pats, systemSites...)
 	seen := map[string]bool{}
-	for _, pat := range pats {
+	for _, pat := range sitePatterns(root) {
 		dirs, _ := filepath.Glob(pat)
 		for _, dir := range dirs {
 			if seen[dir] {
@@ -150,4 +132,46 @@ func pythonStartup(root string, since time.Time, in Inputs) {
 			}
 		}
 	}
+}
+
+// sitePatterns are the globs of the Python site directories: the user's
+// (~/.local/lib/python3*/site-packages), the project's virtual
+// environments' (.venv, venv, env, $VIRTUAL_ENV), pyenv's and the
+// system's, in that order.
+func sitePatterns(root string) []string {
+	home, _ := os.UserHomeDir()
+	pyenv := os.Getenv("PYENV_ROOT")
+	if pyenv == "" && home != "" {
+		pyenv = filepath.Join(home, ".pyenv")
+	}
+	var pats []string
+	if home != "" {
+		pats = append(pats, filepath.Join(home, ".local/lib/python3*/site-packages"))
+	}
+	for _, venv := range []string{filepath.Join(root, ".venv"), filepath.Join(root, "venv"), filepath.Join(root, "env"), os.Getenv("VIRTUAL_ENV")} {
+		if venv != "" {
+			pats = append(pats, filepath.Join(venv, "lib/python3*/site-packages"))
+		}
+	}
+	if pyenv != "" {
+		pats = append(pats, filepath.Join(pyenv, "versions/*/lib/python3*/site-packages"))
+	}
+	pats = append(pats, systemSites...)
+	return pats
+}
+
+// siteDirs are the Python site directories of [sitePatterns] that exist.
+func siteDirs(root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, pat := range sitePatterns(root) {
+		dirs, _ := filepath.Glob(pat)
+		for _, d := range dirs {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }

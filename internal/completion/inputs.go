@@ -34,10 +34,14 @@ const maxInput = 4 << 20
 //     or a runner put in node_modules/.bin or a virtual environment's bin
 //     since (see [projectRunners]), and a .pth file, sitecustomize or
 //     pytest plugin put in a Python site directory since (see
-//     [pythonStartup]);
+//     [pythonStartup]), and the installed code the tests load changed
+//     since: the runners' and the imported packages' in node_modules and
+//     the site directories, the files of vendor/ (see [installedCode]);
 //   - the recipe files the command runs through: Makefile, GNUmakefile or
 //     makefile when it runs make, the justfile when it runs just,
-//     package.json's scripts when it runs npm, yarn, pnpm or bun;
+//     package.json's scripts when it runs npm, yarn, pnpm or bun; the
+//     files a makefile includes and the scripts the recipes run (see
+//     [recipeFiles]);
 //   - the runners' configuration: pytest.ini, .pytest.ini, tox.ini,
 //     setup.cfg's [tool:pytest], pyproject.toml's
 //     [tool.pytest.ini_options] and conftest.py, at the root and in the
@@ -93,6 +97,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	if pythonic(words, idx) {
 		pythonStartup(root, since, in) // bins.go
 	}
+	installedCode(root, words, idx, since, in) // installed.go
 	if words["make"] || words["gmake"] {
 		for _, f := range []string{"Makefile", "GNUmakefile", "makefile"} {
 			file(f)
@@ -103,10 +108,14 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			file(f)
 		}
 	}
+	recipeFiles(root, command, words, idx, file) // recipes.go
+
 	configs := map[string][]byte{} // the runners' configuration, for namedFiles
 	pkg, _ := readSmall(filepath.Join(root, "package.json"))
 	if pkg != nil {
 		packageManagerInputs(root, in) // npmrc.go
+
+		babelInputs(pkg, idx, file, in) // babel.go
 		if words["npm"] || words["yarn"] || words["pnpm"] || words["bun"] {
 			in.add("package.json scripts", []byte(gjson.GetBytes(pkg, "scripts").Raw))
 		}
@@ -165,6 +174,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		for _, d := range pytestDirs(idx) {
 			pytestIn(d, config, file, section)
 		}
+		pytestAbove(root, in, config, file, section) // pytestabove.go
 	}
 	cargoInputs(root, "", section) // cargo.go
 	jvmInputs(root, file, in)      // jvm.go

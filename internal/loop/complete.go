@@ -151,6 +151,11 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		add(Bent, fmt.Sprintf("%d tests failed at the start and pass now, but only the test changed, not the code it exercises: %s",
 			len(bent), strings.Join(clip.List(ds, 5), "; ")), clip.List(names, 50))
 	}
+	if it.Verified {
+		if hc := completion.Hardcoded(sc.Root, cfg.TestFiles, base.Failing, res); len(hc) > 0 {
+			j.regs = append(j.regs, hardcodedRegression(it.N, hc)) // hardcoded.go
+		}
+	}
 	var ch, aware []string
 	for _, c := range completion.Changed(base.Inputs, j.latest.Inputs) {
 		if strings.HasPrefix(c, completion.AwareLabel) {

@@ -677,7 +677,7 @@ func summary(sc project.Scope, st *State, it *Iteration) string {
 		report = rel
 	}
 	if st.Status == Completed {
-		return fmt.Sprintf("ralph: loop %s completed after %d iterations: %s; %s. Report: %s", st.LoopID, it.N, verdict(it), best, report)
+		return fmt.Sprintf("ralph: loop %s completed after %d iterations: %s%s; %s. Report: %s", st.LoopID, it.N, verdict(it), warnings(it), best, report)
 	}
 	return fmt.Sprintf("ralph: loop %s FAILED: %s; %s. Report: %s", st.LoopID, st.Reason, best, report)
 }
