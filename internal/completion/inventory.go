@@ -6,9 +6,9 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/gomod"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
@@ -233,7 +233,7 @@ func (m *mapper) findPackage(dir string) string {
 		if mod, ok := m.mods[d]; ok {
 			return joinPkg(mod, rest)
 		}
-		if mod := modulePath(filepath.Join(m.root, filepath.FromSlash(d), "go.mod")); mod != "" {
+		if mod := gomod.ModulePath(filepath.Join(m.root, filepath.FromSlash(d), "go.mod")); mod != "" {
 			m.mods[d] = mod
 			return joinPkg(mod, rest)
 		}
@@ -254,30 +254,6 @@ func joinPkg(mod, rest string) string {
 		return mod
 	}
 	return mod + "/" + rest
-}
-
-// modulePath reads the module line of the go.mod file at p.
-func modulePath(p string) string {
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(l, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '"') {
-			rest = strings.TrimSpace(rest)
-			if i := strings.Index(rest, "//"); i >= 0 {
-				rest = strings.TrimSpace(rest[:i])
-			}
-			if u, err := strconv.Unquote(rest); err == nil {
-				rest = u
-			}
-			return rest
-		}
-	}
-	return ""
 }
 
 // FailedAnyway returns the tests cur reports failing ("unit: name",
