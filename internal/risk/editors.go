@@ -165,6 +165,20 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 		if _, paths := splitFlags(args, "fn"); len(paths) > 2 {
 			out = append(out, g.targets(c, opModify, paths[2:], nil)...)
 		}
+	case "rpl", "replace":
+		var paths []shell.Word
+		for _, a := range args {
+			if s := a.Lit(); !strings.HasPrefix(s, "-") || a.Dynamic {
+				paths = append(paths, a)
+			}
+		}
+		if len(paths) > 2 && (c.Name == "rpl" || slices.ContainsFunc(args, func(a shell.Word) bool { return a.Lit() == "--" })) {
+			out = append(out, g.targets(c, opModify, paths[2:], nil)...)
+		}
+	case "comby", "fastmod", "ruplacer":
+		if files, ok := rewriterFiles(c); ok {
+			out = append(out, g.targets(c, opModify, files, func(o *op) { o.recursive = true })...)
+		}
 	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
 		if fl, paths := splitFlags(args, "cm"); !fl.has("n", "newfile") {
 			out = append(out, g.targets(c, opModify, paths, nil)...)

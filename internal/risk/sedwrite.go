@@ -42,6 +42,14 @@ func inPlaceText(c *shell.Cmd, p string) (string, bool) {
 		cmds, ok = perlScriptOf(c)
 	case "ex", "vim", "vi", "nvim", "vim.basic", "vim.tiny":
 		cmds, ok = exScriptOf(c)
+	case "awk", "gawk":
+		cmds, ok = awkScriptOf(c)
+	case "sd":
+		cmds, ok = sdScriptOf(c)
+	case "rpl", "replace":
+		cmds, ok = literalScriptOf(c)
+	case "ruby":
+		cmds, ok = perlScriptOf(c) // ruby -i -n takes perl's print forms
 	}
 	if !ok || len(cmds) == 0 {
 		return "", false

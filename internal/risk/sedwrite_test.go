@@ -45,12 +45,22 @@ func TestInPlaceWrites(t *testing.T) {
 		{`vim -es +'g/Errorf/normal dd' +wq calc_test.go`, ""},  // a command not read
 		{`vim -es +'s/3/4/' +wq calc_test.go`, ""},              // the first line only: not read
 		{`vim -es +'g/Errorf/d' +wq calc_test.go other.go`, ""}, // two files
-		{`sed -n -i '/Errorf/p' calc_test.go`, ""},              // -n: only what p prints
-		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""},   // a flag not read
-		{`sed -i '3,5d' calc_test.go`, ""},                      // a line range
-		{`sed -i -f edits.sed calc_test.go`, ""},                // a script file
-		{`perl -pi -e 's{Errorf}{Logf}' calc_test.go`, ""},      // brackets as delimiters
-		{`sed 's/Errorf/Logf/' calc_test.go`, ""},               // not in place: prints
+		{`gawk -i inplace '!/Errorf/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t}\n}\n"},
+		{`awk -i inplace '/package|^$/ {print}' calc_test.go`, "package calc\n\n"},
+		{`ruby -i -ne 'print unless /Errorf/' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t}\n}\n"},
+		{`sd 't\.Errorf' 't.Logf' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Logf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`sd -F '!= 3' '!= 4' calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`rpl -- t.Errorf t.Logf calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Logf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`replace '!= 3' '!= 3 && false' -- calc_test.go`, "package calc\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 && false {\n\t\tt.Errorf(\"Add = %d\", Add(1, 2))\n\t}\n}\n"},
+		{`gawk -i inplace '{print}' calc_test.go`, ""},        // a program not read
+		{`sd -p Errorf Logf calc_test.go`, ""},                // a preview: nothing written
+		{`rpl -i errorf Logf calc_test.go`, ""},               // an option not read
+		{`sed -n -i '/Errorf/p' calc_test.go`, ""},            // -n: only what p prints
+		{`sed -i 's/Errorf/Logf/w out.txt' calc_test.go`, ""}, // a flag not read
+		{`sed -i '3,5d' calc_test.go`, ""},                    // a line range
+		{`sed -i -f edits.sed calc_test.go`, ""},              // a script file
+		{`perl -pi -e 's{Errorf}{Logf}' calc_test.go`, ""},    // brackets as delimiters
+		{`sed 's/Errorf/Logf/' calc_test.go`, ""},             // not in place: prints
 	} {
 		v := g.Command(tt.cmd, root)
 		got, ok := v.Writes[test]
