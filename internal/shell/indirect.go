@@ -93,56 +93,12 @@ const maxTargets = 32
 // first target), and of their prerequisites, from the Makefile of -C DIR
 // or -f FILE.
 func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
-	dir, file := "", ""
-	var targets, evals []string
-	vars := map[string]string{}
-	all := false // a target computed at run time: it may be any of them
-	dry := false
-	for i := 0; i < len(args); i++ {
-		s, ok := args[i].Value()
-		if !ok {
-			all = true
-			continue
-		}
-		switch {
-		case (s == "-C" || s == "--directory") && i+1 < len(args):
-			dir = args[i+1].Lit()
-			i++
-		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			dir = s[2:]
-		case strings.HasPrefix(s, "--directory="):
-			dir = strings.TrimPrefix(s, "--directory=")
-		case (s == "-f" || s == "--file" || s == "--makefile") && i+1 < len(args):
-			file = args[i+1].Lit()
-			i++
-		case strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--makefile="):
-			file = s[strings.Index(s, "=")+1:]
-		case (s == "-E" || s == "--eval") && i+1 < len(args):
-			// Makefile text, read before the makefiles: its first rule
-			// is the default goal.
-			v, ok := args[i+1].Value()
-			if !ok {
-				w.opaque(name + " --eval of text computed at run time")
-				return
-			}
-			evals = append(evals, v)
-			i++
-		case strings.HasPrefix(s, "--eval="):
-			evals = append(evals, strings.TrimPrefix(s, "--eval="))
-		case strings.HasPrefix(s, "-E") && len(s) > 2:
-			evals = append(evals, s[2:])
-		case s == "-n" || s == "--dry-run" || s == "--just-print" || s == "--recon" || s == "-q" || s == "--question":
-			dry = true // prints or checks the recipes; reading the makefiles still runs code (makeparse.go)
-		case (s == "-j" || s == "-l" || s == "-o" || s == "-W" || s == "-I") && i+1 < len(args) && !strings.HasPrefix(args[i+1].Lit(), "-"):
-			i++
-		case strings.HasPrefix(s, "-"):
-		case strings.Contains(s, "="):
-			k, v, _ := strings.Cut(s, "=")
-			vars[strings.TrimSpace(k)] = v
-		default:
-			targets = append(targets, s)
-		}
+	o := parseMake(args) // makeopts.go
+	if o.computed != "" {
+		w.opaque(name + " --eval of text computed at run time")
+		return
 	}
+	dir, targets, evals, vars, all, dry := o.dir, o.targets, o.evals, o.vars, o.all, o.dry
 	d := dirOf(dir, sc)
 	if d == "" {
 		return
@@ -150,17 +106,26 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	var p string
 	var text string
 	found := false
-	if file == "-" || file == "/dev/stdin" {
-		w.opaque(name + " reading its makefile from standard input")
-		return
-	}
-	if file != "" {
-		p = file
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(d, p)
+	var more [][2]string // the makefiles of a second -f and after
+	for _, file := range o.files {
+		if file == "-" || file == "/dev/stdin" {
+			w.opaque(name + " reading its makefile from standard input")
+			return
 		}
-		text, found = w.readText(p)
-	} else {
+		q := file
+		if !filepath.IsAbs(q) {
+			q = filepath.Join(d, q)
+		}
+		t, ok := w.readText(q)
+		switch {
+		case !ok:
+		case !found:
+			p, text, found = q, t, true
+		default:
+			more = append(more, [2]string{q, t})
+		}
+	}
+	if len(o.files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			p = filepath.Join(d, n)
 			if text, found = w.readText(p); found {
@@ -173,6 +138,10 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	}
 	mf := parseMakefile(text)
 	read := [][2]string{{p, text}}
+	for _, f := range more {
+		mf.merge(parseMakefile(f[1]))
+		read = append(read, f)
+	}
 	if len(evals) > 0 {
 		ev := parseMakefile(strings.Join(evals, "\n"))
 		ev.merge(mf)
@@ -289,7 +258,15 @@ func (mf *makefile) merge(o *makefile) {
 	for k, r := range o.rules {
 		if mf.rules[k] == nil {
 			mf.rules[k] = r
+			continue
 		}
+		// A rule named again: make keeps the last recipe (an included
+		// file's after the rule, or the rule's after the include) and
+		// every prerequisite; both recipes are walked.
+		m := *mf.rules[k]
+		m.deps = append(slices.Clip(m.deps), r.deps...)
+		m.recipe = append(slices.Clip(m.recipe), r.recipe...)
+		mf.rules[k] = &m
 	}
 	for k, v := range o.vars {
 		if _, ok := mf.vars[k]; !ok {
