@@ -44,6 +44,9 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 		w.awk(c, name, args, sc)
 		return
 	}
+	if lang == "ruby" || lang == "perl" {
+		w.libLoads(c, lang, name, args, sc) // libload.go
+	}
 	flag := codeFlag[lang]
 	var codes []Word
 	var file *Word
