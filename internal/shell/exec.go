@@ -1565,6 +1565,8 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 			w.gitCommand(c, k, v, sc)
 		}
 	}
+	// VISUAL, EDITOR: giteditor.go
+	w.gitEditorVars(c, sc)
 	for _, k := range []string{"GIT_SSH"} { // a program, run without a shell
 		if v, ok := sc.vars[k]; ok {
 			if v.dynamic || len(v.vals) != 1 {
