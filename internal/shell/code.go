@@ -122,6 +122,9 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	if script && len(codes) == 0 && file != nil {
 		w.interpFile(c, lang, name, *file, sc)
 	}
+	if lang == "python" {
+		w.pyRun(c, args, sc) // pyscript.go
+	}
 	label := name + " -" + flag
 	for _, code := range codes {
 		v, ok := code.Value()
