@@ -15,7 +15,7 @@ func interpreter(name string) string {
 	case name == "python" || name == "pypy" || name == "pypy3" ||
 		strings.HasPrefix(name, "python2") || strings.HasPrefix(name, "python3"):
 		return "python"
-	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node" || name == "zx":
 		return "node"
 	case name == "perl" || strings.HasPrefix(name, "perl5"):
 		return "perl"
@@ -46,6 +46,12 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	}
 	if lang == "ruby" || lang == "perl" {
 		w.libLoads(c, lang, name, args, sc) // libload.go
+	}
+	if name == "deno" {
+		var ok bool
+		if args, ok = denoArgs(args); !ok {
+			return
+		}
 	}
 	flag := codeFlag[lang]
 	var codes []Word
@@ -286,6 +292,9 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 		}
 	}
 	w.dynamic(c, lang, code, sc)
+	if lang == "node" {
+		w.denoCalls(c, code, sc) // deno.go
+	}
 	hit := false
 	for _, q := range quick {
 		if strings.Contains(code, q) {
