@@ -84,6 +84,7 @@ func (w *walker) gradleCode(c *ctx, text, root string, sc *scope) {
 	prev := w.inCode
 	w.inCode = true
 	defer func() { w.inCode = prev }()
+	text = gradleFold(text, root, sc.cwd) // gradlefold.go
 	vars := assignments(text)
 	for _, o := range gradleOps() {
 		for _, m := range o.re.FindAllStringIndex(text, 256) {

@@ -32,6 +32,7 @@ func FuzzRunnerFiles(f *testing.F) {
 			return
 		}
 		rcFields(rc)
+		gradleFold(rc+earth, "/p", "/p/a")
 		files := map[string]string{
 			"/p/.git/HEAD": "ref: refs/heads/main\n", "/p/MODULE.bazel": "", "/p/.bazelrc": rc, "/p/u.rc": rc,
 			"/p/Earthfile": earth, "/p/magefile.go": mage, "/p/.golangci.yml": mk, "/p/build.mk": mk, "/p/b.mk": mk,
