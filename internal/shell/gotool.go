@@ -89,6 +89,9 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 	if sub == "run" {
 		w.goRun(gc, pos, dir, sc)
 	}
+	if sub == "tool" {
+		w.goTool(gc, pos, dir, sc) // gotoolcmd.go
+	}
 }
 
 // goProgram judges the program a go flag names: -exec and -toolexec are a

@@ -137,6 +137,8 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.bazel(c, args, sc) // bazel.go
 	case "earthly":
 		w.earthly(c, args, sc) // earthly.go
+	case "bundle", "bundler":
+		w.bundle(c, args, sc) // bundler.go
 	}
 }
 
@@ -150,7 +152,7 @@ func readsProject(name string) bool {
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
 		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
 		"node", "java", "npx", "eslint", "prettier", "pylint", "mypy", "dmypy", "flake8", "rubocop",
-		"stylelint", "commitlint", "lint-staged", "mage", "golangci-lint", "bazel", "bazelisk", "earthly":
+		"stylelint", "commitlint", "lint-staged", "mage", "golangci-lint", "bazel", "bazelisk", "earthly", "bundle", "bundler":
 		return true
 	}
 	return interpreter(name) == "python"
