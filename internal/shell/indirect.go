@@ -426,7 +426,7 @@ func (mf *makefile) expandIn(s string, depth int, budget *int) string {
 // the recipes they depend on, from the justfile of the directory.
 func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	dir, file := "", ""
-	var targets []string
+	var targets, pos []string
 	all := false
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
@@ -438,9 +438,15 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 		case (s == "-f" || s == "--justfile") && i+1 < len(args):
 			file = args[i+1].Lit()
 			i++
+		case strings.HasPrefix(s, "--justfile="):
+			file = strings.TrimPrefix(s, "--justfile=") // justmore.go: the glued forms
+		case strings.HasPrefix(s, "-f") && len(s) > 2 && !strings.HasPrefix(s, "--"):
+			file = s[2:]
 		case (s == "-d" || s == "--working-directory") && i+1 < len(args):
 			dir = args[i+1].Lit()
 			i++
+		case strings.HasPrefix(s, "--working-directory="):
+			dir = strings.TrimPrefix(s, "--working-directory=")
 		case s == "-n" || s == "--dry-run" || s == "-l" || s == "--list" || s == "--summary" || s == "--show" || s == "-s" || s == "--evaluate":
 			return
 		case strings.HasPrefix(s, "-"):
@@ -448,6 +454,8 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 		default:
 			if len(targets) == 0 {
 				targets = append(targets, s) // the recipe; the rest are its arguments
+			} else if len(pos) == 0 {
+				pos = append(pos, s) // a module's recipe (just MOD RECIPE): justmore.go
 			}
 		}
 	}
@@ -470,6 +478,7 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	if !ok {
 		return
 	}
+	p, text, targets = w.justMore(p, text, targets, pos) // justmore.go
 	recipes, first := parseJustfile(text)
 	if len(targets) == 0 {
 		targets = []string{first}

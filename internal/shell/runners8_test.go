@@ -36,9 +36,10 @@ func FuzzRunnerFiles(f *testing.F) {
 		files := map[string]string{
 			"/p/.git/HEAD": "ref: refs/heads/main\n", "/p/MODULE.bazel": "", "/p/.bazelrc": rc, "/p/u.rc": rc,
 			"/p/Earthfile": earth, "/p/magefile.go": mage, "/p/.golangci.yml": mk, "/p/build.mk": mk, "/p/b.mk": mk,
+			"/p/justfile": mk, "/p/x.just": rc, "/p/Taskfile.yml": earth, "/p/o.yml": rc, "/p/.npmrc": rc,
 		}
 		for _, src := range []string{"bazel test //...", "bazel run //:a", "earthly +b", "mage a", "golangci-lint run",
-			"make -f build.mk -fb.mk", "ruby -I. -rb.mk -e 1", "perl -I. -Mb -e 1"} {
+			"make -f build.mk -fb.mk", "just x a", "just import", "task o:b", "task b", "npm_config_script_shell=x npm test", "ruby -I. -rb.mk -e 1", "perl -I. -Mb -e 1"} {
 			checkAnalysis(t, src, toolAnalyzer(files).Analyze(src, "/p"))
 		}
 	})
