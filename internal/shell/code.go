@@ -100,6 +100,14 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 					codes = append(codes, Word{Raw: v, Values: []string{v}})
 				}
 			}
+		case strings.HasPrefix(s, "--") && len(s) > 2 && !a.Dynamic:
+			// Another long option (node --no-warnings, ruby
+			// --disable-gems, python --check-hash-based-pycs always): not
+			// the script. It was read as one, and the -e code after it
+			// went unread (attack_run5.txtar).
+			if lang == "python" && s == "--check-hash-based-pycs" && i+1 < len(args) {
+				i++
+			}
 		case s == "-":
 			if text, ok := stdinText(redirs, in); ok {
 				codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
@@ -295,6 +303,7 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 	if lang == "node" {
 		w.denoCalls(c, code, sc) // deno.go
 	}
+	w.codeLoads(c, lang, code, sc) // codeloads.go
 	hit := false
 	for _, q := range quick {
 		if strings.Contains(code, q) {

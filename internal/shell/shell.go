@@ -296,6 +296,8 @@ type walker struct {
 	// toolRead, the project files toolcode.go read, each read once.
 	pyStartRead bool
 	toolRead    map[string]bool
+	// loads counts the files code loaded (codeloads.go).
+	loads int
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
 	// progs and hashed are the programs the line put under other names
