@@ -59,13 +59,14 @@ func (w *walker) inFile(c *ctx, file, label, text, dir string, sc *scope) {
 }
 
 // readText reads a file the analysis may look into: the project's own
-// (ReadFile bounds its size and kind).
+// (ReadFile bounds its size and kind), with what this command line wrote
+// to it before (written.go).
 func (w *walker) readText(p string) (string, bool) {
 	data, err := w.a.ReadFile(p)
 	if err != nil || len(data) > maxWritten {
-		return "", false
+		return w.writtenText(p, "", false)
 	}
-	return string(data), true
+	return w.writtenText(p, string(data), true)
 }
 
 // dirOf returns dir resolved against the scope's directory, or "".
