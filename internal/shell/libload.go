@@ -82,7 +82,11 @@ func (w *walker) libLoads(c *ctx, lang, name string, args []Word, sc *scope) {
 	for _, a := range args {
 		v, ok := a.Value()
 		if !ok {
-			if strings.HasPrefix(a.Raw, "-") {
+			// A library option computed at run time (-r"$x"); a
+			// computed -I only moves where named ones are found.
+			lib := lang == "ruby" && strings.HasPrefix(a.Raw, "-r") ||
+				lang == "perl" && (strings.HasPrefix(a.Raw, "-M") || strings.HasPrefix(a.Raw, "-m"))
+			if lib {
 				w.opaque(name + " loading a library computed at run time: " + a.Raw)
 			}
 			break
