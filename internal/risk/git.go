@@ -439,7 +439,7 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 	name := c.Name
 	switch {
 	case name == "git":
-		return append(g.gitRules(c), g.gitMalformed(c)...)
+		return append(append(g.gitRules(c), g.gitMalformed(c)...), g.gitInitRules(c)...) // gitinit.go
 	case isPowerShell(name):
 		return g.pwshRules(c)
 	case name == "hg" || name == "sl" || name == "svn" || name == "jj" || name == "fossil":

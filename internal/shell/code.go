@@ -15,7 +15,7 @@ func interpreter(name string) string {
 	case name == "python" || name == "pypy" || name == "pypy3" ||
 		strings.HasPrefix(name, "python2") || strings.HasPrefix(name, "python3"):
 		return "python"
-	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node" || name == "zx":
 		return "node"
 	case name == "perl" || strings.HasPrefix(name, "perl5"):
 		return "perl"
@@ -43,6 +43,15 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	if lang == "awk" {
 		w.awk(c, name, args, sc)
 		return
+	}
+	if lang == "ruby" || lang == "perl" {
+		w.libLoads(c, lang, name, args, sc) // libload.go
+	}
+	if name == "deno" {
+		var ok bool
+		if args, ok = denoArgs(args); !ok {
+			return
+		}
 	}
 	flag := codeFlag[lang]
 	var codes []Word
@@ -91,6 +100,14 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 					codes = append(codes, Word{Raw: v, Values: []string{v}})
 				}
 			}
+		case strings.HasPrefix(s, "--") && len(s) > 2 && !a.Dynamic:
+			// Another long option (node --no-warnings, ruby
+			// --disable-gems, python --check-hash-based-pycs always): not
+			// the script. It was read as one, and the -e code after it
+			// went unread (attack_run5.txtar).
+			if lang == "python" && s == "--check-hash-based-pycs" && i+1 < len(args) {
+				i++
+			}
 		case s == "-":
 			if text, ok := stdinText(redirs, in); ok {
 				codes = append(codes, Word{Raw: "<stdin>", Values: []string{text}})
@@ -118,6 +135,9 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 	}
 	if script && len(codes) == 0 && file != nil {
 		w.interpFile(c, lang, name, *file, sc)
+	}
+	if lang == "python" {
+		w.pyRun(c, args, sc) // pyscript.go
 	}
 	label := name + " -" + flag
 	for _, code := range codes {
@@ -280,6 +300,10 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 		}
 	}
 	w.dynamic(c, lang, code, sc)
+	if lang == "node" {
+		w.denoCalls(c, code, sc) // deno.go
+	}
+	w.codeLoads(c, lang, code, sc) // codeloads.go
 	hit := false
 	for _, q := range quick {
 		if strings.Contains(code, q) {

@@ -156,7 +156,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	w.indirect(c, name, args, sc)
 	w.bashEnv(c, name, sc)
+	w.shellStart(c, name, args, sc)
 	w.preloadEnv(c, name, sc) // preload.go
+	w.libEnv(c, name, sc)     // libload.go
 	w.noteCopy(name, args, sc)
 	if name == "hash" {
 		w.noteHash(args)
@@ -1578,6 +1580,8 @@ func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 			w.gitCommand(c, k, v, sc)
 		}
 	}
+	// VISUAL, EDITOR: giteditor.go
+	w.gitEditorVars(c, sc)
 	for _, k := range []string{"GIT_SSH"} { // a program, run without a shell
 		if v, ok := sc.vars[k]; ok {
 			if v.dynamic || len(v.vals) != 1 {

@@ -99,6 +99,9 @@ func (w *walker) goCommand(c *ctx, args []Word, sc *scope) {
 			w.goBuild(Word{Raw: dirs[0] + "/", Values: []string{dirs[0] + "/"}}, pos, dir, sc)
 		}
 	}
+	if sub == "tool" {
+		w.goTool(gc, pos, dir, sc) // gotoolcmd.go
+	}
 }
 
 // goProgram judges the program a go flag names: -exec and -toolexec are a

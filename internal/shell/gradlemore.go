@@ -161,6 +161,13 @@ func (w *walker) gradleMore(c *ctx, text, root string, sc *scope) {
 		case kind == "sync": // Sync deletes what of into its source lacks
 			w.synthetic(c, rm, []codeArg{lit(into)}, sc)
 		case from != "":
+			// Copy puts what from holds into into: a directory's files,
+			// as cp -r DIR/. does (attack_run5.txtar).
+			if d := dirOf(from, sc); d != "" {
+				if _, err := w.a.ReadDir(d); err == nil {
+					from = strings.TrimSuffix(from, "/") + "/."
+				}
+			}
 			w.synthetic(c, []string{"cp", "-r"}, []codeArg{lit(from), lit(into)}, sc)
 		}
 	}

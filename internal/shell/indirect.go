@@ -59,13 +59,14 @@ func (w *walker) inFile(c *ctx, file, label, text, dir string, sc *scope) {
 }
 
 // readText reads a file the analysis may look into: the project's own
-// (ReadFile bounds its size and kind).
+// (ReadFile bounds its size and kind), with what this command line wrote
+// to it before (written.go).
 func (w *walker) readText(p string) (string, bool) {
 	data, err := w.a.ReadFile(p)
 	if err != nil || len(data) > maxWritten {
-		return "", false
+		return w.writtenText(p, "", false)
 	}
-	return string(data), true
+	return w.writtenText(p, string(data), true)
 }
 
 // dirOf returns dir resolved against the scope's directory, or "".
@@ -93,56 +94,12 @@ const maxTargets = 32
 // first target), and of their prerequisites, from the Makefile of -C DIR
 // or -f FILE.
 func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
-	dir, file := "", ""
-	var targets, evals []string
-	vars := map[string]string{}
-	all := false // a target computed at run time: it may be any of them
-	dry := false
-	for i := 0; i < len(args); i++ {
-		s, ok := args[i].Value()
-		if !ok {
-			all = true
-			continue
-		}
-		switch {
-		case (s == "-C" || s == "--directory") && i+1 < len(args):
-			dir = args[i+1].Lit()
-			i++
-		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			dir = s[2:]
-		case strings.HasPrefix(s, "--directory="):
-			dir = strings.TrimPrefix(s, "--directory=")
-		case (s == "-f" || s == "--file" || s == "--makefile") && i+1 < len(args):
-			file = args[i+1].Lit()
-			i++
-		case strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--makefile="):
-			file = s[strings.Index(s, "=")+1:]
-		case (s == "-E" || s == "--eval") && i+1 < len(args):
-			// Makefile text, read before the makefiles: its first rule
-			// is the default goal.
-			v, ok := args[i+1].Value()
-			if !ok {
-				w.opaque(name + " --eval of text computed at run time")
-				return
-			}
-			evals = append(evals, v)
-			i++
-		case strings.HasPrefix(s, "--eval="):
-			evals = append(evals, strings.TrimPrefix(s, "--eval="))
-		case strings.HasPrefix(s, "-E") && len(s) > 2:
-			evals = append(evals, s[2:])
-		case s == "-n" || s == "--dry-run" || s == "--just-print" || s == "--recon" || s == "-q" || s == "--question":
-			dry = true // prints or checks the recipes; reading the makefiles still runs code (makeparse.go)
-		case (s == "-j" || s == "-l" || s == "-o" || s == "-W" || s == "-I") && i+1 < len(args) && !strings.HasPrefix(args[i+1].Lit(), "-"):
-			i++
-		case strings.HasPrefix(s, "-"):
-		case strings.Contains(s, "="):
-			k, v, _ := strings.Cut(s, "=")
-			vars[strings.TrimSpace(k)] = v
-		default:
-			targets = append(targets, s)
-		}
+	o := parseMake(args) // makeopts.go
+	if o.computed != "" {
+		w.opaque(name + " --eval of text computed at run time")
+		return
 	}
+	dir, targets, evals, vars, all, dry := o.dir, o.targets, o.evals, o.vars, o.all, o.dry
 	d := dirOf(dir, sc)
 	if d == "" {
 		return
@@ -150,17 +107,26 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	var p string
 	var text string
 	found := false
-	if file == "-" || file == "/dev/stdin" {
-		w.opaque(name + " reading its makefile from standard input")
-		return
-	}
-	if file != "" {
-		p = file
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(d, p)
+	var more [][2]string // the makefiles of a second -f and after
+	for _, file := range o.files {
+		if file == "-" || file == "/dev/stdin" {
+			w.opaque(name + " reading its makefile from standard input")
+			return
 		}
-		text, found = w.readText(p)
-	} else {
+		q := file
+		if !filepath.IsAbs(q) {
+			q = filepath.Join(d, q)
+		}
+		t, ok := w.readText(q)
+		switch {
+		case !ok:
+		case !found:
+			p, text, found = q, t, true
+		default:
+			more = append(more, [2]string{q, t})
+		}
+	}
+	if len(o.files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			p = filepath.Join(d, n)
 			if text, found = w.readText(p); found {
@@ -173,6 +139,10 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	}
 	mf := parseMakefile(text)
 	read := [][2]string{{p, text}}
+	for _, f := range more {
+		mf.merge(parseMakefile(f[1]))
+		read = append(read, f)
+	}
 	if len(evals) > 0 {
 		ev := parseMakefile(strings.Join(evals, "\n"))
 		ev.merge(mf)
@@ -289,7 +259,15 @@ func (mf *makefile) merge(o *makefile) {
 	for k, r := range o.rules {
 		if mf.rules[k] == nil {
 			mf.rules[k] = r
+			continue
 		}
+		// A rule named again: make keeps the last recipe (an included
+		// file's after the rule, or the rule's after the include) and
+		// every prerequisite; both recipes are walked.
+		m := *mf.rules[k]
+		m.deps = append(slices.Clip(m.deps), r.deps...)
+		m.recipe = append(slices.Clip(m.recipe), r.recipe...)
+		mf.rules[k] = &m
 	}
 	for k, v := range o.vars {
 		if _, ok := mf.vars[k]; !ok {
@@ -449,7 +427,7 @@ func (mf *makefile) expandIn(s string, depth int, budget *int) string {
 // the recipes they depend on, from the justfile of the directory.
 func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	dir, file := "", ""
-	var targets []string
+	var targets, pos []string
 	all := false
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
@@ -461,9 +439,15 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 		case (s == "-f" || s == "--justfile") && i+1 < len(args):
 			file = args[i+1].Lit()
 			i++
+		case strings.HasPrefix(s, "--justfile="):
+			file = strings.TrimPrefix(s, "--justfile=") // justmore.go: the glued forms
+		case strings.HasPrefix(s, "-f") && len(s) > 2 && !strings.HasPrefix(s, "--"):
+			file = s[2:]
 		case (s == "-d" || s == "--working-directory") && i+1 < len(args):
 			dir = args[i+1].Lit()
 			i++
+		case strings.HasPrefix(s, "--working-directory="):
+			dir = strings.TrimPrefix(s, "--working-directory=")
 		case s == "-n" || s == "--dry-run" || s == "-l" || s == "--list" || s == "--summary" || s == "--show" || s == "-s" || s == "--evaluate":
 			return
 		case strings.HasPrefix(s, "-"):
@@ -471,6 +455,8 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 		default:
 			if len(targets) == 0 {
 				targets = append(targets, s) // the recipe; the rest are its arguments
+			} else if len(pos) == 0 {
+				pos = append(pos, s) // a module's recipe (just MOD RECIPE): justmore.go
 			}
 		}
 	}
@@ -493,6 +479,7 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	if !ok {
 		return
 	}
+	p, text, targets = w.justMore(p, text, targets, pos) // justmore.go
 	recipes, first := parseJustfile(text)
 	if len(targets) == 0 {
 		targets = []string{first}

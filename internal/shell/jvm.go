@@ -84,6 +84,7 @@ func (w *walker) gradleCode(c *ctx, text, root string, sc *scope) {
 	prev := w.inCode
 	w.inCode = true
 	defer func() { w.inCode = prev }()
+	text = gradleFold(text, root, sc.cwd) // gradlefold.go
 	vars := assignments(text)
 	for _, o := range gradleOps() {
 		for _, m := range o.re.FindAllStringIndex(text, 256) {
@@ -125,6 +126,8 @@ func (w *walker) maven(c *ctx, args []Word, sc *scope, wrapper bool) {
 	}
 	w.fileCommands(c.with("mvn"), p, mavenCommands(text), sc)
 	w.mavenMore(c.with("mvn"), p, text, sc) // mavenmore.go
+	// exec:java's main classes: mavenexec.go
+	w.mavenExecJava(c.with("mvn"), args, p, text, sc)
 	if wrapper {
 		if wp, _, ok := w.nearest(filepath.Dir(p), "", filepath.Join(".mvn", "wrapper", "maven-wrapper.properties")); ok {
 			w.wrapperDist("mvnw", wp)

@@ -260,6 +260,7 @@ func (w *walker) preloadFiles(c *ctx, name string, args []Word, sc *scope) {
 		w.envFileNode(c, args, sc)
 	case "npm", "npx", "pnpm", "yarn":
 		w.npmrcNode(c, sc)
+		w.npmSettings(c, name, args, sc) // npmenv.go
 	case "mvn", "mvnw":
 		w.mavenJVM(c, sc)
 	case "java":

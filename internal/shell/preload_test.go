@@ -70,7 +70,7 @@ func TestPreload(t *testing.T) {
 		{"pytest", "/p/pp", []string{"pytest", "rm -f q1 [via pytest]", "rm -f not-first-found-but-read [via pytest]"}},
 		{"python3 tests/helpers.py", "/p/py/x", []string{"python3 tests/helpers.py"}},
 		{"./gradlew build", "/p/gr", []string{"gradlew build", "rm -rf g1 [via gradle, org.gradle.jvmargs, java -XX:OnOutOfMemoryError]"}},
-		{"eslint .", "/p/es", []string{"eslint .", "rm -r -f e1 [via eslint]", "rm -r -f e2 [via eslint]"}},
+		{"eslint .", "/p/es", []string{"eslint .", "rm -r -f e1 [via eslint]", "rm -r -f e2 [via eslint, node loading index.js]"}},
 		{"npx eslint --config other.config.js --plugin ./x/plug.js .", "/p/es", []string{"eslint --config other.config.js --plugin ./x/plug.js . [via npx]", "rm -r -f e3 [via npx, eslint]", "rm -r -f e4 [via npx, eslint]"}},
 		{"eslint --version", "/p/es", []string{"eslint --version"}},
 		{"prettier --check .", "/p/pr", []string{"prettier --check .", "rm -r -f f1 [via prettier]"}},

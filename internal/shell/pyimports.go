@@ -47,6 +47,12 @@ func (w *walker) pyImports(c *ctx, p string, dirs []string, sc *scope, seen *pyR
 	if !ok {
 		return
 	}
+	w.pyImportsIn(c, p, text, dirs, sc, seen, direct)
+}
+
+// pyImportsIn is pyImports for the text of p (p names where a relative
+// import starts from).
+func (w *walker) pyImportsIn(c *ctx, p, text string, dirs []string, sc *scope, seen *pyRead, direct bool) {
 	for _, m := range pyImportRe().FindAllStringSubmatch(text, 256) {
 		var mods []string
 		if m[3] != "" {

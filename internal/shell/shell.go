@@ -305,6 +305,8 @@ type walker struct {
 	// toolRead, the project files toolcode.go read, each read once.
 	pyStartRead bool
 	toolRead    map[string]bool
+	// loads counts the files code loaded (codeloads.go).
+	loads int
 	// envRead holds the $BASH_ENV files walked (bashenv.go).
 	envRead map[string]bool
 	// built are the programs a go build in the line makes, by absolute

@@ -233,7 +233,7 @@ func (w *walker) goTask(c *ctx, name string, args []Word, sc *scope) {
 	eachTask(names, func(t string) []string {
 		node, ok := tf.Tasks[t]
 		if !ok {
-			if strings.Contains(t, ":") {
+			if !w.goTaskInclude(c, name, p, text, t, sc) && strings.Contains(t, ":") { // taskinclude.go
 				w.opaqueCode(name + " " + t + ": a task of an included Taskfile")
 			}
 			return nil

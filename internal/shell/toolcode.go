@@ -129,6 +129,16 @@ func (w *walker) toolCode(c *ctx, name string, args []Word, sc *scope) {
 		w.pyLint(c, "mypy", args, sc)
 	case "rubocop":
 		w.rubocop(c, args, sc)
+	case "mage":
+		w.mage(c, args, sc) // mage.go
+	case "golangci-lint":
+		w.golangci(c, args, sc) // mage.go
+	case "bazel", "bazelisk":
+		w.bazel(c, args, sc) // bazel.go
+	case "earthly":
+		w.earthly(c, args, sc) // earthly.go
+	case "bundle", "bundler":
+		w.bundle(c, args, sc) // bundler.go
 	}
 }
 
@@ -142,7 +152,7 @@ func readsProject(name string) bool {
 		"pytest", "py.test", "rake", "nox", "invoke", "inv", "jest", "vitest", "mocha", "rspec", "go", "cargo",
 		"git", "lefthook", "pre-commit", "pre_commit", "tox", "cmake", "gradle", "gradlew", "mvn", "mvnw",
 		"node", "java", "npx", "eslint", "prettier", "pylint", "mypy", "dmypy", "flake8", "rubocop",
-		"stylelint", "commitlint", "lint-staged":
+		"stylelint", "commitlint", "lint-staged", "mage", "golangci-lint", "bazel", "bazelisk", "earthly", "bundle", "bundler":
 		return true
 	}
 	return interpreter(name) == "python"

@@ -29,6 +29,9 @@ var Names = []string{
 	// themselves: oh-my-zsh runs every custom/*.zsh, prezto its
 	// .zpreztorc, powerlevel10k's .zshrc sources .p10k.zsh.
 	".oh-my-zsh/custom", ".zpreztorc", ".p10k.zsh",
+	// Tools' user configuration that runs code (user.go).
+	".mavenrc", ".pylintrc", ".config/pylintrc", ".rubocop.yml", ".config/rubocop/config.yml",
+	".mypy.ini", ".config/mypy/config", ".bunfig.toml",
 }
 
 // Paths returns those files for home (when absolute), and the ones the

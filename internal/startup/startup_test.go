@@ -8,7 +8,7 @@ import (
 func TestPaths(t *testing.T) {
 	env := map[string]string{"BASH_ENV": "/e/bash_env", "ENV": "relative", "ZDOTDIR": "/z", "GOENV": "/g/env"}
 	got := Paths("/h", func(k string) string { return env[k] })
-	for _, want := range []string{"/h/.bashrc", "/h/.ssh/rc", "/h/.config/fish", "/h/.oh-my-zsh/custom", "/h/.p10k.zsh", "/e/bash_env", "/g/env", "/z/.zshrc"} {
+	for _, want := range []string{"/h/.bashrc", "/h/.ssh/rc", "/h/.mavenrc", "/h/.pylintrc", "/h/.rubocop.yml", "/h/.config/fish", "/h/.oh-my-zsh/custom", "/h/.p10k.zsh", "/e/bash_env", "/g/env", "/z/.zshrc"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Paths lacks %s: %q", want, got)
 		}
