@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // go-task's includes: a task NS:NAME is task NAME of the Taskfile the
