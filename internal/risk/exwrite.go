@@ -26,11 +26,7 @@ func exScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		}
 		switch {
 		case s == "-c" || s == "--cmd":
-			if i+1 >= len(c.Args) {
-				return nil, false
-			}
-			i++
-			v, ok := c.Args[i].Value()
+			v, ok := nextValue(c.Args, &i)
 			if !ok {
 				return nil, false
 			}
@@ -44,8 +40,7 @@ func exScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		case strings.HasPrefix(s, "-"):
 			// -e, -s, -es, -E, -n, -N, -X, --clean, …; sc as in ex -sc
 			if strings.Contains(strings.TrimLeft(s, "-"), "c") && !strings.HasPrefix(s, "--") && i+1 < len(c.Args) {
-				i++
-				v, ok := c.Args[i].Value()
+				v, ok := nextValue(c.Args, &i)
 				if !ok {
 					return nil, false
 				}

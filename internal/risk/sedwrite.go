@@ -99,6 +99,17 @@ func applySed(text string, cmds []sedCmd) string {
 	return b.String()
 }
 
+// nextValue returns the literal value of the argument after args[*i], an
+// option's, and moves *i to it; false when there is none or it is
+// computed.
+func nextValue(args []shell.Word, i *int) (string, bool) {
+	if *i+1 >= len(args) {
+		return "", false
+	}
+	*i++
+	return args[*i].Value()
+}
+
 // sedScriptOf reads sed's script from its arguments: -e/--expression or
 // the first operand, with -E/-r for extended expressions. -n, -z, -f and
 // -s change what the script means or where it comes from: not read.
@@ -112,11 +123,7 @@ func sedScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 		}
 		switch {
 		case s == "-e" || s == "--expression":
-			if i+1 >= len(c.Args) {
-				return nil, false
-			}
-			i++
-			v, ok := c.Args[i].Value()
+			v, ok := nextValue(c.Args, &i)
 			if !ok {
 				return nil, false
 			}
@@ -359,11 +366,7 @@ func perlScriptOf(c *shell.Cmd) ([]sedCmd, bool) {
 				}
 			}
 			if strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E") {
-				if i+1 >= len(c.Args) {
-					return nil, false
-				}
-				i++
-				v, ok := c.Args[i].Value()
+				v, ok := nextValue(c.Args, &i)
 				if !ok {
 					return nil, false
 				}

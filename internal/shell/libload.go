@@ -103,27 +103,15 @@ func (w *walker) libEnv(c *ctx, name string, sc *scope) {
 		return
 	}
 	for _, k := range [2]string{"RUBYOPT", "PERL5OPT"} {
-		v, ok := sc.vars[k]
+		val, ok := w.envOnce(k, sc)
 		if !ok {
 			continue
 		}
-		if v.dynamic || len(v.vals) != 1 {
-			w.opaque("a program started with $" + k + " computed at run time")
-			continue
-		}
-		key := k + "\x00" + v.vals[0]
-		if v.vals[0] == "" || w.envRead[key] {
-			continue
-		}
-		if w.envRead == nil {
-			w.envRead = map[string]bool{}
-		}
-		w.envRead[key] = true
 		lang := "ruby"
 		if k == "PERL5OPT" {
 			lang = "perl"
 		}
-		fs := optFields(v.vals[0])
+		fs := optFields(val)
 		for i, f := range fs {
 			if f != "" && f[0] != '-' {
 				fs[i] = "-" + f // RUBYOPT=rfoo reads as -rfoo

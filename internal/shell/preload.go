@@ -32,29 +32,40 @@ func (w *walker) preloadEnv(c *ctx, name string, sc *scope) {
 	}
 	for _, vars := range [2][]string{nodeOptVars, jvmOptVars} {
 		for _, k := range vars {
-			v, ok := sc.vars[k]
+			val, ok := w.envOnce(k, sc)
 			if !ok {
 				continue
 			}
-			if v.dynamic || len(v.vals) != 1 {
-				w.opaque("a program started with $" + k + " computed at run time")
-				continue
-			}
-			key := k + "\x00" + v.vals[0]
-			if v.vals[0] == "" || w.envRead[key] {
-				continue
-			}
-			if w.envRead == nil {
-				w.envRead = map[string]bool{}
-			}
-			w.envRead[key] = true
 			if k == "NODE_OPTIONS" {
-				w.nodeOptions(c.with(k), v.vals[0], sc)
+				w.nodeOptions(c.with(k), val, sc)
 			} else {
-				w.jvmOptions(c.with(k), optFields(v.vals[0]), sc)
+				w.jvmOptions(c.with(k), optFields(val), sc)
 			}
 		}
 	}
+}
+
+// envOnce returns the value of the scope's variable k when it is set to
+// one literal value not read before in this line (and marks it read); a
+// computed value is opaque.
+func (w *walker) envOnce(k string, sc *scope) (string, bool) {
+	v, ok := sc.vars[k]
+	if !ok {
+		return "", false
+	}
+	if v.dynamic || len(v.vals) != 1 {
+		w.opaque("a program started with $" + k + " computed at run time")
+		return "", false
+	}
+	key := k + "\x00" + v.vals[0]
+	if v.vals[0] == "" || w.envRead[key] {
+		return "", false
+	}
+	if w.envRead == nil {
+		w.envRead = map[string]bool{}
+	}
+	w.envRead[key] = true
+	return v.vals[0], true
 }
 
 // optFields splits a list of runtime options at blanks, a "…" or '…'
