@@ -47,12 +47,10 @@ func (w *walker) earthly(c *ctx, args []Word, sc *scope) {
 		return
 	}
 	targets := map[string][]string{}
-	var order []string
 	cur := ""
 	for _, line := range strings.Split(text, "\n") {
 		if m := earthTargetRe().FindStringSubmatch(line); m != nil {
 			cur = m[1]
-			order = append(order, cur)
 			continue
 		}
 		if cur != "" && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
