@@ -237,6 +237,7 @@ const (
 	pathOsOpen   = -5 // os.open(path, flags): a write with O_WRONLY, O_RDWR or O_TRUNC
 	pathTreeCopy = -6 // copytree(src, dst), cpSync(src, dst): src's contents into dst
 	pathUnpack   = -7 // unpack_archive(file, dir): an archive extracted into dir
+	pathInplace  = -8 // fileinput.input(files, inplace=True): each file rewritten
 )
 
 var ops map[string][]op
@@ -371,6 +372,10 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 					}
 					lit := func(s string) codeArg { return codeArg{val: s, lit: true, raw: s} }
 					w.synthetic(c, []string{"tar"}, []codeArg{lit("-xf"), args[0], lit("-C"), dir}, sc)
+				}
+			case o.paths == pathInplace:
+				if files, ok := inplaceFiles(args); ok {
+					w.synthetic(c, o.argv, files, sc)
 				}
 			case o.paths == pathLiteral:
 				if len(args) > 0 && args[0].lit {
@@ -807,4 +812,36 @@ func perlOpenPath(args []codeArg) (codeArg, bool) {
 		return codeArg{val: p, lit: true, raw: strconv.Quote(p)}, true
 	}
 	return codeArg{}, false
+}
+
+// inplaceFiles returns the files Python's fileinput.input (or FileInput)
+// rewrites, its first argument or files=, a name or a list of them, when
+// it is given inplace=True (any true value but a literal False or 0).
+func inplaceFiles(args []codeArg) ([]codeArg, bool) {
+	inplace := false
+	var files *codeArg
+	for i := range args {
+		r := strings.Join(strings.Fields(args[i].raw), "")
+		switch {
+		case strings.HasPrefix(r, "inplace="):
+			v := strings.TrimPrefix(r, "inplace=")
+			inplace = v != "False" && v != "0" && v != "None"
+		case strings.HasPrefix(r, "files="):
+			a := args[i]
+			if l := parseArgs(strings.TrimPrefix(strings.TrimSpace(a.raw), "files=") + ")"); len(l) == 1 {
+				a = l[0] // files=[…]: the list itself
+			}
+			files = &a
+		case i == 0 && !strings.Contains(r, "="):
+			a := args[i]
+			files = &a
+		}
+	}
+	if !inplace || files == nil {
+		return nil, false
+	}
+	if files.list != nil {
+		return files.list, true
+	}
+	return []codeArg{*files}, true
 }

@@ -32,6 +32,7 @@ var tables = sync.OnceFunc(func() {
 			{re: `\b(?:shutil\.copy2?|shutil\.copyfile)\s*\(`, argv: []string{"cp"}, paths: 2},
 			{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:symlink|link)\s*\(`, argv: []string{"ln", "-s"}, paths: 2},
 			{re: `\bopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
+			{re: `\bfileinput\.(?:input|FileInput)\s*\(`, argv: []string{"tee"}, paths: pathInplace},
 			{re: `(?:(?:\bos|__import__\(\s*['"]os['"]\s*\))\.|(?:^|[^.\w]))(?:system|popen)\s*\(|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(\s*[\[\'"]`, shell: true},
 			{re: `\b(?:Path|PurePath|PosixPath|pathlib\.Path)\s*\(`, argv: []string{"rm", "-f"}, paths: pathObject},
 			{re: `(?:\bos|__import__\(\s*['"]os['"]\s*\))\.truncate\s*\(`, argv: []string{"tee"}, paths: 1},
@@ -122,7 +123,7 @@ var tables = sync.OnceFunc(func() {
 	quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 		"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
 		"copy", "link", "`", "qx", "%x", "$", "getline", "cp", "put_contents", "print", "unpack",
-		"Remove", "Unlink", "Rmdir", "Write", "Truncate", "Create", "Rename", "Link", "Command", "Exec"}
+		"Remove", "Unlink", "Rmdir", "Write", "Truncate", "Create", "Rename", "Link", "Command", "Exec", "fileinput"}
 	shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 	pathCalls = []string{"Path", "pathlib.Path", "PosixPath", "PurePath", "pathlib.PurePath", "os.path.abspath",
 		"os.path.realpath", "os.path.normpath", "os.path.expanduser", "os.fspath", "str", "path.resolve",
