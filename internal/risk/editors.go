@@ -176,8 +176,21 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 			out = append(out, g.targets(c, opModify, paths[2:], nil)...)
 		}
 	case "comby", "fastmod", "ruplacer":
-		if files, ok := rewriterFiles(c); ok {
-			out = append(out, g.targets(c, opModify, files, func(o *op) { o.recursive = true })...)
+		files, ok := rewriterFiles(c)
+		if !ok {
+			break
+		}
+		ops := g.targets(c, opModify, files, func(o *op) { o.recursive = true })
+		out = append(out, ops...)
+		// A directory they walk is rewritten file by file; they skip
+		// hidden ones unless named, so a hidden directory named (or one
+		// under it) that holds ralph's or the agents' files is written.
+		for _, o := range ops {
+			for _, p := range o.paths {
+				if rel, ok := g.inProject(p); ok && hiddenPath(rel) && isDir(p) && g.protectedDelete(p) {
+					out = append(out, op{kind: opMeta, cmd: c, paths: []string{p}, recursive: true}) // judged as a write of all it holds
+				}
+			}
 		}
 	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
 		if fl, paths := splitFlags(args, "cm"); !fl.has("n", "newfile") {

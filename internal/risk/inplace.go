@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -139,4 +140,15 @@ func rewriterFiles(c *shell.Cmd) ([]shell.Word, bool) {
 		return ops[2:], true
 	}
 	return nil, false
+}
+
+// hiddenPath reports whether a slash-separated relative path is, or is
+// under, a hidden directory (.aiwg, .claude, …).
+func hiddenPath(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+			return true
+		}
+	}
+	return false
 }
