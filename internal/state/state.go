@@ -55,6 +55,11 @@ func Lock(path string) (unlock func(), err error) {
 // up leaves the kernel's queue when its turn comes: it releases the lock
 // as soon as it is granted.
 func LockFile(ctx context.Context, lockPath string) (unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		// Already given up: no wait to start, and no file to create
+		// after the caller has gone (and perhaps removed its directory).
+		return nil, err
+	}
 	l := flock.New(lockPath)
 	got := make(chan error, 1)
 	go func() { got <- lockRetry(l) }()
