@@ -10,10 +10,7 @@ import (
 // runs it is found in each language ralph reads; code that merely
 // mentions tests is not.
 func TestTestCheckLines(t *testing.T) {
-	for _, c := range []struct {
-		rel, src string
-		want     []string // labels
-	}{
+	checkLines(t, []checkCase{
 		{"calc.go", "func Sub(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 2\n\t}\n\treturn a + b\n}", []string{"testing.Testing()"}},
 		{"calc.go", "if strings.HasSuffix(os.Args[0], \".test\") {", []string{"the test binary's name"}},
 		{"calc.go", "if flag.Lookup(\"test.v\") != nil {", []string{"a test flag"}},
@@ -37,16 +34,7 @@ func TestTestCheckLines(t *testing.T) {
 		{"calc.js", "const testing = require('./testing');\nmodule.exports = (a) => a;", nil},
 		{"src/lib.rs", "#[cfg(test)]\nmod tests {\n    use super::*;\n}", nil},
 		{"calc.rb", "def sub(a, b) = a - b", nil},
-	} {
-		var got []string
-		for label := range testCheckLines(c.rel, []byte(c.src)) {
-			got = append(got, label)
-		}
-		sort.Strings(got)
-		if strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("%s %q: got %q, want %q", c.rel, c.src, got, c.want)
-		}
-	}
+	})
 }
 
 // TestTestSupport: test code by place or name is not code under test.
@@ -60,6 +48,28 @@ func TestTestSupport(t *testing.T) {
 	} {
 		if got := testSupport(rel); got != want {
 			t.Errorf("testSupport(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// checkCase is a file's text and the labels of the test checks
+// testCheckLines finds in it.
+type checkCase struct {
+	rel, src string
+	want     []string // labels
+}
+
+// checkLines runs testCheckLines over each case.
+func checkLines(t *testing.T, cases []checkCase) {
+	t.Helper()
+	for _, c := range cases {
+		var got []string
+		for label := range testCheckLines(c.rel, []byte(c.src)) {
+			got = append(got, label)
+		}
+		sort.Strings(got)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s %q: got %q, want %q", c.rel, c.src, got, c.want)
 		}
 	}
 }

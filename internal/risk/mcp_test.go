@@ -16,11 +16,7 @@ import (
 func TestMCP(t *testing.T) {
 	root := sample(t)
 	g := newGuard(t, root, nil)
-	for _, tc := range []struct {
-		tool, input string
-		want        answer.Decision
-		rule        string
-	}{
+	checkMCP(t, g, root, []mcpCase{
 		{"mcp__desktop-commander__start_process", `{"command":"rm -rf tests","timeout_ms":5000}`, answer.Deny, "test-delete"},
 		{"mcp__desktop-commander__interact_with_process", `{"pid":1,"input":"git reset --hard"}`, answer.Deny, "git-reset-hard"},
 		{"mcp__serena__execute_shell_command", `{"command":"rm test_a.py","cwd":"tests"}`, answer.Deny, "test-delete"},
@@ -41,7 +37,21 @@ def test_b():
     assert 2 == 2
 ","mode":"append"}`, answer.Warn, "test-files"},
 		{"mcp__desktop-commander__start_process", `{"command":"rm -rf *","cwd":"/"}`, answer.Deny, "rm-glob"},
-	} {
+	})
+}
+
+// mcpCase is a tool call and the decision and rule the guard must reach.
+type mcpCase struct {
+	tool, input string
+	want        answer.Decision
+	rule        string
+}
+
+// checkMCP judges each case's call in the project at root; a denied call
+// has nothing to checkpoint.
+func checkMCP(t *testing.T, g *Guard, root string, cases []mcpCase) {
+	t.Helper()
+	for _, tc := range cases {
 		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
 		if err != nil {
 			t.Fatal(err)

@@ -1,11 +1,9 @@
 package risk
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
-	"github.com/ralph-hooks/ralph-hooks/internal/event"
 )
 
 // TestMCPOps: an MCP server's git tools (cyanheads/git-mcp-server's
@@ -19,11 +17,7 @@ import (
 func TestMCPOps(t *testing.T) {
 	root := sample(t)
 	g := newGuard(t, root, nil)
-	for _, tc := range []struct {
-		tool, input string
-		want        answer.Decision
-		rule        string
-	}{
+	checkMCP(t, g, root, []mcpCase{
 		// git, cyanheads/git-mcp-server's schemas (path is the repository)
 		{"mcp__git__git_reset", `{"path":".","mode":"hard"}`, answer.Deny, "git-reset-hard"},
 		{"mcp__git__git_reset", `{"path":".","mode":"merge","target":"HEAD~1"}`, answer.Deny, "git-reset-hard"},
@@ -93,17 +87,5 @@ func TestMCPOps(t *testing.T) {
 		{"mcp__docker__list_volumes", `{}`, answer.Allow, ""},
 		{"mcp__docs__search", `{"query":"DROP TABLE users"}`, answer.Allow, ""},
 		{"mcp__redis__get", `{"key":"flushdb"}`, answer.Allow, ""},
-	} {
-		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: root})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rule := ""
-		if v.Top != nil {
-			rule = v.Top.Rule
-		}
-		if v.Decision != tc.want || rule != tc.rule {
-			t.Errorf("%s %s = %s (%s), want %s (%s)", tc.tool, tc.input, v.Decision, rule, tc.want, tc.rule)
-		}
-	}
+	})
 }
