@@ -11,7 +11,7 @@ func TestCodeText(t *testing.T) {
 		rel, a, b string
 		same      bool
 	}{
-		{"calc.go", "package calc\n\nfunc Sub(a, b int) int { return a + b }\n", "package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int {\n\treturn a + b /* TODO */\n}\n\n", true},
+		{"calc.go", "package calc\n\nfunc Sub(a, b int) int { return a + b }\n", "package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int {\n\treturn a + b /* the sum, for now */\n}\n\n", true},
 		{"calc.go", "package calc\n\nfunc Sub(a, b int) int { return a + b }\n", "package calc\n\nfunc Sub(a, b int) int { return a - b }\n", false},
 		{"calc.go", "package calc\n\nvar s = \"a // b\"\n", "package calc\n\nvar s = \"a // c\"\n", false},
 		{"calc.py", "def sub(a, b):\n    return a + b\n", "# helper\ndef sub(a, b):  # subtracts\n\n    return a + b\n", true},
