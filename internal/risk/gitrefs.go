@@ -380,6 +380,13 @@ var gitTimeout = 3 * time.Second
 // optional locks, no prompt, no pager; three seconds at most. It returns nil on
 // any failure, and notes in g.gitSlow that git did not answer in time.
 func (g *Guard) gitOutput(dir string, args ...string) []byte {
+	out, _ := g.git(dir, args...)
+	return out
+}
+
+// git is gitOutput that also says whether git answered: its output may
+// be empty either way.
+func (g *Guard) git(dir string, args ...string) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager"}, args...)
@@ -389,7 +396,7 @@ func (g *Guard) gitOutput(dir string, args ...string) []byte {
 	out, err := cmd.Output()
 	if err != nil {
 		g.gitSlow = g.gitSlow || ctx.Err() != nil
-		return nil
+		return nil, false
 	}
-	return out
+	return out, true
 }

@@ -145,7 +145,11 @@ func (g *Guard) matchNewTool(v *Verdict, tool, p string) {
 // untrackedProtected returns the first of ralph's files in the project
 // that git does not track and does not ignore (aiwg.yml never committed,
 // .claude/settings.json): git stash -u and git clean take it away. It asks
-// git, so it runs only for those commands.
+// git, read-only and with none of the programs the repository's
+// configuration names (gitOutput: a core.fsmonitor the agent planted
+// would otherwise run inside the guard), so it runs only for those
+// commands. When git gives no answer, it says so instead of a file: what
+// ralph cannot list, it does not let go.
 func (g *Guard) untrackedProtected() string {
 	var rels []string
 	for _, q := range g.Protected {
@@ -156,13 +160,9 @@ func (g *Guard) untrackedProtected() string {
 	if len(rels) == 0 {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"status", "--porcelain", "--untracked-files=all", "--"}, rels...)...)
-	cmd.Dir = g.Root
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
+	out, ok := g.git(g.Root, append([]string{"status", "--porcelain", "--untracked-files=all", "--"}, rels...)...)
+	if !ok {
+		return "any of ralph's files git could not list (git status gave no answer)"
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if rel, ok := strings.CutPrefix(line, "?? "); ok {
