@@ -25,13 +25,16 @@ import (
 // hook (but the samples git ships, which it never runs) by name with a
 // digest of its mode and content, and each configuration setting whose
 // value git runs (core.hooksPath too) from the repository's own
-// configuration files. It is empty outside a repository.
+// configuration files, and the directories they are read from. It is
+// empty outside a repository.
 func gitRuns(root string) map[string]string {
 	gitDir, common := project.GitDirs(root)
 	if gitDir == "" {
 		return map[string]string{}
 	}
-	out := map[string]string{}
+	// Where git finds them: a worktree's .git file rewritten to name
+	// another directory changes everything below at once.
+	out := map[string]string{"gitdir": gitDir + " " + common}
 	hooks := filepath.Join(common, "hooks")
 	ents, _ := os.ReadDir(hooks)
 	for _, e := range ents {
@@ -87,6 +90,11 @@ func (r *run) gitAfterBash(cc *cache) {
 		return // the first look: nothing to compare with
 	}
 	var changed []string
+	if _, ok := was["gitdir"]; !ok {
+		if d, ok := now["gitdir"]; ok {
+			was["gitdir"] = d // a cache written before ralph kept it
+		}
+	}
 	for k := range now {
 		if was[k] != now[k] {
 			changed = append(changed, k)

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,7 +34,15 @@ func gitExecPaths(root, home string, getenv func(string) string) []string {
 	}
 	out = append(out, filepath.Join(common, "hooks"), filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"))
 	if gitDir != common {
-		out = append(out, filepath.Join(gitDir, "config"))
+		// A linked worktree: its git directory's own config, and the
+		// file naming the common directory, where the rest is read.
+		out = append(out, filepath.Join(gitDir, "config"), filepath.Join(gitDir, "commondir"))
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.Mode().IsRegular() {
+		// The .git file of a worktree or submodule names the git
+		// directory: rewritten, git reads the hooks and configuration of
+		// whatever directory it names (echo 'gitdir: /tmp/x' > .git).
+		out = append(out, filepath.Join(root, ".git"))
 	}
 	out = append(out, startup.GitConfigs(home, getenv)...)
 	if v := getenv("GIT_CONFIG_SYSTEM"); filepath.IsAbs(v) {
