@@ -67,14 +67,7 @@ func Paths(home string, getenv func(string) string) []string {
 // command of the session, where the guard sees only the command. Claude
 // Code writes some of them itself (Own).
 func Agents(home string, getenv func(string) string) []string {
-	dir := getenv("CLAUDE_CONFIG_DIR")
-	if !filepath.IsAbs(dir) {
-		if !filepath.IsAbs(home) {
-			dir = ""
-		} else {
-			dir = filepath.Join(home, ".claude")
-		}
-	}
+	dir := claudeDir(home, getenv)
 	var out []string
 	if dir != "" {
 		out = append(out, filepath.Join(dir, "shell-snapshots"), filepath.Join(dir, "session-env"))
@@ -83,6 +76,18 @@ func Agents(home string, getenv func(string) string) []string {
 		out = append(out, filepath.Clean(v))
 	}
 	return out
+}
+
+// claudeDir is Claude Code's configuration directory: CLAUDE_CONFIG_DIR,
+// else ~/.claude; "" when neither is an absolute path.
+func claudeDir(home string, getenv func(string) string) string {
+	if dir := getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(dir) {
+		return dir
+	}
+	if filepath.IsAbs(home) {
+		return filepath.Join(home, ".claude")
+	}
+	return ""
 }
 
 // AgentProject and AgentHome name, relative to the project's root and to
@@ -144,7 +149,7 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 }
 
 // Own reports whether a change to file p may be the agent program's own
-// rather than its model's: a shell snapshot or session environment file
+// rather than its model's: its plugins' data store, a shell snapshot or session environment file
 // of Claude Code's that appeared or went (it writes them when a session
 // starts, and deletes old ones), ~/.claude.json (it rewrites it as it
 // runs), or one of the session environment files it empties itself whenever the
@@ -153,6 +158,15 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 func Own(p string, came bool, home string, getenv func(string) string) bool {
 	if filepath.Base(p) == ".claude.json" {
 		return true // Claude Code rewrites it as it runs (its state, its MCP servers)
+	}
+	if dir := claudeDir(home, getenv); dir != "" {
+		// The plugins' data store: Claude Code 2.1.332 writes a builtin
+		// plugin's JSON key-value data there as it runs (plugins/store/
+		// cc-plugin-agents-md_builtin-HASH.json, {"usage-rows-queued": …}),
+		// in every session. Data, not code: nothing runs from it.
+		if rel, err := filepath.Rel(filepath.Join(dir, "plugins", "store"), p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return true
+		}
 	}
 	for _, d := range Agents(home, getenv) {
 		rel, err := filepath.Rel(d, p)

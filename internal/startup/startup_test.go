@@ -46,3 +46,36 @@ func TestAgentConfigs(t *testing.T) {
 		t.Error("~/.claude.json, which Claude Code rewrites as it runs, is not its own")
 	}
 }
+
+// TestOwn: the changes Claude Code makes itself as it runs are not the
+// model's; everything else under its directories is.
+func TestOwn(t *testing.T) {
+	none := func(string) string { return "" }
+	cfg := func(k string) string { return map[string]string{"CLAUDE_CONFIG_DIR": "/c"}[k] }
+	for _, tc := range []struct {
+		p      string
+		came   bool
+		getenv func(string) string
+		want   bool
+	}{
+		{"/h/.claude.json", false, none, true},
+		// Claude Code 2.1.332 writes its builtin plugin's data in every session.
+		{"/h/.claude/plugins/store/cc-plugin-agents-md_builtin-b049b47b3618.json", false, none, true},
+		{"/h/.claude/plugins/store/x.json", true, none, true},
+		{"/c/plugins/store/x.json", false, cfg, true},
+		{"/h/.claude/plugins/store/x.json", false, cfg, false}, // another configuration directory is in use
+		// Plugins' code and settings stay the model's to answer for.
+		{"/h/.claude/plugins/store", false, none, false},
+		{"/h/.claude/plugins/installed_plugins.json", false, none, false},
+		{"/h/.claude/plugins/cache/x/hooks/hooks.json", false, none, false},
+		{"/h/.claude/plugins/storex/a.json", false, none, false},
+		{"/h/.claude/skills/a/SKILL.md", true, none, false},
+		{"/h/.claude/shell-snapshots/snapshot-bash-1.sh", true, none, true},
+		{"/h/.claude/shell-snapshots/snapshot-bash-1.sh", false, none, false},
+		{"/h/.claude/session-env/s/cwdchanged-hook-1.sh", false, none, true},
+	} {
+		if got := Own(tc.p, tc.came, "/h", tc.getenv); got != tc.want {
+			t.Errorf("Own(%s, came %v) = %v, want %v", tc.p, tc.came, got, tc.want)
+		}
+	}
+}
