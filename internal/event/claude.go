@@ -61,6 +61,9 @@ func (Claude) Decode(data []byte) (*Event, error) {
 			ev.Input = json.RawMessage(v.Raw)
 		case "tool_response":
 			ev.Response = json.RawMessage(v.Raw)
+		case "background_tasks":
+			ev.Tasks, err = tasks(v)
+			return err == nil
 		case "duration_ms":
 			if v.Type != gjson.Number {
 				err = fieldErr(key, "a number", v)

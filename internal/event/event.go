@@ -127,6 +127,7 @@ type Event struct {
 	// Stop events.
 	StopHookActive       bool
 	LastAssistantMessage string
+	Tasks                []Task // work still going in the background (background.go)
 
 	Raw []byte // the bytes as received
 }

@@ -117,7 +117,8 @@ func TestDecodeCaptured(t *testing.T) {
 			file: "stop.json",
 			want: Event{Agent: "claude", Name: Stop, SessionID: "s9", TranscriptPath: "/root/.claude/projects/-work-proj/s9.jsonl",
 				Cwd: "/work/proj", PermissionMode: "bypassPermissions", StopHookActive: true,
-				LastAssistantMessage: "I've completed the refactoring."},
+				LastAssistantMessage: "I've completed the refactoring.",
+				Tasks:                []Task{{ID: "task-001", Type: "shell", Status: "running", Description: "tail logs", Command: "tail -f /var/log/syslog"}}},
 		},
 	}
 	for _, tt := range tests {
