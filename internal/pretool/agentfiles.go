@@ -17,10 +17,11 @@ import (
 // on its own: Skill (a skill's front-matter hooks run around later tool
 // calls), SlashCommand (a command's !`cmd` lines), and Task, Agent in
 // some agents' names, which starts a subagent from .claude/agents with the
-// hooks of its front matter.
+// hooks of its front matter, and Workflow (Claude Code 2.1.332), which runs
+// a workflow script of .claude/workflows spawning subagents.
 func loader(s string) bool {
 	switch s {
-	case "Skill", "SlashCommand", "Task", "Agent":
+	case "Skill", "SlashCommand", "Task", "Agent", "Workflow":
 		return true
 	}
 	return false

@@ -95,7 +95,9 @@ func claudeDir(home string, getenv func(string) string) string {
 // code from on their own, outside any tool call a hook sees: Claude
 // Code's skills and subagents (hooks in their front matter, run around
 // later tool calls), its commands (a !`cmd` line runs when one is
-// invoked), its installed plugins (their hooks and MCP servers), and the
+// invoked), its workflows (2.1.332: scripts its Workflow tool runs in the
+// background, spawning subagents), its installed plugins (their hooks and
+// MCP servers), and the
 // MCP servers of .mcp.json, started with the next
 // session (each checked with Claude Code 2.1.197); Gemini CLI's commands
 // (!{cmd}) and extensions; Codex's project configuration (notify, MCP
@@ -108,7 +110,7 @@ func claudeDir(home string, getenv func(string) string) string {
 // (package risk).
 var (
 	AgentProject = []string{
-		".mcp.json", ".claude/skills", ".claude/agents", ".claude/commands",
+		".mcp.json", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/workflows",
 		".gemini/commands", ".gemini/extensions", ".codex/config.toml",
 		".cursor/mcp.json", ".vscode/mcp.json", ".github/agents",
 		"opencode.json", "opencode.jsonc", ".opencode/plugin", ".opencode/plugins", ".opencode/tool",
@@ -116,7 +118,7 @@ var (
 		".claude/hooks", ".gemini/hooks", ".cursor/hooks", ".codex/hooks",
 	}
 	AgentHome = []string{
-		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/plugins",
+		".claude.json", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/workflows", ".claude/plugins",
 		".gemini/commands", ".gemini/extensions", ".cursor/mcp.json",
 		".copilot/mcp-config.json", ".copilot/agents",
 		".config/opencode/opencode.json", ".config/opencode/opencode.jsonc", ".config/opencode/plugin",
@@ -141,7 +143,7 @@ func AgentConfigs(root, home string, getenv func(string) string) []string {
 		}
 	}
 	if dir := getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(dir) {
-		for _, n := range []string{"skills", "agents", "commands", "plugins", "hooks", ".claude.json"} {
+		for _, n := range []string{"skills", "agents", "commands", "workflows", "plugins", "hooks", ".claude.json"} {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
