@@ -231,12 +231,34 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 	return &cur, stale, nil
 }
 
+// writeIteration and updateRegistry are save's two durable writes; a
+// test holds each until the other has begun.
+var (
+	writeIteration = writeJSON
+	updateRegistry = registry.Update
+)
+
 // save writes what the committed iteration adds beside the state: its
 // file, its line of the history, the index of the test files, a gate's
 // events, the registry's view. It returns what could not be written.
 func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []string {
+	// The registry's view is written beside the rest: each waits on the
+	// disk for its sync (the vault's, for the registry).
+	regErr := make(chan error, 1)
+	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
+		go func() {
+			regErr <- updateRegistry(sc.Root, it.EndedAt, func(r *registry.Registry) error {
+				if e := r.Find(sc.Loop); e != nil {
+					e.Iteration, e.Status = after.Iteration, after.Status
+				}
+				return nil
+			})
+		}()
+	} else {
+		regErr <- nil
+	}
 	var warnings []string
-	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
+	if err := writeIteration(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
 		warnings = append(warnings, err.Error())
 	}
 	line := *it
@@ -254,15 +276,8 @@ func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []
 			warnings = append(warnings, err.Error())
 		}
 	}
-	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
-		if err := registry.Update(sc.Root, it.EndedAt, func(r *registry.Registry) error {
-			if e := r.Find(sc.Loop); e != nil {
-				e.Iteration, e.Status = after.Iteration, after.Status
-			}
-			return nil
-		}); err != nil {
-			warnings = append(warnings, err.Error())
-		}
+	if err := <-regErr; err != nil {
+		warnings = append(warnings, err.Error())
 	}
 	return warnings
 }
