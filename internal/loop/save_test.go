@@ -2,8 +2,10 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,5 +57,64 @@ func TestSaveWritesAtOnce(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Scope.Iterations(), "iteration-001.json")); err != nil {
 		t.Errorf("the iteration's file: %v", err)
+	}
+}
+
+// A state read before End and handed to it (the stop hook's check of the
+// agent's files reads it first) spares End a decode, but the iteration is
+// judged on the state as the lease found it under the lock: a change
+// written between the two reads (here the completion command, set by
+// another process) is judged and kept, not lost to the older read.
+func TestEndJudgesLeasedState(t *testing.T) {
+	s, st := newLoop(t, "false", 5)
+	read, sc, err := Read(s.Scope.Root, st.LoopID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := update(sc, time.Now(), func(st *State) error {
+		st.Completion.Command = "true"
+		st.Task = "fix it, changed meanwhile"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Read = &ReadState{State: read, Scope: sc}
+	res, err := s.End(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iteration == nil || res.Iteration.Command != "true" || !res.Iteration.Verified {
+		t.Fatalf("iteration = %+v; want the command written before the lease (true), passed", res.Iteration)
+	}
+	after, _, err := Read(s.Scope.Root, st.LoopID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Task != "fix it, changed meanwhile" || after.Status != Completed {
+		t.Errorf("after: task %q, status %s; want the change kept and the loop completed", after.Task, after.Status)
+	}
+	if s.Read != nil {
+		t.Error("End kept the handed-over read for a second End")
+	}
+}
+
+// A handed-over read End can use as it is: a loop not running answers
+// from it (no lease taken), an error is End's error.
+func TestEndHandedRead(t *testing.T) {
+	s, st := newLoop(t, "false", 5)
+	read, sc, err := Read(s.Scope.Root, st.LoopID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := *read
+	paused.Status = Paused
+	s.Read = &ReadState{State: &paused, Scope: sc}
+	res, err := s.End(context.Background())
+	if err != nil || res.Iteration != nil {
+		t.Fatalf("End on a paused read = %+v, %v; want no iteration judged", res, err)
+	}
+	s.Read = &ReadState{State: nil, Scope: sc, Err: errors.New("state.json is corrupt")}
+	if _, err := s.End(context.Background()); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("End with a read's error = %v; want that error", err)
 	}
 }

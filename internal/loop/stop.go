@@ -70,7 +70,19 @@ type Stop struct {
 	Session string
 	Message string // the agent's last message, which should end with a <reflection> block
 	Now     func() time.Time
+	// Read, when set, is the loop's state as the hook read it just before
+	// End (Read's answer): End takes it instead of decoding the file again.
+	// The iteration is judged on the state as its lease left it, read
+	// under the lock.
+	Read    *ReadState
 	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
+}
+
+// ReadState is what Read answered.
+type ReadState struct {
+	State *State
+	Scope project.Scope
+	Err   error
 }
 
 // Result is what the stop hook answers, and whether the loop's directory
@@ -90,7 +102,17 @@ var (
 // End ends one iteration: it runs the completion command and the metrics,
 // scores the iteration, and decides whether the agent goes back to work.
 func (s *Stop) End(ctx context.Context) (Result, error) {
-	st, sc, err := Read(s.Scope.Root, s.Scope.Loop)
+	var (
+		st  *State
+		sc  project.Scope
+		err error
+	)
+	if r := s.Read; r != nil {
+		st, sc, err = r.State, r.Scope, r.Err
+		s.Read = nil // once: a second End reads again
+	} else {
+		st, sc, err = Read(s.Scope.Root, s.Scope.Loop)
+	}
 	if errors.Is(err, ErrNoLoop) {
 		return Result{Warnings: []string{err.Error()}}, nil // no loop: the stop is allowed
 	}
@@ -116,10 +138,11 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	end := state.Batch()
 	defer end()
 	defer noGC(filepath.Join(sc.Dir(), treeview.Name))()
-	token, busy, err := s.takeLease(sc)
+	token, leased, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
 	}
+	st = leased
 	it, idx, refl, warnings, ask := s.evaluate(ctx, sc, st, token)
 	if ask {
 		return s.ask(st, it, token, warnings)
@@ -144,10 +167,12 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 }
 
 // takeLease takes the evaluation lease of the loop in sc and returns its
-// token. When the loop no longer runs, or another stop hook holds the
-// lease, the token is 0 and the answer says why the session may stop.
-func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
+// token and the state as the lease left it. When the loop no longer runs,
+// or another stop hook holds the lease, the token is 0 and the answer
+// says why the session may stop.
+func (s *Stop) takeLease(sc project.Scope) (int64, *State, answer.Answer, error) {
 	var token int64
+	var leased *State
 	now := s.Now()
 	err := update(sc, now, func(st *State) error {
 		if st.Status != Running {
@@ -158,12 +183,13 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 		}
 		token = st.Fence + 1 // update bumps the fence to this
 		st.Lease = &Lease{PID: os.Getpid(), Token: token, Expires: now.Add(LeaseTime)}
+		leased = st // decoded for this update alone; written as it is when update returns
 		return nil
 	})
 	switch {
 	case errors.Is(err, errStatus):
 		st, _, _ := Read(sc.Root, sc.Loop)
-		return 0, idle(st), nil
+		return 0, nil, idle(st), nil
 	case errors.Is(err, errBusy):
 		// A Stop while another judges (or a hook that outlived the
 		// agent's timeout still does) does not end the session: the
@@ -174,9 +200,12 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 			pid = st.Lease.PID
 		}
 		msg := fmt.Sprintf("ralph: loop %s: another stop hook (pid %d) is still judging the previous iteration, so this Stop does not end the loop. Wait a moment, check that the work is done, then stop again.", sc.Loop, pid)
-		return 0, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
+		return 0, nil, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
 	}
-	return token, answer.Answer{}, err
+	if err != nil {
+		return 0, nil, answer.Answer{}, err
+	}
+	return token, leased, answer.Answer{}, nil
 }
 
 // evaluate measures and scores the iteration under the lease, renewed
