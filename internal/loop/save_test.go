@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
+	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
 
@@ -116,5 +118,52 @@ func TestEndHandedRead(t *testing.T) {
 	s.Read = &ReadState{State: nil, Scope: sc, Err: errors.New("state.json is corrupt")}
 	if _, err := s.End(context.Background()); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("End with a read's error = %v; want that error", err)
+	}
+}
+
+// The completion's latest results are written beside the iteration's
+// reflection: each write, held until the other has begun, would wait
+// forever if the stop made them one after the other. Both end written,
+// before the iteration is committed.
+func TestLatestBesideReflection(t *testing.T) {
+	s, st := newLoop(t, "false", 5)
+	oldComp, oldRefl := writeCompletion, recordReflection
+	t.Cleanup(func() { writeCompletion, recordReflection = oldComp, oldRefl })
+	compBegun, reflBegun := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	var alone []string
+	hold := func(name string, mine, other chan struct{}) {
+		close(mine)
+		select {
+		case <-other:
+		case <-time.After(time.Minute): // only ends a hang, which is the failure
+			mu.Lock()
+			alone = append(alone, name)
+			mu.Unlock()
+		}
+	}
+	writeCompletion = func(path string, b *completion.Baseline) error {
+		hold("the completion's latest results", compBegun, reflBegun)
+		return oldComp(path, b)
+	}
+	recordReflection = func(in reflection.Input) (reflection.Result, error) {
+		hold("the reflection", reflBegun, compBegun)
+		return oldRefl(in)
+	}
+	res, err := s.End(context.Background())
+	if err != nil || len(res.Warnings) > 0 {
+		t.Fatalf("End: %v %v", err, res.Warnings)
+	}
+	if len(alone) > 0 {
+		t.Errorf("%v written alone, not beside the other", alone)
+	}
+	if _, err := completion.Read(completion.LatestPath(s.Scope)); err != nil {
+		t.Errorf("the completion's latest results: %v", err)
+	}
+	if res.Iteration == nil || res.Iteration.Reflection == "" {
+		t.Errorf("iteration %+v: no reflection", res.Iteration)
+	}
+	if after, _, err := Read(s.Scope.Root, st.LoopID); err != nil || after.Iteration != 1 {
+		t.Errorf("state after: %+v, %v; want iteration 1 committed", after, err)
 	}
 }

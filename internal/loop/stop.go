@@ -218,19 +218,31 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 		stop()
 		<-renewed
 	}()
-	it, idx, warnings = s.measure(ctx, st)
+	it, idx, latest, warnings := s.measure(ctx, st)
 	if s.askReflection(st, it) {
-		return it, idx, nil, warnings, true
+		return it, idx, nil, appendErr(warnings, <-latest), true
 	}
 	// Every iteration gets its reflection, the one that completes the loop
-	// too (seed 002: success or failure).
+	// too (seed 002: success or failure), while the completion's latest
+	// results are written (each waits on the disk for its syncs).
 	r, err := s.reflect(st, it)
-	if err != nil {
-		warnings = append(warnings, err.Error())
-	}
+	warnings = appendErr(warnings, <-latest)
+	warnings = appendErr(warnings, err)
 	refl = r
 	return it, idx, refl, warnings, false
 }
+
+// appendErr appends err's text to warnings, when there is an error.
+func appendErr(warnings []string, err error) []string {
+	if err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	return warnings
+}
+
+// writeCompletion writes the completion's latest results; a test holds it to
+// see the reflection written beside it.
+var writeCompletion = completion.Write
 
 // commit records the iteration in the loop's state, if the lease is still
 // the one of token; stale says it was not (taken over, or the loop was
@@ -381,8 +393,9 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 
 // measure runs the completion command and the metrics, and snapshots the
 // working tree. It returns the index of the test files, or nil when it has
-// not changed, and what went wrong without spoiling the measurement.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, []string) {
+// not changed, the result of the write of the completion's latest results
+// (still under way), and what went wrong without spoiling the measurement.
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, <-chan error, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
@@ -469,15 +482,14 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
 		s.treeKey = "" // the latest surface may be of another tree
 	}
-	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
-		warnings = append(warnings, err.Error())
-	}
+	latest := make(chan error, 1)
+	go func() { latest <- writeCompletion(completion.LatestPath(sc), j.latest) }()
 	<-snapped
 	if snapErr != nil {
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
 	}
 	it.Snapshot = tree
-	return it, idx, warnings
+	return it, idx, latest, warnings
 }
 
 // regressions compares current metrics to the baseline.
