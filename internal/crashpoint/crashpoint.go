@@ -27,10 +27,12 @@ const (
 )
 
 var (
-	at      = atFromEnv()
-	logPath = os.Getenv(LogEnv)
-	passed  atomic.Int64
-	logMu   sync.Mutex
+	// env reads the seam's variables on the first point passed, not at
+	// start-up: every hook links this package (through package vault), and
+	// the first Getenv copies the whole environment.
+	env    = sync.OnceValues(func() (int64, string) { return atFromEnv(), os.Getenv(LogEnv) })
+	passed atomic.Int64
+	logMu  sync.Mutex
 )
 
 func atFromEnv() int64 {
@@ -43,6 +45,7 @@ func atFromEnv() int64 {
 
 // Here marks a crash point named name.
 func Here(name string) {
+	at, logPath := env()
 	if at == 0 && logPath == "" {
 		return
 	}

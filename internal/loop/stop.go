@@ -70,7 +70,19 @@ type Stop struct {
 	Session string
 	Message string // the agent's last message, which should end with a <reflection> block
 	Now     func() time.Time
+	// Read, when set, is the loop's state as the hook read it just before
+	// End (Read's answer): End takes it instead of decoding the file again.
+	// The iteration is judged on the state as its lease left it, read
+	// under the lock.
+	Read    *ReadState
 	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
+}
+
+// ReadState is what Read answered.
+type ReadState struct {
+	State *State
+	Scope project.Scope
+	Err   error
 }
 
 // Result is what the stop hook answers, and whether the loop's directory
@@ -90,7 +102,17 @@ var (
 // End ends one iteration: it runs the completion command and the metrics,
 // scores the iteration, and decides whether the agent goes back to work.
 func (s *Stop) End(ctx context.Context) (Result, error) {
-	st, sc, err := Read(s.Scope.Root, s.Scope.Loop)
+	var (
+		st  *State
+		sc  project.Scope
+		err error
+	)
+	if r := s.Read; r != nil {
+		st, sc, err = r.State, r.Scope, r.Err
+		s.Read = nil // once: a second End reads again
+	} else {
+		st, sc, err = Read(s.Scope.Root, s.Scope.Loop)
+	}
 	if errors.Is(err, ErrNoLoop) {
 		return Result{Warnings: []string{err.Error()}}, nil // no loop: the stop is allowed
 	}
@@ -116,10 +138,11 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	end := state.Batch()
 	defer end()
 	defer noGC(filepath.Join(sc.Dir(), treeview.Name))()
-	token, busy, err := s.takeLease(sc)
+	token, leased, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
 	}
+	st = leased
 	it, idx, refl, warnings, ask := s.evaluate(ctx, sc, st, token)
 	if ask {
 		return s.ask(st, it, token, warnings)
@@ -144,10 +167,12 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 }
 
 // takeLease takes the evaluation lease of the loop in sc and returns its
-// token. When the loop no longer runs, or another stop hook holds the
-// lease, the token is 0 and the answer says why the session may stop.
-func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
+// token and the state as the lease left it. When the loop no longer runs,
+// or another stop hook holds the lease, the token is 0 and the answer
+// says why the session may stop.
+func (s *Stop) takeLease(sc project.Scope) (int64, *State, answer.Answer, error) {
 	var token int64
+	var leased *State
 	now := s.Now()
 	err := update(sc, now, func(st *State) error {
 		if st.Status != Running {
@@ -158,12 +183,13 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 		}
 		token = st.Fence + 1 // update bumps the fence to this
 		st.Lease = &Lease{PID: os.Getpid(), Token: token, Expires: now.Add(LeaseTime)}
+		leased = st // decoded for this update alone; written as it is when update returns
 		return nil
 	})
 	switch {
 	case errors.Is(err, errStatus):
 		st, _, _ := Read(sc.Root, sc.Loop)
-		return 0, idle(st), nil
+		return 0, nil, idle(st), nil
 	case errors.Is(err, errBusy):
 		// A Stop while another judges (or a hook that outlived the
 		// agent's timeout still does) does not end the session: the
@@ -174,9 +200,12 @@ func (s *Stop) takeLease(sc project.Scope) (int64, answer.Answer, error) {
 			pid = st.Lease.PID
 		}
 		msg := fmt.Sprintf("ralph: loop %s: another stop hook (pid %d) is still judging the previous iteration, so this Stop does not end the loop. Wait a moment, check that the work is done, then stop again.", sc.Loop, pid)
-		return 0, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
+		return 0, nil, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
 	}
-	return token, answer.Answer{}, err
+	if err != nil {
+		return 0, nil, answer.Answer{}, err
+	}
+	return token, leased, answer.Answer{}, nil
 }
 
 // evaluate measures and scores the iteration under the lease, renewed
@@ -189,19 +218,31 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 		stop()
 		<-renewed
 	}()
-	it, idx, warnings = s.measure(ctx, st)
+	it, idx, latest, warnings := s.measure(ctx, st)
 	if s.askReflection(st, it) {
-		return it, idx, nil, warnings, true
+		return it, idx, nil, appendErr(warnings, <-latest), true
 	}
 	// Every iteration gets its reflection, the one that completes the loop
-	// too (seed 002: success or failure).
+	// too (seed 002: success or failure), while the completion's latest
+	// results are written (each waits on the disk for its syncs).
 	r, err := s.reflect(st, it)
-	if err != nil {
-		warnings = append(warnings, err.Error())
-	}
+	warnings = appendErr(warnings, <-latest)
+	warnings = appendErr(warnings, err)
 	refl = r
 	return it, idx, refl, warnings, false
 }
+
+// appendErr appends err's text to warnings, when there is an error.
+func appendErr(warnings []string, err error) []string {
+	if err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	return warnings
+}
+
+// writeCompletion writes the completion's latest results; a test holds it to
+// see the reflection written beside it.
+var writeCompletion = completion.Write
 
 // commit records the iteration in the loop's state, if the lease is still
 // the one of token; stale says it was not (taken over, or the loop was
@@ -231,12 +272,34 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 	return &cur, stale, nil
 }
 
+// writeIteration and updateRegistry are save's two durable writes; a
+// test holds each until the other has begun.
+var (
+	writeIteration = writeJSON
+	updateRegistry = registry.Update
+)
+
 // save writes what the committed iteration adds beside the state: its
 // file, its line of the history, the index of the test files, a gate's
 // events, the registry's view. It returns what could not be written.
 func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []string {
+	// The registry's view is written beside the rest: each waits on the
+	// disk for its sync (the vault's, for the registry).
+	regErr := make(chan error, 1)
+	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
+		go func() {
+			regErr <- updateRegistry(sc.Root, it.EndedAt, func(r *registry.Registry) error {
+				if e := r.Find(sc.Loop); e != nil {
+					e.Iteration, e.Status = after.Iteration, after.Status
+				}
+				return nil
+			})
+		}()
+	} else {
+		regErr <- nil
+	}
 	var warnings []string
-	if err := writeJSON(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
+	if err := writeIteration(filepath.Join(sc.Iterations(), fmt.Sprintf("iteration-%03d.json", it.N)), it); err != nil {
 		warnings = append(warnings, err.Error())
 	}
 	line := *it
@@ -254,15 +317,8 @@ func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []
 			warnings = append(warnings, err.Error())
 		}
 	}
-	if it.Decision == Continue || it.Decision == Gated || it.Decision == Interrupted && !Ended(after.Status) {
-		if err := registry.Update(sc.Root, it.EndedAt, func(r *registry.Registry) error {
-			if e := r.Find(sc.Loop); e != nil {
-				e.Iteration, e.Status = after.Iteration, after.Status
-			}
-			return nil
-		}); err != nil {
-			warnings = append(warnings, err.Error())
-		}
+	if err := <-regErr; err != nil {
+		warnings = append(warnings, err.Error())
 	}
 	return warnings
 }
@@ -337,8 +393,9 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 
 // measure runs the completion command and the metrics, and snapshots the
 // working tree. It returns the index of the test files, or nil when it has
-// not changed, and what went wrong without spoiling the measurement.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, []string) {
+// not changed, the result of the write of the completion's latest results
+// (still under way), and what went wrong without spoiling the measurement.
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, <-chan error, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
@@ -425,15 +482,14 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		warnings = append(warnings, "feature_removal: "+surfErr.Error())
 		s.treeKey = "" // the latest surface may be of another tree
 	}
-	if err := completion.Write(completion.LatestPath(sc), j.latest); err != nil {
-		warnings = append(warnings, err.Error())
-	}
+	latest := make(chan error, 1)
+	go func() { latest <- writeCompletion(completion.LatestPath(sc), j.latest) }()
 	<-snapped
 	if snapErr != nil {
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
 	}
 	it.Snapshot = tree
-	return it, idx, warnings
+	return it, idx, latest, warnings
 }
 
 // regressions compares current metrics to the baseline.

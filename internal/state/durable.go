@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -55,8 +54,8 @@ var batch struct {
 }
 
 // Batch defers the syncs of the directories durable writes renamed into
-// until the returned end, which syncs each once. Batches nest; the
-// outermost end syncs.
+// until the returned end, which syncs each once, all at once, and returns
+// when every one is done. Batches nest; the outermost end syncs.
 func Batch() (end func()) {
 	batch.Lock()
 	batch.open++
@@ -77,10 +76,17 @@ func Batch() (end func()) {
 				batch.dirs = nil
 			}
 			batch.Unlock()
-			slices.Sort(dirs)
+			// At once: a sync is mostly a wait on the disk, and the
+			// stop hook ends its iteration with four.
+			var wg sync.WaitGroup
 			for _, d := range dirs {
-				syncPath(d)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					syncPath(d)
+				}()
 			}
+			wg.Wait()
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
@@ -114,10 +115,18 @@ func TestSyncsByClass(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if end != nil {
-				end()
-			}
 			got := synced()
+			if end != nil {
+				// The end's directories are synced at once, in no order.
+				end()
+				post := synced()
+				slices.Sort(post)
+				got = append(got, post...)
+				if n := len(tt.want) - len(post); n >= 0 {
+					tt.want = slices.Clone(tt.want)
+					slices.Sort(tt.want[n:])
+				}
+			}
 			if tt.batch {
 				if len(got) == 0 || got[0] != "first" {
 					t.Fatalf("synced %q, want the batch's first write first", got)
@@ -245,4 +254,49 @@ func FuzzReadCache(f *testing.F) {
 			t.Fatalf("WriteCache(ReadCache(%q)) wrote %q", data, again)
 		}
 	})
+}
+
+// The end of a batch syncs its directories at once: the first
+// directory's sync does not return until the second's has begun, which
+// would never happen if they ran one after another.
+func TestBatchEndAtOnce(t *testing.T) {
+	root := t.TempDir()
+	end := Batch()
+	for _, d := range []string{"a", "b", "c"} {
+		if err := WriteFile(filepath.Join(root, d, "f"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	began := 0
+	second := make(chan struct{})
+	var waited []string
+	old := syncFile
+	t.Cleanup(func() { syncFile = old })
+	syncFile = func(f *os.File) error {
+		mu.Lock()
+		began++
+		n := began
+		mu.Unlock()
+		if n == 2 {
+			close(second)
+		}
+		if n == 1 {
+			select {
+			case <-second:
+			case <-time.After(time.Minute): // a hang would be the failure; this only ends it
+				mu.Lock()
+				waited = append(waited, f.Name())
+				mu.Unlock()
+			}
+		}
+		return f.Sync()
+	}
+	end()
+	if began != 3 {
+		t.Errorf("the end synced %d directories, want 3", began)
+	}
+	if len(waited) > 0 {
+		t.Errorf("the end synced %q alone: its directories one after another", waited)
+	}
 }

@@ -118,24 +118,25 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 		return hook.Result{Target: target + " (not driven: agent_persistence.enabled is false)", Answer: answer.Answer{System: fmt.Sprintf(
 			"ralph: loop %s is not driven: agent_persistence.enabled is false in %s (the persistence extension is off; the guard still applies). The session may stop; set it true to drive the loop.", c.Scope.Loop, c.Scope.Config())}}, nil
 	}
-	if res, ok, err := unapproved(c, target); ok || err != nil {
+	res, read, ok, err := unapproved(c, target)
+	if ok || err != nil {
 		return res, err // agentfiles.go
 	}
 	// The agent may give up waiting and kill the hook: take the completion
 	// command's process group down with it.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	s := &loop.Stop{Scope: c.Scope, Config: cfg, Session: c.Event.SessionID, Message: c.Event.LastAssistantMessage, Now: c.Now}
-	res, err := s.End(ctx)
+	s := &loop.Stop{Scope: c.Scope, Config: cfg, Session: c.Event.SessionID, Message: c.Event.LastAssistantMessage, Now: c.Now, Read: read}
+	end, err := s.End(ctx)
 	if err != nil {
 		return hook.Result{Target: target}, err
 	}
-	for _, w := range res.Warnings {
+	for _, w := range end.Warnings {
 		fmt.Fprintf(c.Stderr, "ralph: warning: %s\n", w)
 	}
-	c.Scope.Archived = c.Scope.Archived || res.Archived
-	r := hook.Result{Answer: res.Answer, Target: target}
-	if it := res.Iteration; it != nil {
+	c.Scope.Archived = c.Scope.Archived || end.Archived
+	r := hook.Result{Answer: end.Answer, Target: target}
+	if it := end.Iteration; it != nil {
 		r.Target = fmt.Sprintf("loop %s iteration %d: %s (quality %.1f)", c.Scope.Loop, it.N, it.Decision, it.Quality)
 	}
 	return r, nil

@@ -92,7 +92,7 @@ func (v *Vault) Check() ([]Restored, error) {
 	}
 	if len(settled) > 0 {
 		// Recorded for the next checks; a failure only costs them a read.
-		_ = v.update(func(ix *Index) error {
+		_ = v.update(func(ix *Index, _ *staged) error {
 			for rel, s := range settled {
 				// Only onto the version whose digest matched: one sealed
 				// since has no stamp yet.

@@ -171,8 +171,8 @@ func SealWrite(path string, data []byte) (held bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	err = v.update(func(ix *Index) error {
-		if err := v.sealIn(ix, rel, data, Record{}); err != nil {
+	err = v.update(func(ix *Index, w *staged) error {
+		if err := v.sealIn(ix, w, rel, data, Record{}); err != nil {
 			return err
 		}
 		id, isLoop := loopOf(rel)
@@ -194,15 +194,16 @@ func (v *Vault) Seal(rel string, data []byte, absent bool) error {
 }
 
 func (v *Vault) seal(rel string, data []byte, rec Record) error {
-	return v.update(func(ix *Index) error { return v.sealIn(ix, rel, data, rec) })
+	return v.update(func(ix *Index, w *staged) error { return v.sealIn(ix, w, rel, data, rec) })
 }
 
-// sealIn is seal's change of the index ix, under the vault's lock.
-func (v *Vault) sealIn(ix *Index, rel string, data []byte, rec Record) error {
+// sealIn is seal's change of the index ix, under the vault's lock; the
+// copies it names are staged in w.
+func (v *Vault) sealIn(ix *Index, w *staged, rel string, data []byte, rec Record) error {
 	if !rec.Absent {
 		rec.SHA256 = digest(data)
 		rec.Size = int64(len(data))
-		if err := writeAtomic(v.blob(rec.SHA256), data); err != nil {
+		if err := w.put(v.blob(rec.SHA256), data); err != nil {
 			return fmt.Errorf("sealing %s: %w", rel, err)
 		}
 	}
@@ -234,7 +235,7 @@ func (v *Vault) sealIn(ix *Index, rel string, data []byte, rec Record) error {
 			}
 			if data, err := os.ReadFile(v.path(name)); err == nil {
 				sum := digest(data)
-				if writeAtomic(v.blob(sum), data) == nil {
+				if w.put(v.blob(sum), data) == nil {
 					ix.Files[name] = Record{Size: int64(len(data)), SHA256: sum}
 				}
 			}
@@ -330,7 +331,7 @@ func (v *Vault) sealFile(path string, rec Record) error {
 // Forget drops the seals of paths: ralph uninstall took its registration
 // out.
 func (v *Vault) Forget(paths ...string) error {
-	return v.update(func(ix *Index) error {
+	return v.update(func(ix *Index, _ *staged) error {
 		for _, p := range paths {
 			delete(ix.Files, v.Name(p))
 		}
@@ -380,11 +381,11 @@ func (v *Vault) Read() (*Index, error) {
 	return ix, nil
 }
 
-// update changes the index under its lock (the copies are written under
-// it too, so that prune never takes one still to be named). A vault made
-// for the first time also clears the vaults of projects that no longer
-// exist.
-func (v *Vault) update(fn func(*Index) error) error {
+// update changes the index under its lock (the copies fn stages in w are
+// written under it too, so that prune never takes one still to be named,
+// and renamed into place before the index: staged.go). A vault made for
+// the first time also clears the vaults of projects that no longer exist.
+func (v *Vault) update(fn func(*Index, *staged) error) error {
 	fresh := false
 	if _, err := os.Stat(v.Dir); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
@@ -402,14 +403,16 @@ func (v *Vault) update(fn func(*Index) error) error {
 		ix = &Index{Files: map[string]Record{}} // a corrupt index is resealed from ralph's writes
 	}
 	ix.Root = v.Root
-	if err := fn(ix); err != nil {
+	w := &staged{}
+	defer w.abort()
+	if err := fn(ix, w); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the vault's index: %w", err)
 	}
-	if err := writeAtomic(v.index(), append(data, '\n')); err != nil {
+	if err := w.commit(v.index(), append(data, '\n')); err != nil {
 		return err
 	}
 	v.prune(ix)
