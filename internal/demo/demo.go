@@ -41,6 +41,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/pretool"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/stop"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 //go:embed sample.txtar
@@ -206,6 +207,19 @@ func Run(w io.Writer, keep bool) error {
 	}
 	if !keep {
 		defer os.RemoveAll(root)
+		// The loop's seals go with the project: a demo that leaves nothing
+		// behind leaves no entry in the user's state directory either.
+		// (Kept, the project is the user's to go on with: its seals are
+		// where every later ralph command looks for them.)
+		if os.Getenv(vault.Env) == "" {
+			home, err := os.MkdirTemp("", "ralph-demo-state-")
+			if err != nil {
+				return fmt.Errorf("creating the demo's state directory: %w", err)
+			}
+			defer os.RemoveAll(home)
+			os.Setenv(vault.Env, home)
+			defer os.Unsetenv(vault.Env)
+		}
 	}
 	// The temp directory may be a symbolic link (macOS): hooks and the
 	// loop name the project by its real path.

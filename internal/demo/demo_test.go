@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // play runs the demo and returns its narrative with every run of white
@@ -14,9 +16,21 @@ import (
 func play(t *testing.T, keep bool) string {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
+	// The user's state directory: a demo that removes its project leaves
+	// nothing there.
+	user := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", user)
+	t.Setenv(vault.Env, "")
+	os.Unsetenv(vault.Env)
 	var out strings.Builder
 	if err := Run(&out, keep); err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())
+	}
+	if left, _ := os.ReadDir(filepath.Join(user, "ralph-hooks", "projects")); !keep && len(left) > 0 {
+		t.Errorf("the demo left %d projects' state in the user's state directory", len(left))
+	}
+	if _, ok := os.LookupEnv(vault.Env); ok {
+		t.Errorf("the demo left %s set", vault.Env)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
