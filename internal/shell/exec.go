@@ -160,6 +160,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.preloadEnv(c, name, sc) // preload.go
 	w.libEnv(c, name, sc)     // libload.go
 	w.noteCopy(name, args, sc)
+	w.native(c, name, args, sc, redirs, in) // natives.go
 	if name == "hash" {
 		w.noteHash(args)
 	}
