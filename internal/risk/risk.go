@@ -178,7 +178,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Protected = append(g.Protected, p)
 		g.gitExec[p] = "git-exec"
 	}
-	for _, p := range append(startup.Paths(g.Home, getenv), userSites(g.Home, getenv)...) { // pysite.go
+	for _, p := range slices.Concat(startup.Paths(g.Home, getenv), userSites(g.Home, getenv), toolchainPaths(g.Home, getenv)) { // pysite.go, toolchains.go
 		if g.gitExec[p] == "" {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "startup-config"

@@ -161,6 +161,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.libEnv(c, name, sc)     // libload.go
 	w.noteCopy(name, args, sc)
 	w.native(c, name, args, sc, redirs, in) // natives.go
+	w.rustupToolchain(c, name, args, sc)    // rustup.go
 	if name == "hash" {
 		w.noteHash(args)
 	}
