@@ -69,8 +69,12 @@ func (w *walker) native(c *ctx, name string, args []Word, sc *scope, redirs []Re
 		return
 	}
 	name = filepath.Base(name)
-	if name == "java" {
+	switch name {
+	case "java":
 		w.javaLaunch(c, args, sc)
+		return
+	case "make", "gmake":
+		w.makeImplicit(c.with(name), args, sc)
 		return
 	}
 	lang := nativeLang(name)
@@ -254,4 +258,45 @@ func catFile(in *Cmd) (string, bool) {
 		return "", false
 	}
 	return in.Args[0].Value()
+}
+
+// makeImplicit reads the C and C++ sources make's built-in rules compile
+// for the targets named (make x builds x from x.c, x.o from x.c, with no
+// makefile at all: GNU make 4.3 here built and ran such a program). A
+// target whose source is not there reads nothing.
+func (w *walker) makeImplicit(c *ctx, args []Word, sc *scope) {
+	dir := sc.cwd
+	n := 0
+	for i := 0; i < len(args); i++ {
+		s, ok := args[i].Value()
+		switch {
+		case !ok:
+		case s == "-C" || s == "--directory":
+			if i+1 < len(args) {
+				dir = dirOf(args[i+1].Lit(), &scope{cwd: dir})
+			}
+			i++
+		case strings.HasPrefix(s, "--directory="):
+			dir = dirOf(strings.TrimPrefix(s, "--directory="), &scope{cwd: dir})
+		case s == "-f" || s == "--file" || s == "--makefile" || s == "-I" || s == "--include-dir" || s == "-o" || s == "-W" ||
+			s == "--old-file" || s == "--what-if" || s == "--new-file" || s == "--assume-new" || s == "--assume-old" || s == "-j" && i+1 < len(args) && isNumber(args[i+1].Lit()):
+			i++
+		case strings.HasPrefix(s, "-") || strings.Contains(s, "=") || dir == "":
+		default:
+			base := filepath.Join(dir, strings.TrimSuffix(s, ".o"))
+			for _, ext := range []string{".c", ".cc", ".cpp", ".C"} {
+				if _, ok := w.readText(base + ext); ok {
+					nsc := sc.child()
+					nsc.setCwd(dir)
+					w.nativeFile(c, "c", base+ext, nsc, &n)
+					break
+				}
+			}
+		}
+	}
+}
+
+// isNumber reports whether s is a decimal number.
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
