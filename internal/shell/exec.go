@@ -504,7 +504,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	if _, ok := foreignCode[name]; ok {
 		cmd := leaf()
-		w.foreign(name, args, redirs, in)
+		w.foreign(name, args, redirs, in, sc)
 		return cmd
 	}
 	if lang := interpreter(name); lang != "" {
@@ -528,6 +528,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.file = prev
 			return cmd
 		}
+		w.foreignShebang(v, sc) // foreignfile.go
 		if walk := w.goBinary(v, sc); walk != nil {
 			// A Go program of the project, run by path.
 			cmd := leaf()
