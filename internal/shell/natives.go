@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -89,6 +90,12 @@ func (w *walker) native(c *ctx, name string, args []Word, sc *scope, redirs []Re
 		if !ok {
 			if i == 0 || !valueOpts[lang][args[i-1].Lit()] {
 				w.opaqueCode(name + " compiling a file named at run time: " + args[i].Raw)
+			}
+			continue
+		}
+		if lang == "c" && w.cProgramOpt(nc, args, i, sc) {
+			if valueOpts[lang][s] || s == "-B" || s == "-wrapper" || s == "-specs" || s == "--ld-path" {
+				i++
 			}
 			continue
 		}
@@ -289,6 +296,7 @@ func (w *walker) makeImplicit(c *ctx, args []Word, sc *scope) {
 					nsc := sc.child()
 					nsc.setCwd(dir)
 					w.nativeFile(c, "c", base+ext, nsc, &n)
+					w.makeCompiler(c, args, ext, base+ext, nsc)
 					break
 				}
 			}
@@ -299,4 +307,99 @@ func (w *walker) makeImplicit(c *ctx, args []Word, sc *scope) {
 // isNumber reports whether s is a decimal number.
 func isNumber(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// makeCompiler walks the compiler make's built-in rule runs for the source
+// src: $(CC) for C, $(CXX) for C++, from the command line's VAR=value or
+// the environment (make CC=./tools/cc x: GNU make 4.3 here ran it).
+func (w *walker) makeCompiler(c *ctx, args []Word, ext, src string, sc *scope) {
+	k := "CC"
+	if ext != ".c" {
+		k = "CXX"
+	}
+	val, set := "", false
+	if v, ok := sc.vars[k]; ok {
+		if v.dynamic || len(v.vals) != 1 {
+			w.opaque("make's rule compiling with $" + k + " computed at run time")
+			return
+		}
+		val, set = v.vals[0], true
+	}
+	for _, a := range args {
+		if s, ok := a.Value(); ok && strings.HasPrefix(s, k+"=") {
+			val, set = strings.TrimPrefix(s, k+"="), true
+		} else if !ok && strings.HasPrefix(a.Raw, k+"=") {
+			w.opaque("make's rule compiling with " + k + " computed at run time")
+			return
+		}
+	}
+	if set && strings.TrimSpace(val) != "" {
+		w.shellString(c.with("$("+k+")"), val+" -c "+shellQuote([]string{src}), sc)
+	}
+}
+
+// cCompilerProgs are the programs gcc runs from a -B directory.
+var cCompilerProgs = []string{"as", "ld", "cc1", "cc1plus", "collect2", "lto-wrapper", "ld.bfd", "ld.gold", "cpp"}
+
+// cProgramOpt judges an option of gcc or clang at args[i] that makes the
+// compiler run a program of the agent's (gcc 12 here: -B tools/ ran
+// tools/as, -wrapper sh,-c,CMD ran CMD); it reports whether args[i] was
+// one.
+func (w *walker) cProgramOpt(c *ctx, args []Word, i int, sc *scope) bool {
+	s := args[i].Lit()
+	next := func() (string, bool) {
+		if i+1 >= len(args) {
+			return "", false
+		}
+		return args[i+1].Value()
+	}
+	var dir, wrapper, prog string
+	switch {
+	case s == "-B":
+		v, ok := next()
+		if !ok {
+			w.opaque("a compiler's -B directory computed at run time")
+			return true
+		}
+		dir = v
+	case strings.HasPrefix(s, "-B"):
+		dir = s[2:]
+	case s == "-wrapper":
+		v, ok := next()
+		if !ok {
+			w.opaque("a compiler's -wrapper computed at run time")
+			return true
+		}
+		wrapper = v
+	case strings.HasPrefix(s, "-fuse-ld=") && strings.Contains(s, "/"):
+		prog = strings.TrimPrefix(s, "-fuse-ld=")
+	case strings.HasPrefix(s, "--ld-path="):
+		prog = strings.TrimPrefix(s, "--ld-path=")
+	case s == "--ld-path":
+		prog, _ = next()
+	case strings.HasPrefix(s, "-fplugin=") || s == "-load" || strings.HasPrefix(s, "-specs=") || s == "-specs":
+		w.opaque("a compiler loading a plugin or specs ralph cannot read: " + s)
+		return true
+	default:
+		return false
+	}
+	switch {
+	case wrapper != "":
+		var words []Word
+		for _, f := range strings.Split(wrapper, ",") {
+			words = append(words, Word{Raw: f, Values: []string{f}})
+		}
+		w.exec(c.with("-wrapper"), words, sc, nil, nil)
+	case prog != "":
+		w.exec(c.with("the linker"), []Word{{Raw: prog, Values: []string{prog}}}, sc, nil, nil)
+	case dir != "":
+		d := dirOf(dir, sc)
+		for _, n := range cCompilerProgs {
+			p := filepath.Join(d, n)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				w.exec(c.with("-B"), []Word{{Raw: p, Values: []string{p}}}, sc, nil, nil)
+			}
+		}
+	}
+	return true
 }
