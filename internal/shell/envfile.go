@@ -38,4 +38,5 @@ func (w *walker) envFileVars(c *ctx, name, text string, sc *scope) {
 	w.shellStart(ec, name, nil, nsc)
 	w.preloadEnv(ec, name, nsc)
 	w.libEnv(ec, name, nsc)
+	w.preloadLibs(ec, name, nsc)
 }

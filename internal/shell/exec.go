@@ -162,6 +162,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.noteCopy(name, args, sc)
 	w.native(c, name, args, sc, redirs, in) // natives.go
 	w.rustupToolchain(c, name, args, sc)    // rustup.go
+	w.preloadLibs(c, name, sc)              // ldpreload.go
 	if name == "hash" {
 		w.noteHash(args)
 	}
