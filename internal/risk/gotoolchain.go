@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
@@ -20,12 +21,14 @@ import (
 
 // goToolchainName matches the names go looks for on PATH: go1.21.0,
 // go1.22rc1, go1.99.0.
-var goToolchainName = regexp.MustCompile(`^go1\.\d+(?:\.\d+)?(?:(?:rc|beta)\d+)?$`)
+var goToolchainName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^go1\.\d+(?:\.\d+)?(?:(?:rc|beta)\d+)?$`)
+})
 
 // goToolchainShadow returns the go on PATH that a program at p, of a Go
 // toolchain's name in a directory of PATH, would stand in for.
 func (g *Guard) goToolchainShadow(p string) (string, bool) {
-	if !goToolchainName.MatchString(filepath.Base(p)) {
+	if !goToolchainName().MatchString(filepath.Base(p)) {
 		return "", false
 	}
 	dir := filepath.Dir(p)

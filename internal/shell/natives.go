@@ -48,20 +48,32 @@ func nativeLang(name string) string {
 	return ""
 }
 
-// valueOpts are the options of each compiler whose value is the next
-// word (a file C includes is read: -include, -imacros).
-var valueOpts = map[string]map[string]bool{
-	"c": {"-o": true, "-x": true, "-I": true, "-D": true, "-U": true, "-L": true, "-l": true, "-MF": true, "-MT": true,
-		"-MQ": true, "-T": true, "-Xlinker": true, "-Xassembler": true, "-Xpreprocessor": true, "-isystem": true,
-		"-idirafter": true, "-iquote": true, "-include": true, "-imacros": true, "-aux-info": true, "--param": true,
-		"-arch": true, "-target": true, "-iprefix": true, "-isysroot": true, "-e": true, "-u": true, "-z": true},
-	"rust": {"-o": true, "-L": true, "-l": true, "--out-dir": true, "--crate-type": true, "--crate-name": true,
-		"--edition": true, "--emit": true, "--cfg": true, "--extern": true, "--target": true, "-C": true,
-		"--cap-lints": true, "-A": true, "-W": true, "-D": true, "-F": true, "--explain": true, "--print": true},
-	"javac": {"-d": true, "-cp": true, "-classpath": true, "--class-path": true, "-sourcepath": true,
-		"--source-path": true, "-encoding": true, "-source": true, "--source": true, "-target": true, "--release": true,
-		"-s": true, "-h": true, "-processorpath": true, "--processor-path": true, "-processor": true,
-		"--module-path": true, "-p": true, "--add-modules": true, "--module-source-path": true, "-m": true, "--module": true},
+// valueOpt reports whether s is an option of the compiler of lang whose
+// value is the next word (a file C includes is read: -include, -imacros).
+func valueOpt(lang, s string) bool {
+	switch lang {
+	case "c":
+		switch s {
+		case "-o", "-x", "-I", "-D", "-U", "-L", "-l", "-MF", "-MT", "-MQ", "-T", "-Xlinker", "-Xassembler",
+			"-Xpreprocessor", "-isystem", "-idirafter", "-iquote", "-include", "-imacros", "-aux-info", "--param",
+			"-arch", "-target", "-iprefix", "-isysroot", "-e", "-u", "-z":
+			return true
+		}
+	case "rust":
+		switch s {
+		case "-o", "-L", "-l", "--out-dir", "--crate-type", "--crate-name", "--edition", "--emit", "--cfg", "--extern",
+			"--target", "-C", "--cap-lints", "-A", "-W", "-D", "-F", "--explain", "--print":
+			return true
+		}
+	case "javac":
+		switch s {
+		case "-d", "-cp", "-classpath", "--class-path", "-sourcepath", "--source-path", "-encoding", "-source",
+			"--source", "-target", "--release", "-s", "-h", "-processorpath", "--processor-path", "-processor",
+			"--module-path", "-p", "--add-modules", "--module-source-path", "-m", "--module":
+			return true
+		}
+	}
+	return false
 }
 
 // native walks the code a compiler (or java's launcher) is given.
@@ -88,19 +100,19 @@ func (w *walker) native(c *ctx, name string, args []Word, sc *scope, redirs []Re
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Value()
 		if !ok {
-			if i == 0 || !valueOpts[lang][args[i-1].Lit()] {
+			if i == 0 || !valueOpt(lang, args[i-1].Lit()) {
 				w.opaqueCode(name + " compiling a file named at run time: " + args[i].Raw)
 			}
 			continue
 		}
 		if lang == "c" && w.cProgramOpt(nc, args, i, sc) {
-			if valueOpts[lang][s] || s == "-B" || s == "-wrapper" || s == "-specs" || s == "--ld-path" {
+			if valueOpt(lang, s) || s == "-B" || s == "-wrapper" || s == "-specs" || s == "--ld-path" {
 				i++
 			}
 			continue
 		}
 		switch {
-		case valueOpts[lang][s]:
+		case valueOpt(lang, s):
 			if (s == "-include" || s == "-imacros") && i+1 < len(args) {
 				w.nativeFile(nc, lang, dirOf(args[i+1].Lit(), sc), sc, &n)
 			}

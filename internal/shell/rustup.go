@@ -13,16 +13,21 @@ import (
 // script that deleted tests/). That program is read as a script run by
 // path is; one ralph cannot read is opaque.
 
-// rustupProxies are the programs rustup installs as proxies.
-var rustupProxies = map[string]bool{
-	"cargo": true, "rustc": true, "rustdoc": true, "rustfmt": true, "cargo-fmt": true, "cargo-clippy": true,
-	"clippy-driver": true, "rust-gdb": true, "rust-lldb": true, "rust-analyzer": true, "cargo-miri": true,
+// rustupProxy reports whether name is one of the programs rustup
+// installs as proxies.
+func rustupProxy(name string) bool {
+	switch name {
+	case "cargo", "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-gdb",
+		"rust-lldb", "rust-analyzer", "cargo-miri":
+		return true
+	}
+	return false
 }
 
 // rustupToolchain walks the program a rustup proxy name runs from a
 // toolchain named by a path.
 func (w *walker) rustupToolchain(c *ctx, name string, args []Word, sc *scope) {
-	if !rustupProxies[name] {
+	if !rustupProxy(name) {
 		return
 	}
 	tc := ""
