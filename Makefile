@@ -92,6 +92,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzTOMLStrings -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzSedExec -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzOutlasting -fuzztime=20s ./internal/shell/
+	$(GO) test -run='^$$' -fuzz=FuzzNatives -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzOptParsers -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzRunnerFiles -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzZshQualifier -fuzztime=10s ./internal/shell/

@@ -456,7 +456,7 @@ func (g *Guard) judgeWrite(v *Verdict, o *op, text string) {
 			}
 		}
 		if q, ok := g.shadows(p); ok && o.kind != opDiscard {
-			g.add(v, g.builtin("system-write", fmt.Sprintf("%s puts %s on PATH ahead of %s: every later command that runs %s would run it instead, ralph's own checks included. Run the program by its path instead.", text, g.rel(p), q, filepath.Base(p)), text, nil))
+			g.add(v, g.builtin("system-write", fmt.Sprintf("%s puts %s on PATH ahead of %s: every later command that runs %s would run it instead, ralph's own checks included. Run the program by its path instead.", text, g.rel(p), q, filepath.Base(q)), text, nil))
 			continue
 		}
 		if systemFile(p) && (o.kind != opWrite || o.clobber || o.overwrite) {

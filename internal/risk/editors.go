@@ -224,6 +224,7 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 		if c.Name != "go" {
 			break
 		}
+		out = append(out, g.goInstalls(c, args)...) // gotoolchain.go
 		// go work init/use/edit/sync writes go.work, which decides what
 		// go test builds.
 		if len(args) > 1 && args[0].Lit() == "work" {

@@ -152,6 +152,7 @@ type Guard struct {
 	noTmpdir bool              // TMPDIR is unset or empty: $TMPDIR/x is /x
 	gitExec  map[string]string // the entries of Protected that git or a later shell runs, with the rule that asks (gitexec.go, startup.go)
 	path     []string          // PATH's directories (shadow.go)
+	goBin    string            // the directory go install writes to (gotoolchain.go)
 	analyzer *shell.Analyzer
 	guardState
 }
@@ -171,6 +172,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.Temp = tempDirs(getenv)
 	g.noTmpdir = getenv("TMPDIR") == ""
 	g.path = pathDirs(getenv("PATH"))
+	g.goBin = goBinDir(g.Home, getenv)
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
 	g.gitExec = map[string]string{}
@@ -178,7 +180,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		g.Protected = append(g.Protected, p)
 		g.gitExec[p] = "git-exec"
 	}
-	for _, p := range append(startup.Paths(g.Home, getenv), userSites(g.Home, getenv)...) { // pysite.go
+	for _, p := range slices.Concat(startup.Paths(g.Home, getenv), userSites(g.Home, getenv), toolchainPaths(g.Home, getenv)) { // pysite.go, toolchains.go
 		if g.gitExec[p] == "" {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "startup-config"

@@ -23,6 +23,9 @@ func pathDirs(path string) []string {
 // names it runs p instead — the completion command's tools and the git
 // that ralph's own hooks run included.
 func (g *Guard) shadows(p string) (string, bool) {
+	if q, ok := g.goToolchainShadow(p); ok { // gotoolchain.go
+		return q, true
+	}
 	dir, name := filepath.Dir(p), filepath.Base(p)
 	for i, d := range g.path {
 		if d != dir {

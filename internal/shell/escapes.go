@@ -480,7 +480,8 @@ func deletes(code string) bool {
 
 // foreign judges the code a foreign interpreter is given: code that names
 // a way to delete or to run commands cannot be checked, and is opaque.
-func (w *walker) foreign(name string, args []Word, redirs []Redir, in *Cmd) {
+func (w *walker) foreign(name string, args []Word, redirs []Redir, in *Cmd, sc *scope) {
+	w.foreignScript(name, args, sc) // foreignfile.go
 	flags := foreignCode[name]
 	check := func(v Word) {
 		s, known := v.Value()

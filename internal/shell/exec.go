@@ -160,6 +160,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.preloadEnv(c, name, sc) // preload.go
 	w.libEnv(c, name, sc)     // libload.go
 	w.noteCopy(name, args, sc)
+	w.native(c, name, args, sc, redirs, in) // natives.go
+	w.rustupToolchain(c, name, args, sc)    // rustup.go
+	w.preloadLibs(c, name, sc)              // ldpreload.go
 	if name == "hash" {
 		w.noteHash(args)
 	}
@@ -502,7 +505,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	if _, ok := foreignCode[name]; ok {
 		cmd := leaf()
-		w.foreign(name, args, redirs, in)
+		w.foreign(name, args, redirs, in, sc)
 		return cmd
 	}
 	if lang := interpreter(name); lang != "" {
@@ -526,6 +529,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			w.file = prev
 			return cmd
 		}
+		w.foreignShebang(v, sc) // foreignfile.go
 		if walk := w.goBinary(v, sc); walk != nil {
 			// A Go program of the project, run by path.
 			cmd := leaf()

@@ -92,7 +92,7 @@ func (w *walker) goBinary(v string, sc *scope) func(c *ctx) {
 		return walk
 	}
 	if w.a.GoMain == nil {
-		return nil
+		return w.cBinary(p, sc) // elfsrc.go
 	}
 	dir, fromFiles := w.a.GoMain(p, sc.cwd)
 	switch {
@@ -105,7 +105,7 @@ func (w *walker) goBinary(v string, sc *scope) func(c *ctx) {
 			w.opaque("a Go program built from a list of files, run by path (" + v + "): ralph cannot find its code again")
 		}
 	}
-	return nil
+	return w.cBinary(p, sc) // elfsrc.go
 }
 
 // rebuilt reports whether a source of the program at bin changed after it

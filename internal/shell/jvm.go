@@ -72,6 +72,7 @@ func (w *walker) gradle(c *ctx, args []Word, sc *scope, wrapper bool) {
 	if !ok {
 		w.opaqueCode("gradle over a tree of more than 2000 files: not every build script read")
 	}
+	w.gradleWritten(gc, root, sc) // gradlewritten.go
 	w.gradleSources(gc, root, sc) // gradlemore.go
 	w.gradleInit(gc, args, root, sc)
 	if wrapper {

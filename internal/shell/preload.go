@@ -198,6 +198,7 @@ func (w *walker) envFileNode(c *ctx, args []Word, sc *scope) {
 			if v, ok := envFileValue(text, "NODE_OPTIONS"); ok {
 				w.nodeOptions(c.with("node --env-file"), v, sc)
 			}
+			w.envFileVars(c, "node", text, sc) // envfile.go
 		}
 	}
 }
