@@ -188,10 +188,10 @@ func TestParseBootTime(t *testing.T) {
 
 func TestParseCmdline(t *testing.T) {
 	cases := map[string]string{
-		"":                          "",
-		"sleep\x0060\x00":           "sleep 60",
+		"":                            "",
+		"sleep\x0060\x00":             "sleep 60",
 		"sh\x00-c\x00sleep 1; rm\x00": `sh -c "sleep 1; rm"`,
-		"a\x00\x00b":                `a "" b`,
+		"a\x00\x00b":                  `a "" b`,
 	}
 	for in, want := range cases {
 		if got := ParseCmdline([]byte(in)); got != want {
