@@ -121,6 +121,9 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 	if res, ok, err := unapproved(c, target); ok || err != nil {
 		return res, err // agentfiles.go
 	}
+	if res, ok, err := live(c, target); ok || err != nil {
+		return res, err // procs.go
+	}
 	// The agent may give up waiting and kill the hook: take the completion
 	// command's process group down with it.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
