@@ -2,6 +2,7 @@ package procscan
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 )
 
@@ -161,4 +163,19 @@ func args(dir string, pid int) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+}
+
+// MaxBlocks is how many judgements of a loop in a row (Stops, or ralph
+// run's own) are refused for processes left running before the loop
+// fails: an agent that cannot or will not stop them ends the loop with
+// the reason, instead of being sent back for ever.
+const MaxBlocks = 5
+
+// Names lists processes as "pid N: command line (in DIR)", at most 8.
+func Names(ps []Proc) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("pid %d: %s (in %s)", p.PID, clip.Line(p.Cmdline, 120), p.Cwd))
+	}
+	return strings.Join(clip.List(out, 8), "; ")
 }

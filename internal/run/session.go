@@ -50,6 +50,9 @@ type session struct {
 	dirty    int // steps completed since the last checkpoint
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
+	// liveBlocks counts the runner's judgements in a row refused for
+	// processes the agent left running (live.go).
+	liveBlocks int
 	warned   int // the iteration last warned about
 }
 
@@ -506,6 +509,9 @@ func (s *session) judge(c Class) (Outcome, bool) {
 	verdict := ""
 	var judging time.Duration
 	if !sc.Archived && st.Status == loop.Running {
+		if o, refused := s.live(st); refused { // live.go
+			return o, o.Result == ""
+		}
 		stop := &loop.Stop{Scope: sc, Config: s.cfg, Session: Session, Message: s.lastOut, Now: s.r.o.Clock.Now}
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {

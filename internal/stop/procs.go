@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
-	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/procscan"
@@ -18,17 +16,12 @@ import (
 // left running.
 const LiveRule = "live-process"
 
-// MaxLiveBlocks is how many Stops in a row are blocked for processes left
-// running before the loop fails: an agent that cannot or will not stop
-// them ends the loop with the reason, instead of looping for ever.
-const MaxLiveBlocks = 5
-
 // live blocks the Stop of a running loop, before its completion command
 // runs, while a process the agent started since the loop began is still
 // running (package procscan): it could change the tree while the command
 // runs (swap a test for one that passes and put it back after) or kill
 // the runner's children. The agent is asked to stop each one; after
-// MaxLiveBlocks such Stops in a row the loop fails. Where processes
+// procscan.MaxBlocks such Stops in a row the loop fails. Where processes
 // cannot be listed (no /proc), the Stop goes on, with a warning saying
 // so. ok is false when the loop goes on to be judged.
 func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
@@ -50,8 +43,8 @@ func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 	if len(ps) == 0 {
 		return res, false, nil
 	}
-	names := LiveNames(ps)
-	if n := liveBlocks(c); n+1 >= MaxLiveBlocks {
+	names := procscan.Names(ps)
+	if n := liveBlocks(c); n+1 >= procscan.MaxBlocks {
 		why := fmt.Sprintf("processes the agent started were still running at %d Stops in a row (%s); the completion command is not judged while something of the agent's may change the tree under it", n+1, names)
 		if _, err := loop.FailNow(c.Scope.Root, c.Scope.Loop, c.Now(), why); err != nil {
 			return res, false, err
@@ -65,15 +58,6 @@ func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 	reason := fmt.Sprintf("ralph-hooks did not run the completion command: processes you started are still running (%s). Something left running while the command runs could change what it tests, so the iteration is not judged while one lives. Stop each one (kill PID, or your agent's way to end a background shell) — a dev server too — and then stop again.", names)
 	return hook.Result{Target: target + " (blocked: processes left running)", Rule: LiveRule, Level: "high",
 		Answer: answer.Answer{Decision: answer.Block, Reason: reason, System: "ralph: " + reason}}, true, nil
-}
-
-// LiveNames lists processes as "pid N: command line (in DIR)", at most 8.
-func LiveNames(ps []procscan.Proc) string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, fmt.Sprintf("pid %d: %s (in %s)", p.PID, clip.Line(p.Cmdline, 120), p.Cwd))
-	}
-	return strings.Join(clip.List(out, 8), "; ")
 }
 
 // liveBlocks counts the Stops of the loop just before this one that were
