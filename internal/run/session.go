@@ -50,10 +50,11 @@ type session struct {
 	dirty    int // steps completed since the last checkpoint
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
+	warned   int // the iteration last warned about
+
 	// liveBlocks counts the runner's judgements in a row refused for
 	// processes the agent left running (live.go).
 	liveBlocks int
-	warned   int // the iteration last warned about
 }
 
 // runTask runs the persistence loop of the task file at path.
