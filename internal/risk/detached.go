@@ -1,0 +1,133 @@
+package risk
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+)
+
+// What runs later, outside any tool call the guard sees: a job a scheduler
+// runs (cron, at, systemd timers and units, launchd, anacron) or a process
+// detached from the call (nohup, setsid, tmux new -d, …). Where package
+// shell reads what is scheduled or detached, it is judged as if it ran now
+// (an rm -rf tests queued with at is test-delete). What it cannot read asks
+// (rule detached-job): a detached command whose program is computed, a
+// scheduler whose payload is an editor's output or a unit file
+// (crontab -e, systemctl start, launchctl load), daemon launchers whose
+// command ralph does not walk, and writing the schedulers' own files
+// (crontab spools, systemd user units, launchd agents, autostart entries).
+// A process still running at the Stop is the stop hook's (package
+// procscan).
+
+// detachVia are the wrappers that detach or schedule what they run.
+var detachVia = []string{"nohup", "setsid", "at", "batch", "crontab", "systemd-run", "tmux", "screen", "dtach", "abduco", "disown", "watch"}
+
+// schedulerVerbs are the verbs of systemctl and launchctl that start a
+// unit or job, or change what the ones started later run.
+var schedulerVerbs = map[string][]string{
+	"systemctl": {"start", "restart", "try-restart", "reload-or-restart", "try-reload-or-restart", "enable", "reenable", "link", "edit", "preset", "preset-all", "isolate", "set-environment", "import-environment", "revert", "add-wants", "add-requires"},
+	"launchctl": {"load", "bootstrap", "submit", "enable", "kickstart", "start", "setenv", "asuser", "bsexec"},
+}
+
+// daemonLaunchers start a program as a daemon, whose command ralph does
+// not walk; their listing and stopping verbs are not asked.
+var daemonLaunchers = map[string][]string{
+	"daemonize": nil, "start-stop-daemon": {"-K", "--stop", "-T", "--status", "-H", "--help", "-V", "--version"},
+	"pm2":     {"list", "ls", "status", "stop", "delete", "kill", "logs", "show", "describe", "monit", "--version", "-v", "help"},
+	"forever": {"list", "stop", "stopall", "logs", "--help", "-h"},
+	"anacron": {"-T", "-V", "-h"},
+}
+
+// detachedRules judges one command for the detached-job rule.
+func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
+	if c.Remote != "" {
+		return nil
+	}
+	text := quoted(c)
+	ask := func(why string) []Finding {
+		return []Finding{g.builtin("detached-job", why+" It runs later, outside any tool call, where ralph cannot judge it first. Run the command in the foreground, or ask the human to schedule it.", text, nil)}
+	}
+	if c.Name == "" && c.NameWord.Dynamic && slices.ContainsFunc(c.Via, detached) {
+		return ask(fmt.Sprintf("%s is detached or scheduled (through %s) and the program it runs, `%s`, is computed at run time.", text, strings.Join(c.Via, " → "), c.NameWord.Raw))
+	}
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.Lit()
+	}
+	switch c.Name {
+	case "crontab":
+		for _, a := range args {
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'e') {
+				return ask(text + " installs whatever the editor ($VISUAL, $EDITOR) leaves in the table: commands cron runs later.")
+			}
+		}
+	case "systemctl", "launchctl":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if slices.Contains(schedulerVerbs[c.Name], a) {
+				return ask(fmt.Sprintf("%s %ss a unit or job whose commands ralph does not read (its unit file or property list).", text, a))
+			}
+			break
+		}
+	default:
+		benign, ok := daemonLaunchers[c.Name]
+		if !ok {
+			return nil
+		}
+		if len(args) > 0 && (slices.Contains(benign, args[0]) || c.Name == "start-stop-daemon" && slices.ContainsFunc(args, func(a string) bool { return slices.Contains(benign, a) })) {
+			return nil
+		}
+		if len(args) == 0 && c.Name != "anacron" {
+			return nil
+		}
+		return ask(text + " starts a daemon whose command ralph does not read.")
+	}
+	return nil
+}
+
+// detached reports whether a Via element detaches or schedules.
+func detached(v string) bool {
+	name, _, _ := strings.Cut(v, " ")
+	return slices.Contains(detachVia, name)
+}
+
+// schedulerPaths are the files and directories of the schedulers: what
+// they hold runs later, on its own.
+func schedulerPaths(home string, getenv func(string) string) []string {
+	out := []string{
+		"/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
+		"/etc/anacrontab", "/var/spool/cron", "/var/spool/anacron", "/var/spool/at", "/var/spool/atjobs",
+		"/etc/systemd", "/usr/lib/cron/tabs", "/var/at", "/var/cron/tabs",
+		"/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
+	}
+	cfg, data := getenv("XDG_CONFIG_HOME"), getenv("XDG_DATA_HOME")
+	if filepath.IsAbs(home) {
+		out = append(out, filepath.Join(home, "Library", "LaunchAgents"))
+		if !filepath.IsAbs(cfg) {
+			cfg = filepath.Join(home, ".config")
+		}
+		if !filepath.IsAbs(data) {
+			data = filepath.Join(home, ".local", "share")
+		}
+	}
+	for _, d := range []string{cfg, data} {
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Join(d, "systemd", "user"))
+		}
+	}
+	if filepath.IsAbs(cfg) {
+		out = append(out, filepath.Join(cfg, "autostart"))
+	}
+	return out
+}
+
+// detachedFinding is the finding for a write (what) that reaches one of
+// the schedulers' files at p.
+func (g *Guard) detachedFinding(what, p string) Finding {
+	return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose commands a scheduler (cron, at, systemd, launchd, a session's autostart) runs later on its own, where ralph cannot read them first. Ask the human to schedule jobs or install services.", what, g.rel(p)), what, nil)
+}
