@@ -88,10 +88,12 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 	// started with this hook's (the other hooks of the same event, which
 	// the agent runs together).
 	keep := map[int]bool{}
+	agent := false
 	for i, p := range chain {
 		if i == 0 || !proc.IsAgent(p.Comm, args(o.Proc, p.PID)) {
 			continue
 		}
+		agent = true
 		hook := chain[i-1]
 		for _, c := range children[p.PID] {
 			if !proc.IsShell(c.Comm) || c.Start+ticks >= hook.Start {
@@ -99,6 +101,12 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 			}
 		}
 		break
+	}
+	// No agent among the ancestors (one ralph does not know, a human's
+	// terminal, a script): the shell that runs this hook runs nothing else
+	// of the agent's, but what its command line pipes this hook into.
+	if !agent && len(chain) > 1 && proc.IsShell(chain[1].Comm) {
+		keep[chain[1].PID] = true
 	}
 	kept := func(p *Proc) bool {
 		for n := 0; p != nil && n < 64; n++ {

@@ -136,6 +136,23 @@ func TestLiveNoAgent(t *testing.T) {
 	}
 }
 
+// TestLiveHookShell: with no agent known, what the shell running this
+// hook pipes it into is the hook's; a process that shell left in the
+// background and that outlived it (reparented to init) is not.
+func TestLiveHookShell(t *testing.T) {
+	root := t.TempDir()
+	dir := fakeProc(t, []fake{
+		{pid: 50, ppid: 1, comm: "bash", start: 100, cwd: root},
+		{pid: 60, ppid: 50, comm: "stop", start: 900, cwd: root},
+		{pid: 61, ppid: 50, comm: "head", start: 900, cwd: root, argv: []string{"head"}},
+		{pid: 62, ppid: 1, comm: "python3", start: 800, cwd: root, argv: []string{"python3", "swap.py"}},
+	})
+	got, err := Live(Options{Proc: dir, Root: root, Since: time.Unix(boot, 0), Self: 60})
+	if err != nil || len(got) != 1 || got[0].PID != 62 {
+		t.Fatalf("Live = %+v, %v; want pid 62 alone", got, err)
+	}
+}
+
 // TestLiveBadProc: a /proc that cannot be read is an error, not an empty list.
 func TestLiveBadProc(t *testing.T) {
 	dir := t.TempDir()

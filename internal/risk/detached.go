@@ -39,7 +39,13 @@ var daemonLaunchers = map[string][]string{
 	"pm2":     {"list", "ls", "status", "stop", "delete", "kill", "logs", "show", "describe", "monit", "--version", "-v", "help"},
 	"forever": {"list", "stop", "stopall", "logs", "--help", "-h"},
 	"anacron": {"-T", "-V", "-h"},
+	// Schedulers' daemons, which run the tables of a directory they are
+	// given (crond -c DIR) or of the system's spools.
+	"crond": {"-h", "--help"}, "cron": {"-h", "--help"}, "atd": {"-h", "--help"}, "supercronic": {"-h", "--help", "-version"},
 }
+
+// bareDaemons start a daemon with no argument at all.
+var bareDaemons = []string{"anacron", "crond", "cron", "atd"}
 
 // detachedRules judges one command for the detached-job rule.
 func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
@@ -82,7 +88,7 @@ func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
 		if len(args) > 0 && (slices.Contains(benign, args[0]) || c.Name == "start-stop-daemon" && slices.ContainsFunc(args, func(a string) bool { return slices.Contains(benign, a) })) {
 			return nil
 		}
-		if len(args) == 0 && c.Name != "anacron" {
+		if len(args) == 0 && !slices.Contains(bareDaemons, c.Name) {
 			return nil
 		}
 		return ask(text + " starts a daemon whose command ralph does not read.")
