@@ -129,12 +129,13 @@ func readTable(dir string) ([]Proc, error) {
 		return nil, err
 	}
 	out := make([]Proc, 0, len(ents))
+	buf := make([]byte, 1024) // a stat line is 300 bytes or so; comm is 16 at most
 	for _, e := range ents {
 		n := e.Name()
 		if n == "" || n[0] < '1' || n[0] > '9' {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, n, "stat"))
+		b, err := readSmall(dir+"/"+n+"/stat", buf)
 		if err != nil {
 			continue // gone since, or not ours to read
 		}
@@ -143,4 +144,19 @@ func readTable(dir string) ([]Proc, error) {
 		}
 	}
 	return out, nil
+}
+
+// readSmall reads the file at path into buf with one read, without the
+// stat os.ReadFile makes first: /proc's files give their text at once.
+func readSmall(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := f.Read(buf)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:n], nil
 }

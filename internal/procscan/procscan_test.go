@@ -231,3 +231,25 @@ func TestInside(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLive: one listing of this machine's /proc, as the Stop does
+// it, for a loop begun an hour ago (every process started since is looked
+// into).
+func BenchmarkLive(b *testing.B) {
+	if !Supported() {
+		b.Skip("no /proc")
+	}
+	root := b.TempDir()
+	o := Options{Proc: "/proc", Root: root, Loop: os.Getenv("BENCH_LOOP"), Since: time.Now().Add(-time.Hour), Self: os.Getpid()}
+	n := 0
+	for b.Loop() {
+		ps, err := Live(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(ps)
+	}
+	ents, _ := os.ReadDir("/proc")
+	b.ReportMetric(float64(len(ents)), "proc-entries")
+	b.ReportMetric(float64(n), "found")
+}

@@ -56,8 +56,12 @@ func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
 	ask := func(why string) []Finding {
 		return []Finding{g.builtin("detached-job", why+" It runs later, outside any tool call, where ralph cannot judge it first. Run the command in the foreground, or ask the human to schedule it.", text, nil)}
 	}
-	if c.Name == "" && c.NameWord.Dynamic && slices.ContainsFunc(c.Via, detached) {
-		return ask(fmt.Sprintf("%s is detached or scheduled (through %s) and the program it runs, `%s`, is computed at run time.", text, strings.Join(c.Via, " → "), c.NameWord.Raw))
+	if c.Name == "" && c.NameWord.Dynamic && (c.Background || slices.ContainsFunc(c.Via, detached)) {
+		how := "run in the background (&)"
+		if len(c.Via) > 0 {
+			how = "detached or scheduled (through " + strings.Join(c.Via, " → ") + ")"
+		}
+		return ask(fmt.Sprintf("%s is %s and the program it runs, `%s`, is computed at run time.", text, how, c.NameWord.Raw))
 	}
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
