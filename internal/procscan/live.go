@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ type Options struct {
 	Proc  string    // the proc file system's directory: /proc
 	Root  string    // the project's root: a process working in it is the agent's
 	Loop  string    // the loop's id: RALPH_LOOP_ID=Loop in a process's environment marks it
+	// Session is the agent's session id: CLAUDE_CODE_SESSION_ID=Session
+	// (Claude Code sets it for what it runs) marks a process too, as
+	// CLAUDE_PID=<the agent's pid> does.
+	Session string
 	Since time.Time // when the loop began: processes started before are not the loop's
 	Self  int       // this process: it and its ancestors are ralph's or the agent
 	// Own is the directory of ralph's executables: a process running one
@@ -88,12 +93,12 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 	// started with this hook's (the other hooks of the same event, which
 	// the agent runs together).
 	keep := map[int]bool{}
-	agent := false
+	agent := 0
 	for i, p := range chain {
 		if i == 0 || !proc.IsAgent(p.Comm, args(o.Proc, p.PID)) {
 			continue
 		}
-		agent = true
+		agent = p.PID
 		hook := chain[i-1]
 		for _, c := range children[p.PID] {
 			if !proc.IsShell(c.Comm) || c.Start+ticks >= hook.Start {
@@ -105,7 +110,7 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 	// No agent among the ancestors (one ralph does not know, a human's
 	// terminal, a script): the shell that runs this hook runs nothing else
 	// of the agent's, but what its command line pipes this hook into.
-	if !agent && len(chain) > 1 && proc.IsShell(chain[1].Comm) {
+	if agent == 0 && len(chain) > 1 && proc.IsShell(chain[1].Comm) {
 		keep[chain[1].PID] = true
 	}
 	kept := func(p *Proc) bool {
@@ -130,6 +135,22 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 	if limit <= 0 {
 		limit = 4096
 	}
+	// The environment entries that mark a process as the agent's, wherever
+	// it works.
+	var marks []string
+	if o.Loop != "" {
+		marks = append(marks, "RALPH_LOOP_ID="+o.Loop)
+	}
+	if o.Session != "" {
+		marks = append(marks, "CLAUDE_CODE_SESSION_ID="+o.Session)
+	}
+	if agent > 0 {
+		marks = append(marks, "CLAUDE_PID="+strconv.Itoa(agent))
+	}
+	own := func(pid int) bool {
+		exe, err := os.Readlink(filepath.Join(o.Proc, strconv.Itoa(pid), "exe"))
+		return err == nil && o.Own != "" && filepath.Dir(strings.TrimSuffix(exe, " (deleted)")) == o.Own
+	}
 	var out []Proc
 	for i := range procs {
 		p := &procs[i]
@@ -142,14 +163,17 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 		dir := filepath.Join(o.Proc, strconv.Itoa(p.PID))
 		cwd, _ := os.Readlink(filepath.Join(dir, "cwd"))
 		mine := inside(cwd, o.Root)
-		if !mine && o.Loop != "" {
+		if !mine && len(marks) > 0 {
 			env, _ := os.ReadFile(filepath.Join(dir, "environ"))
-			mine = hasEnv(env, "RALPH_LOOP_ID="+o.Loop)
+			mine = slices.ContainsFunc(marks, func(m string) bool { return hasEnv(env, m) })
 		}
-		if !mine {
+		if !mine || own(p.PID) {
 			continue
 		}
-		if exe, err := os.Readlink(filepath.Join(dir, "exe")); err == nil && o.Own != "" && filepath.Dir(strings.TrimSuffix(exe, " (deleted)")) == o.Own {
+		// A shell of the agent's that only waits for ralph's own program
+		// (the status line's command, a hook's) is ralph's.
+		if agent > 0 && p.PPID == agent && proc.IsShell(p.Comm) && len(children[p.PID]) > 0 &&
+			!slices.ContainsFunc(children[p.PID], func(c *Proc) bool { return !own(c.PID) }) {
 			continue
 		}
 		q := *p

@@ -89,6 +89,12 @@ func TestLive(t *testing.T) {
 		{"working elsewhere", []fake{{pid: 305, ppid: 1, comm: "sleep", start: at(1500), cwd: "/tmp"}}, nil},
 		{"working in a directory named like the project", []fake{{pid: 306, ppid: 1, comm: "sleep", start: at(1500), cwd: root + "-other"}}, nil},
 		{"elsewhere, with the loop's id", []fake{{pid: 307, ppid: 1, comm: "sleep", start: at(1500), cwd: "/", env: "A=1\x00RALPH_LOOP_ID=ralph-x-0123abcd\x00"}}, []int{307}},
+		{"elsewhere, with the session's id", []fake{{pid: 320, ppid: 1, comm: "python3", start: at(1500), cwd: "/", env: "CLAUDE_CODE_SESSION_ID=s1\x00"}}, []int{320}},
+		{"elsewhere, with another session's id", []fake{{pid: 321, ppid: 1, comm: "python3", start: at(1500), cwd: "/", env: "CLAUDE_CODE_SESSION_ID=s10\x00CLAUDE_PID=1000\x00"}}, nil},
+		{"elsewhere, with the agent's pid", []fake{{pid: 322, ppid: 1, comm: "python3", start: at(1500), cwd: "/", env: "CLAUDECODE=1\x00CLAUDE_PID=100\x00"}}, []int{322}},
+		{"the agent's shell waiting for ralph's status line", []fake{{pid: 323, ppid: 100, comm: "sh", start: at(1500), cwd: root}, {pid: 324, ppid: 323, comm: "ralph-statusline", start: at(1500), cwd: root, exe: "/opt/ralph/ralph-statusline"}}, nil},
+		{"the agent's shell running ralph and another", []fake{{pid: 325, ppid: 100, comm: "sh", start: at(1500), cwd: root}, {pid: 326, ppid: 325, comm: "ralph", start: at(1500), cwd: root, exe: "/opt/ralph/ralph"}, {pid: 327, ppid: 325, comm: "sleep", start: at(1500), cwd: root}}, []int{325, 327}},
+		{"a shell not the agent's waiting for ralph", []fake{{pid: 328, ppid: 1, comm: "sh", start: at(1500), cwd: root}, {pid: 329, ppid: 328, comm: "ralph", start: at(1500), cwd: root, exe: "/opt/ralph/ralph"}}, []int{328}},
 		{"elsewhere, with another loop's id", []fake{{pid: 308, ppid: 1, comm: "sleep", start: at(1500), cwd: "/", env: "RALPH_LOOP_ID=ralph-x-0123abcdef\x00"}}, nil},
 		{"a zombie", []fake{{pid: 309, ppid: 1, comm: "sleep", state: "Z", start: at(1500), cwd: root}}, nil},
 		{"stopped, not dead", []fake{{pid: 310, ppid: 1, comm: "sleep", state: "T", start: at(1500), cwd: root}}, []int{310}},
@@ -103,7 +109,7 @@ func TestLive(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := fakeProc(t, append(slices.Clone(base), tc.ps...))
-			got, err := Live(Options{Proc: dir, Root: root, Loop: "ralph-x-0123abcd", Since: since, Self: 201, Own: "/opt/ralph"})
+			got, err := Live(Options{Proc: dir, Root: root, Loop: "ralph-x-0123abcd", Session: "s1", Since: since, Self: 201, Own: "/opt/ralph"})
 			if err != nil {
 				t.Fatal(err)
 			}

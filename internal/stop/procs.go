@@ -35,7 +35,7 @@ func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 			own = filepath.Dir(exe)
 		}
 	}
-	ps, err := procscan.Live(procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Since: st.StartedAt, Self: os.Getpid(), Own: own})
+	ps, err := procscan.Live(procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Session: c.Event.SessionID, Since: st.StartedAt, Self: os.Getpid(), Own: own})
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "ralph: warning: processes left running are not checked: %v\n", err)
 		return res, false, nil
