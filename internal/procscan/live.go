@@ -23,15 +23,15 @@ func Supported() bool { return runtime.GOOS == "linux" }
 
 // Options say whose processes Live lists.
 type Options struct {
-	Proc  string    // the proc file system's directory: /proc
-	Root  string    // the project's root: a process working in it is the agent's
-	Loop  string    // the loop's id: RALPH_LOOP_ID=Loop in a process's environment marks it
+	Proc string // the proc file system's directory: /proc
+	Root string // the project's root: a process working in it is the agent's
+	Loop string // the loop's id: RALPH_LOOP_ID=Loop in a process's environment marks it
 	// Session is the agent's session id: CLAUDE_CODE_SESSION_ID=Session
 	// (Claude Code sets it for what it runs) marks a process too, as
 	// CLAUDE_PID=<the agent's pid> does.
 	Session string
-	Since time.Time // when the loop began: processes started before are not the loop's
-	Self  int       // this process: it and its ancestors are ralph's or the agent
+	Since   time.Time // when the loop began: processes started before are not the loop's
+	Self    int       // this process: it and its ancestors are ralph's or the agent
 	// Own is the directory of ralph's executables: a process running one
 	// of them is ralph's own.
 	Own string
