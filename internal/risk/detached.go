@@ -32,6 +32,10 @@ var schedulerVerbs = map[string][]string{
 	"launchctl": {"load", "bootstrap", "submit", "enable", "kickstart", "start", "setenv", "asuser", "bsexec"},
 }
 
+// serviceVerbs are the verbs of service, rc-service, initctl and sv that
+// start a service.
+var serviceVerbs = []string{"start", "restart", "reload", "force-reload", "try-restart", "condrestart", "emit", "up", "once"}
+
 // daemonLaunchers start a program as a daemon, whose command ralph does
 // not walk; their listing and stopping verbs are not asked.
 var daemonLaunchers = map[string][]string{
@@ -72,6 +76,15 @@ func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
 		for _, a := range args {
 			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'e') {
 				return ask(text + " installs whatever the editor ($VISUAL, $EDITOR) leaves in the table: commands cron runs later.")
+			}
+		}
+	case "service", "rc-service", "initctl", "sv":
+		// service NAME start, rc-service NAME start, initctl start NAME,
+		// sv up NAME: a system service started, whose commands ralph does
+		// not read.
+		for _, a := range args {
+			if slices.Contains(serviceVerbs, a) {
+				return ask(fmt.Sprintf("%s %ss a service whose commands ralph does not read.", text, a))
 			}
 		}
 	case "systemctl", "launchctl":
