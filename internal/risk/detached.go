@@ -2,11 +2,11 @@ package risk
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
+	"github.com/ralph-hooks/ralph-hooks/internal/startup"
 )
 
 // What runs later, outside any tool call the guard sees: a job a scheduler
@@ -120,33 +120,16 @@ func detached(v string) bool {
 }
 
 // schedulerPaths are the files and directories of the schedulers: what
-// they hold runs later, on its own.
+// they hold runs later, on its own. The user's are package startup's
+// (Schedulers), which post-tool-call watches too; the system's spools are
+// written by crontab and at, which the guard reads.
 func schedulerPaths(home string, getenv func(string) string) []string {
-	out := []string{
+	return append([]string{
 		"/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly",
 		"/etc/anacrontab", "/var/spool/cron", "/var/spool/anacron", "/var/spool/at", "/var/spool/atjobs",
 		"/etc/systemd", "/usr/lib/cron/tabs", "/var/at", "/var/cron/tabs",
 		"/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
-	}
-	cfg, data := getenv("XDG_CONFIG_HOME"), getenv("XDG_DATA_HOME")
-	if filepath.IsAbs(home) {
-		out = append(out, filepath.Join(home, "Library", "LaunchAgents"))
-		if !filepath.IsAbs(cfg) {
-			cfg = filepath.Join(home, ".config")
-		}
-		if !filepath.IsAbs(data) {
-			data = filepath.Join(home, ".local", "share")
-		}
-	}
-	for _, d := range []string{cfg, data} {
-		if filepath.IsAbs(d) {
-			out = append(out, filepath.Join(d, "systemd", "user"))
-		}
-	}
-	if filepath.IsAbs(cfg) {
-		out = append(out, filepath.Join(cfg, "autostart"))
-	}
-	return out
+	}, startup.Schedulers(home, getenv)...)
 }
 
 // detachedFinding is the finding for a write (what) that reaches one of
