@@ -25,27 +25,53 @@ import (
 // detachVia are the wrappers that detach or schedule what they run.
 var detachVia = []string{"nohup", "setsid", "at", "batch", "crontab", "systemd-run", "tmux", "screen", "dtach", "abduco", "disown", "watch"}
 
-// schedulerVerbs are the verbs of systemctl and launchctl that start a
-// unit or job, or change what the ones started later run.
-var schedulerVerbs = map[string][]string{
-	"systemctl": {"start", "restart", "try-restart", "reload-or-restart", "try-reload-or-restart", "enable", "reenable", "link", "edit", "preset", "preset-all", "isolate", "set-environment", "import-environment", "revert", "add-wants", "add-requires"},
-	"launchctl": {"load", "bootstrap", "submit", "enable", "kickstart", "start", "setenv", "asuser", "bsexec"},
+// schedulerVerb reports whether verb of systemctl or launchctl (prog)
+// starts a unit or job, or changes what the ones started later run. (A
+// switch, not a map: pre-tool-call's start-up allocates nothing for it.)
+func schedulerVerb(prog, verb string) bool {
+	switch prog {
+	case "systemctl":
+		switch verb {
+		case "start", "restart", "try-restart", "reload-or-restart", "try-reload-or-restart", "enable", "reenable",
+			"link", "edit", "preset", "preset-all", "isolate", "set-environment", "import-environment", "revert",
+			"add-wants", "add-requires":
+			return true
+		}
+	case "launchctl":
+		switch verb {
+		case "load", "bootstrap", "submit", "enable", "kickstart", "start", "setenv", "asuser", "bsexec":
+			return true
+		}
+	}
+	return false
 }
 
 // serviceVerbs are the verbs of service, rc-service, initctl and sv that
 // start a service.
 var serviceVerbs = []string{"start", "restart", "reload", "force-reload", "try-restart", "condrestart", "emit", "up", "once"}
 
-// daemonLaunchers start a program as a daemon, whose command ralph does
-// not walk; their listing and stopping verbs are not asked.
-var daemonLaunchers = map[string][]string{
-	"daemonize": nil, "start-stop-daemon": {"-K", "--stop", "-T", "--status", "-H", "--help", "-V", "--version"},
-	"pm2":     {"list", "ls", "status", "stop", "delete", "kill", "logs", "show", "describe", "monit", "--version", "-v", "help"},
-	"forever": {"list", "stop", "stopall", "logs", "--help", "-h"},
-	"anacron": {"-T", "-V", "-h"},
-	// Schedulers' daemons, which run the tables of a directory they are
-	// given (crond -c DIR) or of the system's spools.
-	"crond": {"-h", "--help"}, "cron": {"-h", "--help"}, "atd": {"-h", "--help"}, "supercronic": {"-h", "--help", "-version"},
+// daemonLauncher reports whether name starts a program as a daemon, whose
+// command ralph does not walk, and the options and verbs of it that only
+// list, show or stop (not asked). Schedulers' daemons run the tables of a
+// directory they are given (crond -c DIR) or of the system's spools.
+func daemonLauncher(name string) (benign []string, ok bool) {
+	switch name {
+	case "daemonize":
+		return nil, true
+	case "start-stop-daemon":
+		return []string{"-K", "--stop", "-T", "--status", "-H", "--help", "-V", "--version"}, true
+	case "pm2":
+		return []string{"list", "ls", "status", "stop", "delete", "kill", "logs", "show", "describe", "monit", "--version", "-v", "help"}, true
+	case "forever":
+		return []string{"list", "stop", "stopall", "logs", "--help", "-h"}, true
+	case "anacron":
+		return []string{"-T", "-V", "-h"}, true
+	case "crond", "cron", "atd":
+		return []string{"-h", "--help"}, true
+	case "supercronic":
+		return []string{"-h", "--help", "-version"}, true
+	}
+	return nil, false
 }
 
 // bareDaemons start a daemon with no argument at all.
@@ -92,13 +118,13 @@ func (g *Guard) detachedRules(c *shell.Cmd) []Finding {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
-			if slices.Contains(schedulerVerbs[c.Name], a) {
+			if schedulerVerb(c.Name, a) {
 				return ask(fmt.Sprintf("%s %ss a unit or job whose commands ralph does not read (its unit file or property list).", text, a))
 			}
 			break
 		}
 	default:
-		benign, ok := daemonLaunchers[c.Name]
+		benign, ok := daemonLauncher(c.Name)
 		if !ok {
 			return nil
 		}
