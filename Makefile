@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzExScript -fuzztime=10s ./internal/risk/
 	$(GO) test -run='^$$' -fuzz=FuzzModulePath -fuzztime=10s ./internal/gomod/
 	$(GO) test -run='^$$' -fuzz=FuzzArchivedTests -fuzztime=20s ./internal/risk/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=10s ./internal/procscan/
 	$(GO) test -run='^$$' -fuzz=FuzzAnalyze -fuzztime=30s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzCode -fuzztime=20s ./internal/shell/
 	$(GO) test -run='^$$' -fuzz=FuzzProjectFiles -fuzztime=20s ./internal/shell/

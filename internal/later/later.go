@@ -133,12 +133,13 @@ const (
 )
 
 // Paths returns the files to watch for the project at root: the startup
-// files, the agents' own files, and the user's git configuration (true in
-// the map).
+// files, the agents' own files, the schedulers' user directories, and the
+// user's git configuration (true in the map).
 func Paths(root string, getenv func(string) string) ([]string, map[string]bool) {
 	home := project.Home(getenv)
 	git := map[string]bool{}
 	paths := append(startup.Paths(home, getenv), startup.AgentConfigs(root, home, getenv)...)
+	paths = append(paths, startup.Schedulers(home, getenv)...)
 	for _, p := range startup.GitConfigs(home, getenv) {
 		git[p] = true
 		if !slices.Contains(paths, p) {

@@ -51,7 +51,7 @@ func (r *run) laterAfterBash(cc *cache) (git []string) {
 	home := project.Home(r.getenv())
 	files, git := laterChanges(cc.Later, now, gits, home, r.getenv())
 	asked := r.askedBy()
-	approved := asked == "startup-config" || asked == "agent-config"
+	approved := asked == "startup-config" || asked == "agent-config" || asked == "detached-job"
 	noteUnapproved(cc, now, changedFiles(cc.Later, now, gits, home, r.getenv()), approved)
 	cc.Later = now
 	if len(files) > 0 && !approved {

@@ -117,6 +117,9 @@ var Builtins = []Builtin{
 	{"golden-update", High, answer.Ask,
 		"running tests with what rewrites their expected outputs to whatever the code prints now: go test -update (or -golden, -args -update, a *.test binary's flag), jest/vitest/playwright -u or --update(Snapshot|-snapshots), npm/yarn/pnpm test -- -u, pytest --snapshot-update, --force-regen or --inline-snapshot=fix, cargo insta accept/review, cargo insta test --accept, and UPDATE_GOLDEN, UPDATE_SNAPSHOTS, INSTA_UPDATE=always, INSTA_FORCE_PASS, UPDATE_EXPECT or TRYBUILD=overwrite set on the line: a failing test passes without a fix (the same run without the update, and a new test's new snapshot, are fine)",
 		"go test ./... -update"},
+	{"detached-job", High, answer.Ask,
+		"scheduling or detaching a command ralph cannot read: a detached, scheduled or backgrounded command whose program is computed (nohup \"$X\" &, setsid $CMD, $X &), crontab -e, systemctl start/enable/restart/link/edit of a unit, launchctl load/bootstrap/submit/kickstart, service NAME start (rc-service, initctl, sv), daemonize, start-stop-daemon --start, pm2 start, forever start, anacron, a cron or at daemon of its own (crond -c DIR, supercronic, atd); and writing the schedulers' files (crontab spools, /etc/cron*, /etc/anacrontab, at's spool, systemd user units under ~/.config/systemd/user, launchd agents, autostart entries) by any tool or route: it runs later, outside any tool call (what ralph can read — nohup sh -c '…' &, echo CMD | at now, crontab FILE, systemd-run CMD, tmux new -d CMD — is judged as if it ran now)",
+		"systemctl --user enable --now cleanup.timer"},
 	{"dynamic-command", High, answer.Ask,
 		"a command whose name is computed at run time, with destructive-looking arguments",
 		`$CMD -rf /`},
@@ -153,7 +156,7 @@ func BuiltinNames() []string {
 // explain`.
 var classes = map[string]string{
 	"tamper": "ralph's own files", "ralph-self": "ralph's own files", "git-exec": "programs git runs on its own", "startup-config": "what later shells and tools run",
-	"agent-config": "what the coding agent runs on its own", "nested-agent": "what the coding agent runs on its own",
+	"agent-config": "what the coding agent runs on its own", "detached-job": "what runs later, outside any tool call", "nested-agent": "what the coding agent runs on its own",
 	"task-queue":  "ralph's own files",
 	"rm-critical": "deleting what holds the project, home or the system", "rm-outside": "deleting outside the project",
 	"rm-glob": "deleting everything a wildcard matches", "file-delete": "changing project files (checkpointed)",

@@ -87,6 +87,8 @@ func (g *Guard) gitExecFinding(what, p string) Finding {
 			return g.agentFinding(what, p)
 		case "task-queue":
 			return g.taskFinding(what, p)
+		case "detached-job":
+			return g.detachedFinding(what, p)
 		}
 	}
 	return g.builtin("git-exec", fmt.Sprintf("%s would change %s, which git runs on its own (a hook, or a command its configuration names) where ralph cannot read it first. Ask the human to set up git hooks or git configuration; use git config for ordinary settings.", what, g.rel(p)), what, nil)

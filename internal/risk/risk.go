@@ -192,6 +192,12 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 			g.gitExec[p] = "agent-config"
 		}
 	}
+	for _, p := range schedulerPaths(g.Home, getenv) { // detached.go
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+			g.Protected = append(g.Protected, p)
+			g.gitExec[p] = "detached-job"
+		}
+	}
 	for _, p := range taskQueues(g.Root, getenv) {
 		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
 			g.Protected = append(g.Protected, p)

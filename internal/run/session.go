@@ -51,6 +51,10 @@ type session struct {
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
 	warned   int // the iteration last warned about
+
+	// liveBlocks counts the runner's judgements in a row refused for
+	// processes the agent left running (live.go).
+	liveBlocks int
 }
 
 // runTask runs the persistence loop of the task file at path.
@@ -506,6 +510,9 @@ func (s *session) judge(c Class) (Outcome, bool) {
 	verdict := ""
 	var judging time.Duration
 	if !sc.Archived && st.Status == loop.Running {
+		if o, refused := s.live(st); refused { // live.go
+			return o, o.Result == ""
+		}
 		stop := &loop.Stop{Scope: sc, Config: s.cfg, Session: Session, Message: s.lastOut, Now: s.r.o.Clock.Now}
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {

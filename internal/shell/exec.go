@@ -373,7 +373,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		return w.later(c, name, words, sc, redirs, in)
 	case "systemd-run":
 		// systemd-run [OPTIONS] COMMAND: runs it in a transient unit, now
-		// or on a timer (--on-calendar), outside the session.
+		// or on a timer (--on-calendar), outside the session. A property
+		// that names a command (-p ExecStartPost=…) runs it too.
+		w.unitExecProps(args)
 		if rest, ok := skipOpts(args, "pEuHMG", "unit property setenv host machine description slice uid gid nice working-directory on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property path-property socket-property service-type"); ok {
 			return inner(name, rest)
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -110,6 +111,12 @@ func (w *walker) crontab(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd
 		}
 	}
 	lc := c.with("crontab")
+	if file == nil && computedStdin(redirs) && !slices.ContainsFunc(strings.Split(text, "\n"), func(l string) bool { _, ok := cronCommand(l); return ok }) {
+		// crontab - <<< "$X": a table computed at run time, with no
+		// line ralph can read as one.
+		w.opaque("crontab of a computed table: " + strings.TrimSpace(text))
+		return
+	}
 	for _, line := range strings.Split(text, "\n") {
 		if cmd, ok := cronCommand(line); ok {
 			// cron runs a job in the user's home directory.
@@ -187,6 +194,42 @@ func (w *walker) readVars(name string, args []Word, sc *scope) {
 	for _, n := range names {
 		if n != "" {
 			sc.vars[n] = value{dynamic: true, many: true}
+		}
+	}
+}
+
+// computedStdin reports whether a heredoc or here-string on stdin is
+// computed at run time (holds $X, $(…)).
+func computedStdin(redirs []Redir) bool {
+	for _, r := range redirs {
+		if (r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<") && (r.Fd == "" || r.Fd == "0") {
+			_, ok := r.Target.Value()
+			return !ok
+		}
+	}
+	return false
+}
+
+// unitExecProps marks opaque a systemd-run whose properties name commands
+// the unit runs besides its own (-p ExecStartPre=…, --property=ExecStopPost=…).
+func (w *walker) unitExecProps(args []Word) {
+	for i, a := range args {
+		s := a.Lit()
+		v := ""
+		switch {
+		case s == "-p" || s == "--property":
+			if i+1 < len(args) {
+				v = args[i+1].Lit()
+			}
+		case strings.HasPrefix(s, "--property="):
+			v = s[len("--property="):]
+		case strings.HasPrefix(s, "-p") && !strings.HasPrefix(s, "--"):
+			v = s[2:]
+		case s == "--":
+			return
+		}
+		if len(v) >= 4 && strings.EqualFold(v[:4], "exec") {
+			w.opaque("systemd-run --property " + v + ": a command the unit runs, which ralph does not read")
 		}
 	}
 }

@@ -94,6 +94,9 @@ type Cmd struct {
 	// node -e, a script file): a call ralph turned into the command with
 	// the same effect.
 	Code bool
+	// Background is set for a command of a statement run in the
+	// background (cmd &, ( … ) &, or inside one): it may outlive the call.
+	Background bool
 }
 
 // Word is one argument.
@@ -282,6 +285,7 @@ type walker struct {
 	a    *Analyzer
 	out  *Analysis
 	file string // script file being walked, if any
+	bg   int    // how many statements run in the background hold this one
 	// calling holds the functions being walked, so that a function
 	// calling itself is walked once.
 	calling map[string]bool
@@ -491,6 +495,10 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 	if s == nil {
 		return nil
 	}
+	if s.Background {
+		w.bg++
+		defer func() { w.bg-- }()
+	}
 	redirs := w.redirs(c, s.Redirs, sc)
 	if len(s.Redirs) > 0 {
 		redirs = append(redirs, w.zshClobber(c, s, sc)...)
@@ -673,6 +681,7 @@ func (w *walker) emit(c *ctx, cmd *Cmd) {
 	}
 	cmd.File = w.file
 	cmd.Code = w.inCode
+	cmd.Background = w.bg > 0
 	if w.inert != "" {
 		cmd.Inert = w.inert
 		w.out.Inert = append(w.out.Inert, cmd)

@@ -38,6 +38,13 @@ human_gate_timeout_minutes fails, with the gate's reason. With
 agent_persistence.enabled false no loop is driven: allowed, with a
 message.
 
+While a process the agent started since the loop began still runs in the
+project (or carries the loop's id or the agent's session in its
+environment), the completion command does not run: the stop is blocked,
+naming each process (pid, command line) for the agent to stop; at the 5th
+such stop in a row the loop fails (Linux; elsewhere a warning says that
+processes are not checked).
+
 Otherwise the completion command runs (with its timeout), the test files
 and configured metrics are measured against the loop's baseline, the
 working tree is snapshotted (ralph rollback --iteration N), and the
@@ -121,6 +128,9 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 	res, read, ok, err := unapproved(c, target)
 	if ok || err != nil {
 		return res, err // agentfiles.go
+	}
+	if res, ok, err := live(c, target); ok || err != nil {
+		return res, err // procs.go
 	}
 	// The agent may give up waiting and kill the hook: take the completion
 	// command's process group down with it.

@@ -28,6 +28,10 @@
 //	                    back to back may arrive as one)
 //	spawn FILE          start a child that sleeps (in the agent's process
 //	                    group) and write its pid to FILE
+//	detach FILE         start a child that sleeps 30 s in a session of its
+//	                    own (it outlives the agent) and write its pid to FILE
+//	killpid FILE        kill the process whose pid FILE holds, and wait
+//	                    until it is gone
 //	hang                wait until killed
 //	kill                kill itself with SIGKILL
 //	exit N              exit with status N
@@ -129,6 +133,26 @@ func main() {
 			c := exec.Command("sleep", "1000")
 			check(c.Start())
 			check(os.WriteFile(arg, []byte(strconv.Itoa(c.Process.Pid)), 0o644))
+		case "detach":
+			// A child in a session of its own, which outlives the agent
+			// and its process group; a bounded sleep, killed by "killpid".
+			c := exec.Command("sleep", "30")
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			check(c.Start())
+			check(os.WriteFile(arg, []byte(strconv.Itoa(c.Process.Pid)), 0o644))
+			c.Process.Release()
+		case "killpid":
+			data, err := os.ReadFile(arg)
+			check(err)
+			pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+			check(err)
+			syscall.Kill(pid, syscall.SIGKILL)
+			for syscall.Kill(pid, 0) == nil { // gone, or a zombie of init's
+				if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err != nil || strings.Contains(string(b), ") Z ") {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 		case "hang":
 			for {
 				time.Sleep(time.Hour)

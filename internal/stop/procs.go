@@ -1,0 +1,75 @@
+package stop
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/procscan"
+)
+
+// LiveRule names, in the hook log, a Stop blocked by processes the agent
+// left running.
+const LiveRule = "live-process"
+
+// live blocks the Stop of a running loop, before its completion command
+// runs, while a process the agent started since the loop began is still
+// running (package procscan): it could change the tree while the command
+// runs (swap a test for one that passes and put it back after) or kill
+// the runner's children. The agent is asked to stop each one; after
+// procscan.MaxBlocks such Stops in a row the loop fails. Where processes
+// cannot be listed (no /proc), the Stop goes on, with a warning saying
+// so. ok is false when the loop goes on to be judged.
+func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
+	st, _, err := loop.Read(c.Scope.Root, c.Scope.Loop)
+	if err != nil || st.Status != loop.Running {
+		return res, false, nil // End says what it is
+	}
+	own := ""
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			own = filepath.Dir(exe)
+		}
+	}
+	ps, err := procscan.Live(procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Session: c.Event.SessionID, Since: st.StartedAt, Self: os.Getpid(), Own: own})
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "ralph: warning: processes left running are not checked: %v\n", err)
+		return res, false, nil
+	}
+	if len(ps) == 0 {
+		return res, false, nil
+	}
+	names := procscan.Names(ps)
+	if n := liveBlocks(c); n+1 >= procscan.MaxBlocks {
+		why := fmt.Sprintf("processes the agent started were still running at %d Stops in a row (%s); the completion command is not judged while something of the agent's may change the tree under it", n+1, names)
+		if _, err := loop.FailNow(c.Scope.Root, c.Scope.Loop, c.Now(), why); err != nil {
+			return res, false, err
+		}
+		if _, sc, err := loop.Read(c.Scope.Root, c.Scope.Loop); err == nil {
+			c.Scope.Archived = sc.Archived
+		}
+		msg := fmt.Sprintf("ralph: loop %s FAILED: %s. Stop them (kill PID) and start a new loop.", c.Scope.Loop, why)
+		return hook.Result{Target: target + " (failed: processes left running)", Rule: LiveRule, Level: "high", Answer: answer.Answer{System: msg}}, true, nil
+	}
+	reason := fmt.Sprintf("ralph-hooks did not run the completion command: processes you started are still running (%s). Something left running while the command runs could change what it tests, so the iteration is not judged while one lives. Stop each one (kill PID, or your agent's way to end a background shell) — a dev server too — and then stop again.", names)
+	return hook.Result{Target: target + " (blocked: processes left running)", Rule: LiveRule, Level: "high",
+		Answer: answer.Answer{Decision: answer.Block, Reason: reason, System: "ralph: " + reason}}, true, nil
+}
+
+// liveBlocks counts the Stops of the loop just before this one that were
+// blocked for processes left running.
+func liveBlocks(c *hook.Call) int {
+	n := 0
+	audit.ReadBackOf(c.Scope.Log(), "stop", "", 64, 256<<10, func(e audit.Entry, _ int) bool {
+		if e.Rule != LiveRule || e.Decision != string(answer.Block) {
+			return false
+		}
+		n++
+		return true
+	})
+	return n
+}
