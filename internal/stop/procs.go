@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/audit"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/procscan"
@@ -21,9 +24,12 @@ const LiveRule = "live-process"
 // running (package procscan): it could change the tree while the command
 // runs (swap a test for one that passes and put it back after) or kill
 // the runner's children. The agent is asked to stop each one; after
-// procscan.MaxBlocks such Stops in a row the loop fails. Where processes
-// cannot be listed (no /proc), the Stop goes on, with a warning saying
-// so. ok is false when the loop goes on to be judged.
+// procscan.MaxBlocks such Stops in a row the loop fails. The work the
+// agent itself says it still runs in the background (its Stop event's
+// background_tasks: Claude Code's run_in_background shells, workflows and
+// subagents) counts too, wherever it runs. Where processes cannot be
+// listed (no /proc), the Stop goes on with only the agent's word, and a
+// warning saying so. ok is false when the loop goes on to be judged.
 func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 	st, _, err := loop.Read(c.Scope.Root, c.Scope.Loop)
 	if err != nil || st.Status != loop.Running {
@@ -35,15 +41,18 @@ func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 			own = filepath.Dir(exe)
 		}
 	}
+	tasks := taskNames(c.Event.Tasks)
 	ps, err := procscan.Live(procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Session: c.Event.SessionID, Since: st.StartedAt, Self: os.Getpid(), Own: own})
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "ralph: warning: processes left running are not checked: %v\n", err)
+	}
+	if len(ps) == 0 && len(tasks) == 0 {
 		return res, false, nil
 	}
-	if len(ps) == 0 {
-		return res, false, nil
+	if len(ps) > 0 {
+		tasks = append(tasks, procscan.Names(ps))
 	}
-	names := procscan.Names(ps)
+	names := strings.Join(tasks, "; ")
 	if n := liveBlocks(c); n+1 >= procscan.MaxBlocks {
 		why := fmt.Sprintf("processes the agent started were still running at %d Stops in a row (%s); the completion command is not judged while something of the agent's may change the tree under it", n+1, names)
 		if _, err := loop.FailNow(c.Scope.Root, c.Scope.Loop, c.Now(), why); err != nil {
@@ -72,4 +81,25 @@ func liveBlocks(c *hook.Call) int {
 		return true
 	})
 	return n
+}
+
+// taskNames names the background work of tasks that may still run, as
+// the agent reported it: kind, id and command.
+func taskNames(tasks []event.Task) []string {
+	var out []string
+	for _, t := range tasks {
+		if !t.Live() {
+			continue
+		}
+		what := t.Command
+		if what == "" {
+			what = t.Description
+		}
+		kind := t.Type
+		if kind == "" {
+			kind = "task"
+		}
+		out = append(out, fmt.Sprintf("your background %s %s: %s (%s)", kind, t.ID, clip.Line(what, 120), t.Status))
+	}
+	return clip.List(out, 8)
 }
