@@ -417,6 +417,12 @@ func (g *Guard) gitRules(c *shell.Cmd) []Finding {
 		}
 	case "filter-branch", "filter-repo":
 		return one("git-history-destroy", "rewrites the repository's history.")
+	case "replace":
+		// Listing (-l, --list, no operand) and deleting a replacement
+		// (-d: what git shows is the history again) change nothing.
+		if len(operands) > 0 && !opt("l", "list") && !opt("d", "delete") || opt("", "edit") || opt("", "graft") || opt("", "convert-graft-file") {
+			return one("git-history-destroy", "makes every git command show another object in place of a commit, tree or file (refs/replace): the history, and what checkout, reset and diff take from it, is rewritten in place.")
+		}
 	case "update-ref":
 		if fl.has("d") {
 			return one("git-history-destroy", "deletes a ref directly.")
