@@ -427,8 +427,14 @@ func TestParseErrors(t *testing.T) {
 			"aiwg.yml:4: test_integrity.allow[0].tests[1]: is empty", nil},
 
 		// Syntax.
-		{"yaml syntax", "persistence_loop:\n  max_iterations: [\n", "aiwg.yml: ", []string{"line"}},
-		{"tab indentation", "persistence_loop:\n\tmax_iterations: 3\n", "aiwg.yml: ", nil},
+		{"yaml syntax", "persistence_loop:\n  max_iterations: [\n", "aiwg.yml:2: did not find expected node content", nil},
+		{"tab indentation", "persistence_loop:\n\tmax_iterations: 3\n", "aiwg.yml:2: found character that cannot start any token", nil},
+		{"unterminated string", "completion:\n  command: \"go test\n", "aiwg.yml:2: found unexpected end of stream", nil},
+
+		// Duplicate keys: yaml.v3 takes the last silently when it decodes
+		// into a node, so the checker names them.
+		{"duplicate top-level key", "fail_closed: true\nfail_closed: false\n", "aiwg.yml:2: fail_closed: is set twice (first at line 1): keep one", nil},
+		{"duplicate nested key", "completion:\n  command: go test ./...\n  timeout: 5m\n  command: \"true\"\n", "aiwg.yml:4: completion.command: is set twice (first at line 2): keep one", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
