@@ -107,6 +107,9 @@ func handle(c *hook.Call) (hook.Result, error) {
 func decide(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
+	if ev.Tool == "" {
+		return res, noTool(c) // notool.go
+	}
 	if r, ok := unapproved(c); ok {
 		return r, nil // agentfiles.go
 	}
