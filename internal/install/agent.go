@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
@@ -442,7 +443,7 @@ func readManifestAt(p string) (manifest, error) {
 	}
 	m := manifest{}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s is corrupt (%v): move it aside; ralph uninstall then cannot tell what it added", p, err)
+		return nil, fmt.Errorf("%s is corrupt (%s): move it aside; ralph uninstall then cannot tell what it added", p, jsonerr.Say(err))
 	}
 	return m, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
@@ -132,7 +133,7 @@ func Read(root string) (*Registry, error) {
 	}
 	var r Registry
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("loop registry %s is corrupt (%v); it was left as is: move it aside to start afresh", path, err)
+		return nil, fmt.Errorf("loop registry %s is corrupt (%s); it was left as is: move it aside to start afresh", path, jsonerr.Say(err))
 	}
 	return &r, nil
 }
@@ -149,7 +150,7 @@ func Update(root string, now time.Time, fn func(*Registry) error) error {
 		r := empty()
 		if old != nil {
 			if err := json.Unmarshal(old, r); err != nil {
-				return nil, fmt.Errorf("loop registry %s is corrupt (%v); it was left as is: move it aside to start afresh", path, err)
+				return nil, fmt.Errorf("loop registry %s is corrupt (%s); it was left as is: move it aside to start afresh", path, jsonerr.Say(err))
 			}
 		}
 		if err := fn(r); err != nil {

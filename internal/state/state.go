@@ -28,6 +28,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
@@ -210,7 +211,7 @@ func UpdateJSON[T any](path string, fn func(v *T) error) error {
 
 func decode(path string, data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s is corrupt (%v); it was left as is", path, err)
+		return fmt.Errorf("%s is corrupt (%s); it was left as is", path, jsonerr.Say(err))
 	}
 	return nil
 }
