@@ -396,11 +396,11 @@ func (t *Task) decodeLoop(v *yaml.Node) (*Loop, error) {
 	}
 	var l Loop
 	if err := v.Decode(&l); err != nil {
-		n, msg := yamlError(err)
+		n, key, msg := decodeError(v, "persistence_loop", err) // typeerr.go
 		if n > 0 {
 			line = t.line(n)
 		}
-		return nil, &Error{File: t.Path, Line: line, Key: "persistence_loop", Msg: msg}
+		return nil, &Error{File: t.Path, Line: line, Key: key, Msg: msg}
 	}
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: t.Path, Line: line, Key: "persistence_loop." + key, Msg: fmt.Sprintf(format, args...)}
