@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
@@ -174,12 +177,68 @@ func parse(e *env, fs *flag.FlagSet, usage string, args []string) (bool, error) 
 			fmt.Fprint(e.stdout, usage)
 			return true, nil
 		}
-		return false, exit.Usagef("%s: %v", fs.Name(), err)
+		return false, exit.Usagef("%s: %s", strings.TrimPrefix(fs.Name(), "ralph "), flagError(fs, err))
 	}
-	return false, nil
+	return false, empty(fs)
+}
+
+// badValue matches the flag package's error for a value it cannot parse.
+var badValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+
+// flagError says the flag package's error in the words of the other
+// usage errors: --max-iterations "ten": want a whole number, not
+// `invalid value "ten" for flag -max-iterations: parse error`.
+func flagError(fs *flag.FlagSet, err error) string {
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	want := "another value"
+	if f := fs.Lookup(m[2]); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case int, int64, uint, uint64:
+				want = "a whole number"
+			case float64:
+				want = "a number"
+			case bool:
+				want = "true or false (or leave the value out)"
+			case time.Duration:
+				want = "a duration like 30s or 5m"
+			}
+		}
+	}
+	name := "--" + m[2]
+	if len(m[2]) == 1 {
+		name = "-" + m[2] // -n
+	}
+	if strings.Contains(m[3], "out of range") {
+		return fmt.Sprintf("%s %q: too large (want %s)", name, clip.String(m[1], 40), want)
+	}
+	return fmt.Sprintf("%s %q: want %s", name, clip.String(m[1], 40), want)
+}
+
+// empty refuses a flag given with an empty value (--task "", --agent ""
+// from a variable that was not set): each would otherwise mean its default
+// (every task, the default agent, no filter), not what was typed.
+func empty(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if s, str := g.Get().(string); str && strings.TrimSpace(s) == "" {
+			err = exit.Usagef("%s: --%s is empty: give a value, or leave the flag out", strings.TrimPrefix(fs.Name(), "ralph "), f.Name)
+		}
+	})
+	return err
 }
 
 func version(e *env, args []string) error {
+	if len(args) > 0 {
+		return exit.Usagef("version: unexpected argument %q", clip.String(args[0], 80))
+	}
 	v := Version
 	if v == "" {
 		v = "(devel)"
