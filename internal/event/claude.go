@@ -105,20 +105,10 @@ func parseObject(data []byte) (gjson.Result, error) {
 	return root, nil
 }
 
-// fieldErr names a field of the wrong type, in encoding/json's words.
+// fieldErr names a field of the wrong type, in the words of the fields
+// of tool_input (Kind): "want a string, got a number".
 func fieldErr(key, want string, v gjson.Result) error {
-	got := "string"
-	switch {
-	case v.IsObject():
-		got = "object"
-	case v.IsArray():
-		got = "array"
-	case v.Type == gjson.Number:
-		got = "number"
-	case v.Type == gjson.True || v.Type == gjson.False:
-		got = "bool"
-	}
-	return fmt.Errorf("event field %s: want %s, got %s", key, want, got)
+	return fmt.Errorf("event field %s: want %s, got %s", key, want, Kind(v))
 }
 
 // syntaxErr explains why data is not JSON (the slow path: bad input only).
