@@ -23,6 +23,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
@@ -196,7 +197,7 @@ func (h *Hook) parse(args []string) (agent string, dry bool, err error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return "", false, err
 		}
-		return "", false, exit.Usagef("%s: %v", h.Name, err)
+		return "", false, exit.Usagef("%s: %s", h.Name, flagerr.Say(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return "", false, exit.Usagef("%s: unexpected argument %q (the input comes on stdin)", h.Name, clip.String(fs.Arg(0), 80))
