@@ -166,6 +166,9 @@ func (a *Agent) check(d *doc) error {
 		if v := gjson.Get(d.json, "hooks."+gjson.Escape(h.Event)); v.Exists() && !v.IsArray() {
 			return fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", d.path, h.Event, event.Kind(v))
 		}
+		if err := entries(d.path, d.json, h.Event, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }
