@@ -69,3 +69,41 @@ func TestBadCommandLines(t *testing.T) {
 		})
 	}
 }
+
+// TestBadPaths gives commands paths that are not what they name: each
+// fails (exit 1) with one line naming the path, before doing anything.
+func TestBadPaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ui", "--tasks", "nosuch"}, "ui: --tasks " + filepath.Join(dir, "nosuch") + ": no such directory (the task folders Approved, Done, Rejected are in it)"},
+		{[]string{"ui", "--tasks", "go.mod"}, "ui: --tasks " + filepath.Join(dir, "go.mod") + ": no such directory (the task folders Approved, Done, Rejected are in it)"},
+		{[]string{"explain", "--event", filepath.Join(dir, "adir")}, "explain: --event " + filepath.Join(dir, "adir") + " is a directory: give the file holding the event"},
+		{[]string{"explain", "--event", filepath.Join(dir, "go.mod")}, "explain: " + filepath.Join(dir, "go.mod") + ": the event is not JSON: invalid character 'm' looking for beginning of value (at byte 1)"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, cwd: dir,
+				getenv: func(k string) string {
+					if k == "HOME" || k == "RALPH_STATE_HOME" {
+						return dir
+					}
+					return ""
+				}}
+			code := exit.Report(&stderr, run(e, tt.args))
+			want := "ralph: error: " + tt.want + "\n"
+			if code != exit.Failure || stdout.Len() != 0 || stderr.String() != want {
+				t.Errorf("ralph %q: exit %d, stdout %q, stderr\n%s\nwant exit 1, nothing, and\n%s", tt.args, code, stdout.String(), stderr.String(), want)
+			}
+		})
+	}
+}
