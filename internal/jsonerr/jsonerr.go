@@ -34,6 +34,10 @@ func Say(err error) string {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "truncated"
 	}
+	// time.Time's own decoder, whose errors name no field.
+	if msg := err.Error(); strings.HasPrefix(msg, "Time.UnmarshalJSON") || strings.HasPrefix(msg, "parsing time") {
+		return "a time is not one like 2026-01-27T10:05:00Z"
+	}
 	return err.Error()
 }
 

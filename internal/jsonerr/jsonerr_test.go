@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 )
 
 type entry struct {
@@ -31,6 +32,7 @@ type doc struct {
 	Wrapped []wrapped `json:"wrapped"`
 	Done    bool      `json:"done"`
 	Score   float64   `json:"score"`
+	Started time.Time `json:"started"`
 	Meta    struct {
 		Tags map[string]string `json:"tags"`
 	} `json:"meta"`
@@ -49,6 +51,8 @@ func TestSay(t *testing.T) {
 		{`{"meta":{"tags":[]}}`, "meta.tags: want an object, got a list"},
 		{`{"meta":true}`, "meta: want an object, got true or false"},
 		{`[1]`, "want an object, got a list"},
+		{`{"started":5}`, "a time is not one like 2026-01-27T10:05:00Z"},
+		{`{"started":"yesterday"}`, "a time is not one like 2026-01-27T10:05:00Z"},
 		{`{"version":"1"`, "truncated: it ends at byte 14"},
 		{``, "truncated: it ends at byte 0"},
 		{"\x04garbage", "not valid JSON at byte 1"},
