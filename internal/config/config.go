@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -393,6 +394,11 @@ func Load(path string) (*Config, error) {
 	}
 	data, err = rawfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, lerr := os.Readlink(path); lerr == nil {
+			// A link to nowhere is a broken file, not a missing one: the
+			// defaults would apply with fail_closed off.
+			return nil, &Error{File: path, Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", to)}
+		}
 		return base, nil
 	}
 	if err != nil {

@@ -126,6 +126,18 @@ func TestLoad(t *testing.T) {
 			t.Errorf("Load(missing) = %+v, want the defaults", got)
 		}
 	})
+	t.Run("link to nowhere", func(t *testing.T) {
+		p := filepath.Join(dir, "dangling.yml")
+		if err := os.Symlink(filepath.Join(dir, "gone.yml"), p); err != nil {
+			t.Fatal(err)
+		}
+		// Not "missing": the defaults would apply with fail_closed off.
+		_, err := Load(p)
+		want := p + ": is a symbolic link to " + filepath.Join(dir, "gone.yml") + ", which does not exist"
+		if err == nil || err.Error() != want {
+			t.Errorf("Load(dangling) = %v, want %s", err, want)
+		}
+	})
 	t.Run("empty file", func(t *testing.T) {
 		p := filepath.Join(dir, "empty.yml")
 		if err := os.WriteFile(p, nil, 0o644); err != nil {
