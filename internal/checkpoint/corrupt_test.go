@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,4 +39,34 @@ func TestLoadCorrupt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzLoad reads any bytes as a manifest: Load never panics, and an error
+// names the file on one line.
+func FuzzLoad(f *testing.F) {
+	const id = "cp-20261121T152301-3f9a1c2b"
+	f.Add([]byte(`{"id":"` + id + `","entries":[{"path":"a","kind":"file","size":2}]}`))
+	f.Add([]byte(`{"id":"` + id + `","created":"2026-11-21T15:23:01Z","entries":"x"}`))
+	f.Add([]byte(`{"id":"cp-x"}`))
+	dir := f.TempDir()
+	s := Store{Dir: dir}
+	name := s.manifest(id)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := s.Load(id)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, name) || strings.ContainsAny(msg, "\n\r") {
+				t.Fatalf("Load error %q: want one line naming %s", msg, name)
+			}
+			return
+		}
+		if m.ID != id {
+			t.Fatalf("Load = manifest of %q", m.ID)
+		}
+	})
 }

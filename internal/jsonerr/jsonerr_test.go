@@ -3,6 +3,7 @@ package jsonerr
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,4 +73,29 @@ func TestSay(t *testing.T) {
 	if got := Say(errors.New("disk on fire")); got != "disk on fire" {
 		t.Errorf("Say(other) = %q", got)
 	}
+}
+
+// FuzzSay decodes any bytes as ralph decodes its files: whatever is
+// wrong, Say says it on one line, without encoding/json's Go words.
+func FuzzSay(f *testing.F) {
+	f.Add([]byte(`{"active_loops":[{"pid":"12"}]}`))
+	f.Add([]byte(`{"wrapped":[{"loop_id":7}]}`))
+	f.Add([]byte(`{"started":"x","meta":{"tags":[1]}}`))
+	f.Add([]byte("\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d doc
+		err := json.Unmarshal(data, &d)
+		if err == nil {
+			return
+		}
+		msg := Say(err)
+		if msg == "" || strings.ContainsAny(msg, "\n\r") {
+			t.Fatalf("Say(%q) = %q: want one line", err, msg)
+		}
+		for _, w := range []string{"Go struct", "Go value", "cannot unmarshal", "jsonerr."} {
+			if strings.Contains(msg, w) {
+				t.Fatalf("Say(%q) = %q: says %q", err, msg, w)
+			}
+		}
+	})
 }
