@@ -55,6 +55,8 @@ func TestParseErrors(t *testing.T) {
 		{"no front matter", "# A task\n", "t.md:1: no front matter: a task file starts with a --- line"},
 		{"half written", "---\nid: a\nstate: Approved\ncompletion: tr", "t.md:4: the front matter has no closing --- line (a half-written file?)"},
 		{"empty", "---\n---\nbody\n", "t.md:2: the front matter is empty"},
+		{"not UTF-8", "---\nid: t\xff1\nstate: Approved\n---\n", "t.md:2: the front matter is not UTF-8 text (byte 0xff): save the file as UTF-8"},
+		{"not UTF-8 later", "---\nid: a\nstate: Approved\ncompletion: \"tr\xc3ue\"\n---\n", "t.md:4: the front matter is not UTF-8 text (byte 0xc3): save the file as UTF-8"},
 		{"bad yaml", "---\nid: a\nstate: x: y\n---\n", "t.md:3: front matter: mapping values are not allowed in this context"},
 		{"list", "---\n- a\n---\n", "t.md:2: the front matter must be a mapping of keys"},
 		{"flow", "---\n{id: a, state: Approved}\n---\n", "t.md:2: the front matter is in flow style"},
