@@ -55,7 +55,7 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		switch key {
 		case "tool_input":
 			if !v.IsObject() {
-				err = errors.New("event field tool_input: want an object")
+				err = fieldErr(key, "an object", v)
 				return false
 			}
 			ev.Input = json.RawMessage(v.Raw)
