@@ -390,7 +390,7 @@ func Load(path string) (*Config, error) {
 		}
 		base.SpecFile = spec
 	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, readErr(spec, err)
 	}
 	data, err = rawfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -402,7 +402,7 @@ func Load(path string) (*Config, error) {
 		return base, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, readErr(path, err)
 	}
 	cfg, err := decode(path, data, base, "")
 	if err != nil {
@@ -410,6 +410,24 @@ func Load(path string) (*Config, error) {
 	}
 	cfg.File = path
 	return cfg, nil
+}
+
+// readErr names the configuration file that could not be read, and why,
+// in words: "aiwg.yml: is a directory", not "read aiwg.yml: is a directory".
+func readErr(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		return &Error{File: path, Msg: "is a directory, not a file"}
+	case errors.Is(err, rawfile.ErrNotRegular):
+		return &Error{File: path, Msg: rawfile.ErrNotRegular.Error()}
+	case errors.Is(err, fs.ErrPermission):
+		return &Error{File: path, Msg: "cannot be read (permission denied)"}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{File: path, Msg: "cannot be read: " + err.Error()}
 }
 
 // Default returns the embedded defaults. They come from defaults_gen.go,

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -124,7 +123,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 // empty one.
 func Read(root string) (*Registry, error) {
 	path := project.Layout{Root: root}.Registry()
-	data, err := os.ReadFile(path)
+	data, err := rawfile.ReadFile(path) // a FIFO in its place must not block
 	if errors.Is(err, fs.ErrNotExist) {
 		return empty(), nil
 	}
