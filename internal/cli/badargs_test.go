@@ -36,6 +36,8 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"log", "--tool", ""}, "log: --tool is empty: give a value, or leave the flag out"},
 		{[]string{"list", "--json=maybe"}, `list: --json "maybe": want true or false (or leave the value out)`},
 		{[]string{"doctor", "--runs", "1.5"}, `doctor: --runs "1.5": want a whole number`},
+		{[]string{"doctor", "--runs", "-1"}, "doctor: --runs -1: want 0 to 1000"},
+		{[]string{"doctor", "--runs", "999999999"}, "doctor: --runs 999999999: want 0 to 1000"},
 		{[]string{"run", "--task", ""}, "run: --task is empty: give a value, or leave the flag out"},
 		{[]string{"run", "--agent", ""}, "run: --agent is empty: give a value, or leave the flag out"},
 		{[]string{"run", "--parallel", "two"}, `run: --parallel "two": want a whole number`},
