@@ -8,19 +8,23 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 )
 
-// badValue matches the flag package's error for a value it cannot parse.
-var badValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+// badValue matches the flag package's error for a value it cannot parse;
+// compiled on first use, not when a hook starts (TestPreToolCallOwnInitBytes).
+var badValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+})
 
 // Say says the flag package's error in the words of the other
 // usage errors: --max-iterations "ten": want a whole number, not
 // `invalid value "ten" for flag -max-iterations: parse error`.
 func Say(fs *flag.FlagSet, err error) string {
-	m := badValue.FindStringSubmatch(err.Error())
+	m := badValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err.Error()
 	}
