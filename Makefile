@@ -151,6 +151,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzHardcodes -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzCodeText -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
+	$(GO) test -run='^$$' -fuzz=FuzzSay -fuzztime=20s ./internal/jsonerr/
+	$(GO) test -run='^$$' -fuzz=FuzzLoad -fuzztime=20s ./internal/checkpoint/
 
 clean:
 	rm -rf $(BIN)

@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
@@ -167,7 +168,7 @@ func (s Store) Load(id string) (*Manifest, error) {
 	}
 	m := new(Manifest)
 	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("checkpoint manifest %q is corrupt: %v", name, err)
+		return nil, fmt.Errorf("checkpoint manifest %q is corrupt (%s): move it aside to use the other checkpoints", name, jsonerr.Say(err))
 	}
 	if m.ID != id {
 		return nil, fmt.Errorf("checkpoint manifest %q holds ID %q", name, m.ID)

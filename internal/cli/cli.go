@@ -13,7 +13,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -174,12 +176,32 @@ func parse(e *env, fs *flag.FlagSet, usage string, args []string) (bool, error) 
 			fmt.Fprint(e.stdout, usage)
 			return true, nil
 		}
-		return false, exit.Usagef("%s: %v", fs.Name(), err)
+		return false, exit.Usagef("%s: %s", strings.TrimPrefix(fs.Name(), "ralph "), flagerr.Say(fs, err))
 	}
-	return false, nil
+	return false, empty(fs)
+}
+
+// empty refuses a flag given with an empty value (--task "", --agent ""
+// from a variable that was not set): each would otherwise mean its default
+// (every task, the default agent, no filter), not what was typed.
+func empty(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if s, str := g.Get().(string); str && strings.TrimSpace(s) == "" {
+			err = exit.Usagef("%s: --%s is empty: give a value, or leave the flag out", strings.TrimPrefix(fs.Name(), "ralph "), f.Name)
+		}
+	})
+	return err
 }
 
 func version(e *env, args []string) error {
+	if len(args) > 0 {
+		return exit.Usagef("version: unexpected argument %q", clip.String(args[0], 80))
+	}
 	v := Version
 	if v == "" {
 		v = "(devel)"

@@ -11,6 +11,10 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 )
 
+// maxDoctorRuns bounds --runs: each run calls every hook, so a mistyped
+// count (--runs 700000) would keep doctor busy for hours.
+const maxDoctorRuns = 1000
+
 const doctorUsage = `Usage: ralph doctor [--bin DIR] [--plugin DIR] [--runs N] [--json]
 
 doctor checks this project's ralph-hooks setup and prints one line per
@@ -33,7 +37,7 @@ Flags:
   --bin DIR      directory of ralph and the hooks (default: ralph's own)
   --plugin DIR   also read the hooks of the Claude Code plugin in DIR
                  (install/claude-plugin), as claude --plugin-dir does
-  --runs N       calls timed per hook (default 7; 0: no timing)
+  --runs N       calls timed per hook (default 7; 0: no timing; at most 1000)
   --json         the findings as JSON
 `
 
@@ -49,8 +53,8 @@ func doctorCmd(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return exit.Usagef("doctor: unexpected argument %q", fs.Arg(0))
 	}
-	if *runs < 0 {
-		return exit.Usagef("doctor: --runs %d: want 0 or more", *runs)
+	if *runs < 0 || *runs > maxDoctorRuns {
+		return exit.Usagef("doctor: --runs %d: want 0 to %d", *runs, maxDoctorRuns)
 	}
 	if *bin == "" {
 		d, err := ownDir()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,6 +95,10 @@ func explain(e *env, args []string) error {
 	if ev.Name != "" && ev.Name != event.PreToolUse {
 		return fmt.Errorf("explain: the event is %s; only PreToolUse events are judged by the guard", ev.Name)
 	}
+	if ev.Tool == "" {
+		// As pre-tool-call says it: an event it cannot read is no allow.
+		return errors.New("explain: the event names no tool: pre-tool-call refuses it (exit 1), it judges nothing")
+	}
 	scope, _ := project.NewScope(project.FindRoot(ev.Cwd, e.getenv), "")
 	if f, err := registry.Lookup(scope.Root, ev.SessionID, e.getenv); err == nil {
 		scope.Loop = f.ID
@@ -114,22 +119,30 @@ func explain(e *env, args []string) error {
 func readEvent(e *env, file string) (*event.Event, error) {
 	var r io.Reader = e.stdin
 	if file != "-" {
+		if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("explain: --event %s is a directory: give the file holding the event", file)
+		}
 		f, err := os.Open(file)
 		if err != nil {
-			return nil, fmt.Errorf("reading event: %w", err)
+			return nil, fmt.Errorf("explain: reading event: %w", err)
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := event.Read(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if err == nil {
+		var ev *event.Event
+		if ev, err = event.Decode(data, ""); err == nil {
+			return ev, nil
+		}
 	}
-	ev, err := event.Decode(data, "")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if file == "-" {
+		return nil, fmt.Errorf("explain: %w", err)
 	}
-	return ev, nil
+	// The event package speaks of stdin, as a hook reads it: here it is
+	// a file.
+	msg := strings.Replace(err.Error(), "event on stdin", "the event", 1)
+	return nil, fmt.Errorf("explain: %s: %s", file, msg)
 }
 
 // explained is the JSON form of an explanation.

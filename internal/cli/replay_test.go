@@ -108,8 +108,8 @@ func TestParseReplay(t *testing.T) {
 		{name: "unknown event", in: `{"hook_event_name":"PostToolBatch"}`, err: `event "PostToolBatch": no ralph hook handles it (PreToolUse, PostToolUse, PostToolUseFailure, Stop)`, usage: true},
 		{name: "subagent stop", in: `{"hook_event_name":"SubagentStop"}`, err: `event "SubagentStop"`, usage: true},
 		{name: "empty event name", in: `{"hook_event_name":""}`, err: "event field hook_event_name is empty"},
-		{name: "event name not a string", in: `{"hook_event_name":5}`, err: "event field hook_event_name: want a string, got number"},
-		{name: "event tool_input not an object", in: `{"hook_event_name":"PreToolUse","tool_input":[]}`, err: "event field tool_input: want an object"},
+		{name: "event name not a string", in: `{"hook_event_name":5}`, err: "event field hook_event_name: want a string, got a number"},
+		{name: "event tool_input not an object", in: `{"hook_event_name":"PreToolUse","tool_input":[]}`, err: "event field tool_input: want an object, got an array"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in, err := parseReplay([]byte(tt.in), "")

@@ -63,6 +63,9 @@ func rollback(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return exit.Usagef("rollback: unexpected argument %q", fs.Arg(0))
 	}
+	if *iter < -1 || (*iter == -1 && given(fs, "iteration")) {
+		return exit.Usagef("rollback: --iteration %d: want 0 (the loop's start) or more", *iter)
+	}
 	n := 0
 	for _, b := range []bool{*last, *id != "", *list, *iter >= 0} {
 		if b {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/bench"
+	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/demo"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
@@ -34,6 +35,9 @@ func demoCmd(e *env, args []string) error {
 	keep := fs.Bool("keep", false, "")
 	if help, err := parse(e, fs, demoUsage, args); help || err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return exit.Usagef("demo: unexpected argument %q", clip.String(fs.Arg(0), 80))
 	}
 	return demo.Run(e.stdout, *keep)
 }

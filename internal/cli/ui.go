@@ -51,6 +51,13 @@ func uiCmd(e *env, args []string) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
+	if given(fl, "tasks") {
+		// Given, a folder that is not there is a typo: the board would
+		// show no task, silently, for as long as the dashboard runs.
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("ui: --tasks %s: no such directory (the task folders Approved, Done, Rejected are in it)", dir)
+		}
+	}
 	s, err := ui.New(root, dir)
 	if err != nil {
 		return err

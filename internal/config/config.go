@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -389,14 +390,19 @@ func Load(path string) (*Config, error) {
 		}
 		base.SpecFile = spec
 	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, readErr(spec, err)
 	}
 	data, err = rawfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, lerr := os.Readlink(path); lerr == nil {
+			// A link to nowhere is a broken file, not a missing one: the
+			// defaults would apply with fail_closed off.
+			return nil, &Error{File: path, Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", to)}
+		}
 		return base, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, readErr(path, err)
 	}
 	cfg, err := decode(path, data, base, "")
 	if err != nil {
@@ -404,6 +410,24 @@ func Load(path string) (*Config, error) {
 	}
 	cfg.File = path
 	return cfg, nil
+}
+
+// readErr names the configuration file that could not be read, and why,
+// in words: "aiwg.yml: is a directory", not "read aiwg.yml: is a directory".
+func readErr(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		return &Error{File: path, Msg: "is a directory, not a file"}
+	case errors.Is(err, rawfile.ErrNotRegular):
+		return &Error{File: path, Msg: rawfile.ErrNotRegular.Error()}
+	case errors.Is(err, fs.ErrPermission):
+		return &Error{File: path, Msg: "cannot be read (permission denied)"}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{File: path, Msg: "cannot be read: " + err.Error()}
 }
 
 // Default returns the embedded defaults. They come from defaults_gen.go,
@@ -436,7 +460,7 @@ func Parse(file string, data []byte) (*Config, error) {
 func decode(file string, data []byte, base *Config, only string) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: file, Msg: yamlMsg(err)}
+		return nil, yamlError(file, 0, "", err)
 	}
 	cfg := &Config{}
 	if base != nil {
@@ -473,7 +497,7 @@ func decode(file string, data []byte, base *Config, only string) (*Config, error
 	// risk_rules merge by name; everything else decodes over the base.
 	saved := cfg.RiskRules
 	if err := root.Decode(cfg); err != nil {
-		return nil, &Error{File: file, Msg: yamlMsg(err)}
+		return nil, yamlError(file, 0, "", err)
 	}
 	cfg.RiskRules = saved
 	if err := c.resolve(cfg); err != nil {
@@ -502,7 +526,7 @@ func mergeRules(c *checker, cfg *Config, seq *yaml.Node, overlay bool) error {
 			set[n.Content[j].Value] = true
 		}
 		if err := n.Decode(&r); err != nil {
-			return &Error{File: c.file, Line: n.Line, Key: key, Msg: yamlMsg(err)}
+			return yamlError(c.file, n.Line, key, err)
 		}
 		if r.Name == "" {
 			return &Error{File: c.file, Line: n.Line, Key: key + ".name", Msg: "every rule needs a name"}
@@ -522,7 +546,7 @@ func mergeRules(c *checker, cfg *Config, seq *yaml.Node, overlay bool) error {
 		if k := indexRule(cfg.RiskRules, r.Name); k >= 0 {
 			old := cfg.RiskRules[k]
 			if err := n.Decode(&old); err != nil {
-				return &Error{File: c.file, Line: n.Line, Key: key, Msg: yamlMsg(err)}
+				return yamlError(c.file, n.Line, key, err)
 			}
 			old.Set, old.Line, old.Key = set, n.Line, key
 			cfg.RiskRules[k] = old
@@ -660,6 +684,7 @@ func (c *checker) checkField(n *yaml.Node, t reflect.Type, path, unit string) er
 			}
 		}
 		seen := map[string]string{} // name → how the file spelled it
+		at := map[string]int{}      // name → its line
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			spelling := k.Value
@@ -670,9 +695,12 @@ func (c *checker) checkField(n *yaml.Node, t reflect.Type, path, unit string) er
 			}
 			key := join(path, k.Value)
 			if prev, dup := seen[k.Value]; dup {
+				if prev == spelling {
+					return &Error{File: c.file, Line: k.Line, Key: join(c.spell(path), spelling), Msg: fmt.Sprintf("is set twice (first at line %d): keep one", at[k.Value])}
+				}
 				return &Error{File: c.file, Line: k.Line, Key: join(c.spell(path), spelling), Msg: fmt.Sprintf("is the same key as %s (one is the old name of the other): keep one", prev)}
 			}
-			seen[k.Value] = spelling
+			seen[k.Value], at[k.Value] = spelling, k.Line
 			f, ok := fields[k.Value]
 			if !ok {
 				sort.Strings(names)
@@ -817,11 +845,32 @@ func describe(n *yaml.Node) string {
 	return n.Value
 }
 
-// yamlMsg turns a YAML (go.yaml.in/yaml/v3) error into one line without the "yaml: " noise.
-func yamlMsg(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+// yamlError is err of yaml.v3 as an Error of file, at the line its
+// message names, else at line.
+func yamlError(file string, line int, key string, err error) *Error {
+	n, msg := yamlMsg(err)
+	if n > 0 {
+		line = n
+	}
+	return &Error{File: file, Line: line, Key: key, Msg: msg}
+}
+
+// yamlMsg is the message of a yaml.v3 error on one line, without its
+// "yaml: " prefix, and the line it names (0: none).
+func yamlMsg(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-	return strings.Join(strings.Fields(msg), " ")
+	msg = strings.Join(strings.Fields(msg), " ")
+	// "line 3: found …": the line goes where every other error has it,
+	// aiwg.yml:3.
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, after, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil && n > 0 {
+				return n, after
+			}
+		}
+	}
+	return 0, msg
 }
 
 // line returns the line of key in the file, or of its nearest ancestor the

@@ -126,6 +126,18 @@ func TestLoad(t *testing.T) {
 			t.Errorf("Load(missing) = %+v, want the defaults", got)
 		}
 	})
+	t.Run("link to nowhere", func(t *testing.T) {
+		p := filepath.Join(dir, "dangling.yml")
+		if err := os.Symlink(filepath.Join(dir, "gone.yml"), p); err != nil {
+			t.Fatal(err)
+		}
+		// Not "missing": the defaults would apply with fail_closed off.
+		_, err := Load(p)
+		want := p + ": is a symbolic link to " + filepath.Join(dir, "gone.yml") + ", which does not exist"
+		if err == nil || err.Error() != want {
+			t.Errorf("Load(dangling) = %v, want %s", err, want)
+		}
+	})
 	t.Run("empty file", func(t *testing.T) {
 		p := filepath.Join(dir, "empty.yml")
 		if err := os.WriteFile(p, nil, 0o644); err != nil {
@@ -427,8 +439,14 @@ func TestParseErrors(t *testing.T) {
 			"aiwg.yml:4: test_integrity.allow[0].tests[1]: is empty", nil},
 
 		// Syntax.
-		{"yaml syntax", "persistence_loop:\n  max_iterations: [\n", "aiwg.yml: ", []string{"line"}},
-		{"tab indentation", "persistence_loop:\n\tmax_iterations: 3\n", "aiwg.yml: ", nil},
+		{"yaml syntax", "persistence_loop:\n  max_iterations: [\n", "aiwg.yml:2: did not find expected node content", nil},
+		{"tab indentation", "persistence_loop:\n\tmax_iterations: 3\n", "aiwg.yml:2: found character that cannot start any token", nil},
+		{"unterminated string", "completion:\n  command: \"go test\n", "aiwg.yml:2: found unexpected end of stream", nil},
+
+		// Duplicate keys: yaml.v3 takes the last silently when it decodes
+		// into a node, so the checker names them.
+		{"duplicate top-level key", "fail_closed: true\nfail_closed: false\n", "aiwg.yml:2: fail_closed: is set twice (first at line 1): keep one", nil},
+		{"duplicate nested key", "completion:\n  command: go test ./...\n  timeout: 5m\n  command: \"true\"\n", "aiwg.yml:4: completion.command: is set twice (first at line 2): keep one", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,8 +3,9 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
 // Fallback is the configuration hooks use when aiwg.yml (or the seed's
@@ -42,7 +43,7 @@ func LoadOrFallback(path string) (cfg *Config, problem error) {
 func Digest(path string) string {
 	h := sha256.New()
 	for _, p := range []string{path, filepath.Join(filepath.Dir(path), SpecFile)} {
-		data, err := os.ReadFile(p)
+		data, err := rawfile.ReadFile(p) // a FIFO in its place must not block the hook
 		if err != nil {
 			h.Write([]byte("\x00unreadable:" + p + "\x00"))
 			continue

@@ -294,6 +294,8 @@ func checkState(r *report, root string) {
 				err = fmt.Errorf("the registry lists it, but %s is missing", sc.State())
 			case err == nil && st.LoopID != e.LoopID:
 				err = fmt.Errorf("%s holds loop %q, not this one", sc.State(), st.LoopID)
+			case err == nil:
+				err = st.Check(sc.State())
 			}
 			if err != nil {
 				bad++

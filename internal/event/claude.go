@@ -55,7 +55,7 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		switch key {
 		case "tool_input":
 			if !v.IsObject() {
-				err = errors.New("event field tool_input: want an object")
+				err = fieldErr(key, "an object", v)
 				return false
 			}
 			ev.Input = json.RawMessage(v.Raw)
@@ -108,20 +108,10 @@ func parseObject(data []byte) (gjson.Result, error) {
 	return root, nil
 }
 
-// fieldErr names a field of the wrong type, in encoding/json's words.
+// fieldErr names a field of the wrong type, in the words of the fields
+// of tool_input (Kind): "want a string, got a number".
 func fieldErr(key, want string, v gjson.Result) error {
-	got := "string"
-	switch {
-	case v.IsObject():
-		got = "object"
-	case v.IsArray():
-		got = "array"
-	case v.Type == gjson.Number:
-		got = "number"
-	case v.Type == gjson.True || v.Type == gjson.False:
-		got = "bool"
-	}
-	return fmt.Errorf("event field %s: want %s, got %s", key, want, got)
+	return fmt.Errorf("event field %s: want %s, got %s", key, want, Kind(v))
 }
 
 // syntaxErr explains why data is not JSON (the slow path: bad input only).

@@ -64,12 +64,12 @@ func (Cursor) Decode(data []byte) (*Event, error) {
 	}
 	switch ev.Native {
 	case "beforeShellExecution", "afterShellExecution":
-		ev.NativeTool, in = "Shell", input("command", f.raw("command"))
+		ev.NativeTool, in = "Shell", input("command", f.rawStr("command"))
 		if ev.Native == "afterShellExecution" {
 			ev.Response = input("stdout", f.raw("output"))
 		}
 	case "beforeReadFile":
-		ev.NativeTool, in = "Read", input("file_path", f.raw("file_path"))
+		ev.NativeTool, in = "Read", input("file_path", f.rawStr("file_path"))
 	case "afterFileEdit":
 		ev.NativeTool, in = "Edit", input("file_path", f.raw("file_path"), "edits", f.raw("edits"))
 	case "postToolUse", "afterMCPExecution":

@@ -177,3 +177,18 @@ func TestGeminiLastMessage(t *testing.T) {
 		t.Errorf("geminiLast of a large transcript = %q, want %q", got, last)
 	}
 }
+
+// TestDialectFieldNames: a field of the wrong type is named as the agent
+// sent it, not as ralph reads it (Cursor's command, not tool_input.command).
+func TestDialectFieldNames(t *testing.T) {
+	for _, tt := range []struct{ agent, in, want string }{
+		{"cursor", `{"hook_event_name":"beforeShellExecution","command":7}`, "event field command: want a string, got a number"},
+		{"cursor", `{"hook_event_name":"beforeReadFile","file_path":["a"]}`, "event field file_path: want a string, got an array"},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"rm -rf /"}`, "event field tool_input: want an object, got a string"},
+	} {
+		_, err := Decode([]byte(tt.in), tt.agent)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Decode(%s, %s) error = %v, want %q", tt.in, tt.agent, err, tt.want)
+		}
+	}
+}

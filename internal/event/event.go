@@ -202,6 +202,11 @@ func Decode(data []byte, agent string) (*Event, error) {
 	return ev, nil
 }
 
+// Detect names the dialect data looks like, as Decode reads it when no
+// agent is given: a hook tells the human which --agent an event it could
+// not read may need.
+func Detect(data []byte) string { return detect(data) }
+
 // geminiEvent reports whether s is an event name only Gemini CLI sends.
 func geminiEvent(s string) bool {
 	switch s {

@@ -409,10 +409,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"hook_event_name bool", `{"hook_event_name":true}`, []string{"hook_event_name", "want a string", "bool"}},
 		{"stop_hook_active string", `{"hook_event_name":"Stop","stop_hook_active":"true"}`, []string{"stop_hook_active", "want a boolean", "string"}},
 		{"duration_ms string", `{"duration_ms":"5"}`, []string{"duration_ms", "want a number", "string"}},
-		{"tool_input string", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"rm -rf /"}`, []string{"tool_input", "want an object"}},
-		{"tool_input array", `{"tool_input":["rm","-rf","/"]}`, []string{"tool_input", "want an object"}},
-		{"tool_input number", `{"tool_input":5}`, []string{"tool_input", "want an object"}},
-		{"tool_input bool", `{"tool_input":true}`, []string{"tool_input", "want an object"}},
+		{"tool_input string", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"rm -rf /"}`, []string{"tool_input", "want an object, got a string"}},
+		{"tool_input array", `{"tool_input":["rm","-rf","/"]}`, []string{"tool_input", "want an object, got an array"}},
+		{"tool_input number", `{"tool_input":5}`, []string{"tool_input", "want an object, got a number"}},
+		{"tool_input bool", `{"tool_input":true}`, []string{"tool_input", "want an object, got a boolean"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,6 +88,16 @@ func (f *fields) raw(key string) json.RawMessage {
 	return nil
 }
 
+// rawStr is raw for a field that must be a string: one of another type
+// is named as the agent sent it (command), not as ralph reads it
+// (tool_input.command).
+func (f *fields) rawStr(key string) json.RawMessage {
+	if v := f.get(key); v.Exists() && v.Type != gjson.String {
+		f.fail(key, "a string", v)
+	}
+	return f.raw(key)
+}
+
 // text returns field key as text: a string as it is, anything else as its
 // JSON.
 func (f *fields) text(key string) string {

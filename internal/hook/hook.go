@@ -23,6 +23,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 )
@@ -196,10 +197,14 @@ func (h *Hook) parse(args []string) (agent string, dry bool, err error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return "", false, err
 		}
-		return "", false, exit.Usagef("%s: %v", h.Name, err)
+		return "", false, exit.Usagef("%s: %s", h.Name, flagerr.Say(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return "", false, exit.Usagef("%s: unexpected argument %q (the input comes on stdin)", h.Name, clip.String(fs.Arg(0), 80))
+	}
+	if agent != "" && !slices.Contains(event.Agents(), agent) {
+		// Said before stdin is read: an empty event would hide it.
+		return "", false, exit.Usagef("%s: --agent %q: want one of %s", h.Name, clip.String(agent, 40), strings.Join(event.Agents(), ", "))
 	}
 	if check != nil {
 		if err := check(); err != nil {
@@ -271,13 +276,36 @@ func (h *Hook) find(root, session string, dry bool, getenv func(string) string, 
 	return found, nil
 }
 
-// write writes the handler's answer, or its output, to stdout.
+// write writes the handler's answer, or its output, to stdout. A refusal
+// of a tool call that the agent's dialect cannot say (its answer renders
+// as nothing, which every agent reads as allow) is an error: the event was
+// not the dialect's own (a registration with the wrong --agent).
 func write(stdout io.Writer, ev *event.Event, res Result) error {
 	if res.Output != nil {
 		_, err := stdout.Write(res.Output)
 		return err
 	}
-	return answer.For(stdout, ev, res.Answer)
+	w := &counter{w: stdout}
+	if err := answer.For(w, ev, res.Answer); err != nil {
+		return err
+	}
+	d := answer.Effective(ev, res.Answer).Decision
+	if w.n == 0 && ev.Name == event.PreToolUse && (d == answer.Deny || d == answer.Ask) {
+		return fmt.Errorf("the answer %s cannot be said to %s for its event %q, which is not one of its own: register the hook with the --agent of the agent that runs it", d, ev.Agent, clip.String(ev.Native, 40))
+	}
+	return nil
+}
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n int
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
 
 // fail reports err and returns a hook's exit code for it.

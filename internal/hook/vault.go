@@ -11,6 +11,7 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
@@ -104,7 +105,7 @@ func gateTamper(root, id, detail string, now time.Time) error {
 		st := map[string]any{}
 		if len(old) > 0 {
 			if err := json.Unmarshal(old, &st); err != nil {
-				return nil, fmt.Errorf("%s is corrupt (%v)", sc.State(), err)
+				return nil, fmt.Errorf("%s is corrupt (%s)", sc.State(), jsonerr.Say(err))
 			}
 		}
 		n := 1

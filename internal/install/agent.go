@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
@@ -164,6 +165,9 @@ func (a *Agent) check(d *doc) error {
 	for _, h := range a.Hooks {
 		if v := gjson.Get(d.json, "hooks."+gjson.Escape(h.Event)); v.Exists() && !v.IsArray() {
 			return fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", d.path, h.Event, event.Kind(v))
+		}
+		if err := entries(d.path, d.json, h.Event, false); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -442,7 +446,7 @@ func readManifestAt(p string) (manifest, error) {
 	}
 	m := manifest{}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s is corrupt (%v): move it aside; ralph uninstall then cannot tell what it added", p, err)
+		return nil, fmt.Errorf("%s is corrupt (%s): move it aside; ralph uninstall then cannot tell what it added", p, jsonerr.Say(err))
 	}
 	return m, nil
 }

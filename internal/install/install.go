@@ -221,8 +221,28 @@ func readDoc(path string) (*doc, error) {
 		if v := gjson.Get(d.json, "hooks."+h.Event); v.Exists() && !v.IsArray() {
 			return nil, fmt.Errorf("%s: \"hooks.%s\": want an array, got %s; nothing was changed", path, h.Event, event.Kind(v))
 		}
+		if err := entries(path, d.json, h.Event, true); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
+}
+
+// entries refuses a hooks array whose entries are not objects (and, for
+// Claude Code's layout, whose entries' hooks are not arrays): an agent
+// that validates its settings may skip such a file whole, and with it the
+// hooks install would add, while install said they were in.
+func entries(path, doc, name string, nested bool) error {
+	key := "hooks." + gjson.Escape(name)
+	for i, e := range gjson.Get(doc, key).Array() {
+		if !e.IsObject() {
+			return fmt.Errorf("%s: \"hooks.%s[%d]\": want an object, got %s; fix it or move it aside, nothing was changed", path, name, i, event.Kind(e))
+		}
+		if hs := e.Get("hooks"); nested && hs.Exists() && !hs.IsArray() {
+			return fmt.Errorf("%s: \"hooks.%s[%d].hooks\": want an array, got %s; fix it or move it aside, nothing was changed", path, name, i, event.Kind(hs))
+		}
+	}
+	return nil
 }
 
 // syntaxError describes why data is not JSON, with the line.

@@ -118,6 +118,9 @@ func ForceAbort(root, id string, now time.Time) (*State, error) {
 	}
 	var st State
 	err = state.ReadJSON(sc.State(), &st)
+	if err == nil && st.LoopID != "" {
+		err = st.Check(sc.State()) // a state this ralph cannot act on is forced out like a corrupt one
+	}
 	switch {
 	case err == nil && st.LoopID != "":
 		return Abort(root, id, now)

@@ -142,7 +142,7 @@ func roomFor(o Options) error {
 func newState(id string, o Options, m Metrics) *State {
 	now := o.Now.UTC()
 	return &State{
-		Version:          1,
+		Version:          StateVersion,
 		LoopID:           id,
 		Task:             o.Task,
 		Status:           Running,

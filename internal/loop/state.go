@@ -201,6 +201,9 @@ func Read(root, id string) (*State, project.Scope, error) {
 			return nil, sc, fmt.Errorf("%w %s in this project (see ralph list)", ErrNoLoop, id)
 		}
 	}
+	if err == nil {
+		err = st.Check(sc.State())
+	}
 	if err != nil {
 		return nil, sc, err
 	}
@@ -213,6 +216,9 @@ func update(sc project.Scope, now time.Time, fn func(*State) error) error {
 	err := state.UpdateJSON(sc.State(), func(st *State) error {
 		if st.LoopID == "" {
 			return fmt.Errorf("no loop %s in this project (see ralph list)", sc.Loop)
+		}
+		if err := st.Check(sc.State()); err != nil {
+			return err
 		}
 		if err := fn(st); err != nil {
 			return err

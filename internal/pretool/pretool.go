@@ -82,6 +82,9 @@ func Handle(c *hook.Call) (hook.Result, error) {
 		decision = answer.Ask // it may run unguarded
 	}
 	if e := moveDirs(c, before, decision); e != nil {
+		if err != nil && e.Error() == err.Error() {
+			return res, err // the event's own error: said once, by the caller
+		}
 		fmt.Fprintf(c.Stderr, "ralph: warning: following the shell's directory: %v\n", e)
 		if err == nil && (decision == answer.Allow || decision == answer.Warn) {
 			// Unrecorded, a cd would leave the next call judged in the
@@ -107,6 +110,9 @@ func handle(c *hook.Call) (hook.Result, error) {
 func decide(c *hook.Call) (hook.Result, error) {
 	ev := c.Event
 	res := hook.Result{Target: hook.Target(ev)}
+	if ev.Tool == "" {
+		return res, noTool(c) // notool.go
+	}
 	if r, ok := unapproved(c); ok {
 		return r, nil // agentfiles.go
 	}

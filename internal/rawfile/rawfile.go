@@ -10,3 +10,9 @@
 // for fresh memory (a page fault apiece) once, not ten times. Errors are os's: *fs.PathError, so
 // errors.Is(err, fs.ErrNotExist) holds as for os.ReadFile.
 package rawfile
+
+import "errors"
+
+// ErrNotRegular is the error of ReadFile and ReadInto for a path that is
+// neither a regular file nor a directory (a FIFO, a device, a socket).
+var ErrNotRegular = errors.New("is not a regular file (a FIFO, a device or a socket)")

@@ -12,12 +12,29 @@ func ReadFile(name string) ([]byte, error) { return ReadInto(nil, name) }
 
 // ReadInto reads the whole file name into buf's storage, from its start,
 // growing it as needed, and returns what it read.
+//
+// Only a regular file is read: a FIFO, a device or a socket in its place
+// (mkfifo aiwg.yml) would block the hook on the open or the read, or never
+// end (/dev/zero), so it is an error, ErrNotRegular; a directory is
+// syscall.EISDIR, as for os.ReadFile. O_NONBLOCK keeps the open of a FIFO
+// from waiting for a writer; on a regular file it changes nothing.
 func ReadInto(buf []byte, name string) ([]byte, error) {
-	fd, err := open(name, syscall.O_RDONLY, 0)
+	fd, err := open(name, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+	case syscall.S_IFDIR:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	default:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
+	}
 	if cap(buf) == 0 {
 		buf = make([]byte, 0, 4096) // not before the open: a missing file costs no memory
 	}

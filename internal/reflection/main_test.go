@@ -94,11 +94,13 @@ func TestMainExitCodes(t *testing.T) {
 		{"", []string{"--format", "xml", "--loop", "x"}, 1, `--format "xml": want text or json`},
 		{"", []string{"--loop", "../x"}, 1, `--loop: invalid loop id "../x"`},
 		{"", []string{"--iteration", "0", "--loop", "x"}, 1, "--iteration 0: want 1 to 1000000"},
+		{"", []string{"--iteration", "three", "--loop", "x"}, 1, "ralph: error: post-iteration-reflect: --iteration \"three\": want a whole number\n"},
+		{"", []string{"--agent", "nosuch", "--loop", "x"}, 1, "ralph: error: post-iteration-reflect: --agent \"nosuch\": want one of claude, codex, copilot, cursor, gemini, opencode\n"},
 		{"", []string{"extra"}, 1, `unexpected argument "extra"`},
 		{"", nil, 1, "stdin is empty"},
 		{`{"loop_id":"x","bogus":1}`, nil, 1, `ralph: error: iteration JSON: unknown field "bogus"`},
 		{`{"hook_event_name":"PreToolUse","tool_name":"Bash"}`, nil, 1, `event "PreToolUse": want a Stop event`},
-		{`{"hook_event_name":"Stop","cwd":5}`, nil, 1, "event field cwd: want a string, got number"},
+		{`{"hook_event_name":"Stop","cwd":5}`, nil, 1, "event field cwd: want a string, got a number"},
 	}
 	for _, tt := range tests {
 		code, out, errs := run(t, root, tt.stdin, tt.args...)

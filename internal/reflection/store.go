@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -109,7 +110,7 @@ func loadIndex(dir string, data []byte) (*index, error) {
 	idx := &index{}
 	if data != nil {
 		if err := json.Unmarshal(data, idx); err != nil {
-			return nil, fmt.Errorf("%s is corrupt (%v); it was left as is: move it aside to start counting afresh", filepath.Join(dir, indexFile), err)
+			return nil, fmt.Errorf("%s is corrupt (%s); it was left as is: move it aside to start counting afresh", filepath.Join(dir, indexFile), jsonerr.Say(err))
 		}
 	} else {
 		ents, err := os.ReadDir(dir)

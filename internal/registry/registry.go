@@ -15,12 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
@@ -123,7 +123,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 // empty one.
 func Read(root string) (*Registry, error) {
 	path := project.Layout{Root: root}.Registry()
-	data, err := os.ReadFile(path)
+	data, err := rawfile.ReadFile(path) // a FIFO in its place must not block
 	if errors.Is(err, fs.ErrNotExist) {
 		return empty(), nil
 	}
@@ -132,7 +132,7 @@ func Read(root string) (*Registry, error) {
 	}
 	var r Registry
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("loop registry %s is corrupt (%v); it was left as is: move it aside to start afresh", path, err)
+		return nil, fmt.Errorf("loop registry %s is corrupt (%s); it was left as is: move it aside to start afresh", path, jsonerr.Say(err))
 	}
 	return &r, nil
 }
@@ -149,7 +149,7 @@ func Update(root string, now time.Time, fn func(*Registry) error) error {
 		r := empty()
 		if old != nil {
 			if err := json.Unmarshal(old, r); err != nil {
-				return nil, fmt.Errorf("loop registry %s is corrupt (%v); it was left as is: move it aside to start afresh", path, err)
+				return nil, fmt.Errorf("loop registry %s is corrupt (%s); it was left as is: move it aside to start afresh", path, jsonerr.Say(err))
 			}
 		}
 		if err := fn(r); err != nil {

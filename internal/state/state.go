@@ -28,6 +28,8 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
@@ -165,7 +167,7 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	defer unlock()
-	old, err := os.ReadFile(path)
+	old, err := rawfile.ReadFile(path) // a FIFO in its place must not block
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -180,7 +182,7 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 // alone and returns an error wrapping fs.ErrNotExist; a file that does not
 // parse is an error naming it.
 func ReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := rawfile.ReadFile(path) // a FIFO in its place must not block
 	if err != nil {
 		return err
 	}
@@ -210,7 +212,7 @@ func UpdateJSON[T any](path string, fn func(v *T) error) error {
 
 func decode(path string, data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s is corrupt (%v); it was left as is", path, err)
+		return fmt.Errorf("%s is corrupt (%s); it was left as is", path, jsonerr.Say(err))
 	}
 	return nil
 }

@@ -13,8 +13,16 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
 )
 
-// Read reads and parses the task file at path.
+// Read reads and parses the task file at path. A symbolic link is
+// refused, not followed: ralph run rewrites its task files and moves them
+// between folders, which would replace the link and leave its target
+// behind. So is anything but a regular file (a FIFO would block the open).
 func Read(path string) (*Task, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, &Error{File: path, Msg: "is a symbolic link: ralph run rewrites and moves its task files, so put the file itself here"}
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return nil, &Error{File: path, Msg: "is not a regular file"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -45,7 +53,9 @@ func IsTaskName(name string) bool {
 }
 
 // List returns the paths of the task files in the state folder of dir,
-// sorted by name. A missing folder holds none.
+// sorted by name. A missing folder holds none. Symbolic links and other
+// files that are no regular file are listed too, for Read to refuse by
+// name: skipped, a task would silently never run.
 func List(dir, state string) ([]string, error) {
 	folder := filepath.Join(dir, state)
 	ents, err := os.ReadDir(folder)
@@ -57,7 +67,7 @@ func List(dir, state string) ([]string, error) {
 	}
 	var paths []string
 	for _, e := range ents {
-		if IsTaskName(e.Name()) && e.Type().IsRegular() {
+		if IsTaskName(e.Name()) && !e.IsDir() {
 			paths = append(paths, filepath.Join(folder, e.Name()))
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -193,6 +194,19 @@ func Parse(path string, data []byte) (*Task, error) {
 		return nil, err
 	}
 	front := data[t.fmStart:t.fmEnd]
+	if !utf8.Valid(front) {
+		// yaml.v3 says only "invalid leading UTF-8 octet".
+		i := 0
+		for i < len(front) {
+			r, n := utf8.DecodeRune(front[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		line := 1 + bytes.Count(front[:i], []byte("\n"))
+		return nil, errAt(t.line(line), "", "the front matter is not UTF-8 text (byte 0x%02x): save the file as UTF-8", front[i])
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
 		line, msg := yamlError(err)
@@ -396,11 +410,11 @@ func (t *Task) decodeLoop(v *yaml.Node) (*Loop, error) {
 	}
 	var l Loop
 	if err := v.Decode(&l); err != nil {
-		n, msg := yamlError(err)
+		n, key, msg := decodeError(v, "persistence_loop", err) // typeerr.go
 		if n > 0 {
 			line = t.line(n)
 		}
-		return nil, &Error{File: t.Path, Line: line, Key: "persistence_loop", Msg: msg}
+		return nil, &Error{File: t.Path, Line: line, Key: key, Msg: msg}
 	}
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: t.Path, Line: line, Key: "persistence_loop." + key, Msg: fmt.Sprintf(format, args...)}

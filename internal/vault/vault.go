@@ -539,7 +539,7 @@ func (v *Vault) Adopt() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	data, err := os.ReadFile(v.path(rel))
+	data, err := rawfile.ReadFile(v.path(rel)) // a FIFO in its place must not block
 	unlock()
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
