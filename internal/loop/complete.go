@@ -120,6 +120,9 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		return j
 	}
 	j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, base.Inputs, base.Collected)
+	if it.Verified {
+		completion.GoInstall(sc.Root, base.Collected, j.latest.Inputs) // a passing run only: its cost
+	}
 	add := func(typ, detail string, tests []string) {
 		j.regs = append(j.regs, Regression{
 			EventID: fmt.Sprintf("reg-%03d-%s", it.N, typ), Iteration: it.N, Type: typ, Severity: "critical",
