@@ -2,45 +2,30 @@ package completion
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
-// maxGoRoot bounds the entries of the Go installations whose status is
-// read at one Stop by [GoInstall].
-const maxGoRoot = 30000
-
-// GoInstall records in in a file of the Go installations that build the
-// tests of the Go project at root changed after since (the baseline's
-// Collect): go hashes the standard library's sources into its build
-// cache's keys, so a testing package whose Fail returns at once, put in
-// GOROOT/src/testing, is compiled into every test binary, ralph's own
-// GOCACHE and -count=1 notwithstanding, and no test fails again. The
-// files read are the standard library's (GOROOT/src without cmd, testdata
-// and test files), the programs and headers of bin and pkg (go, compile,
-// link, vet …) and GOROOT's go.env (GOFLAGS=-toolexec …), by their status
-// change time (ctime), which cannot be set back. Nothing is recorded at
-// the start (since is zero), so a Go upgraded in place during the loop is
-// a change too. Reading some 6,000 entries, it is called for a passing
-// run only (see loop's judgeCompletion): a failing one completes nothing.
-func GoInstall(root string, since time.Time, in Inputs) {
-	if since.IsZero() {
-		return
-	}
+// goInstall records in in a file of the Go installations that build the
+// tests of the Go project at root changed after since: go hashes the
+// standard library's sources into its build cache's keys, so a testing
+// package whose Fail returns at once, put in GOROOT/src/testing, is
+// compiled into every test binary, ralph's own GOCACHE and -count=1
+// notwithstanding, and no test fails again. The files read are the
+// standard library's (GOROOT/src without cmd, testdata and test files),
+// the programs and headers of bin and pkg (go, compile, link, vet …) and
+// GOROOT's go.env (GOFLAGS=-toolexec …).
+func goInstall(root string, since time.Time, budget *int, in Inputs) {
 	gomod, _ := readSmall(filepath.Join(root, "go.mod"))
 	if gomod == nil {
 		return
 	}
-	budget := maxGoRoot
 	for _, r := range goRoots(gomod) {
-		if f := goRootChanged(r, since, &budget); f != "" {
+		if f := goRootChanged(r, since, budget); f != "" {
 			in.add("Go installation file changed since the start: "+f, []byte(f))
 		}
 	}
@@ -127,60 +112,23 @@ func modCache() string {
 }
 
 // goRootChanged returns the first file or directory (a file made or
-// removed changes its directory's) of the installation at r that
-// [GoInstall] reads whose status changed after since (a link's and its
-// target's), "" when none did. Each entry read costs one of budget.
+// removed changes its directory's) of the Go installation at r that
+// [goInstall] reads whose status changed after since, "" when none did.
 func goRootChanged(r string, since time.Time, budget *int) string {
-	after := func(info fs.FileInfo) bool {
-		ct := treeview.StampOf(info).CTime
-		return ct != 0 && time.Unix(0, ct).After(since)
-	}
-	changed := func(p string) bool {
-		*budget--
-		info, err := os.Lstat(p)
-		if err != nil {
-			return false
-		}
-		if after(info) {
-			return true
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			if t, err := os.Stat(p); err == nil && after(t) {
-				return true
-			}
-		}
-		return false
-	}
-	if changed(filepath.Join(r, "go.env")) {
+	if changedEntry(filepath.Join(r, "go.env"), since, budget) {
 		return filepath.Join(r, "go.env")
 	}
-	found, dir := "", "" // a file rather than its directory, when both changed
+	cmd := filepath.Join(r, "src", "cmd")
+	skipDir := func(p string) bool { return p == cmd || filepath.Base(p) == "testdata" }
+	skipFile := func(p string) bool { return strings.HasSuffix(p, "_test.go") }
+	dir := ""
 	for _, top := range []string{"bin", "pkg", "src"} {
-		base := filepath.Join(r, top)
-		_ = filepath.WalkDir(base, func(q string, d fs.DirEntry, err error) error {
-			if err != nil || *budget <= 0 {
-				return fs.SkipDir
-			}
-			if d.IsDir() {
-				if q == filepath.Join(r, "src", "cmd") || d.Name() == "testdata" {
-					return fs.SkipDir
-				}
-				if dir == "" && changed(q) {
-					dir = q
-				}
-				return nil
-			}
-			if top == "src" && strings.HasSuffix(d.Name(), "_test.go") {
-				return nil
-			}
-			if changed(q) {
-				found = q
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if found != "" {
-			return found
+		f, d := firstChanged(filepath.Join(r, top), since, budget, skipDir, skipFile)
+		if f != "" {
+			return f
+		}
+		if dir == "" {
+			dir = d
 		}
 	}
 	return dir

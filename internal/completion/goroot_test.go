@@ -41,7 +41,7 @@ func TestGoRootChanged(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			budget := maxGoRoot
+			budget := maxInstall
 			got := goRootChanged(r, c.since, &budget)
 			want := ""
 			if c.want != "" {
@@ -151,7 +151,7 @@ func BenchmarkGoInstall(b *testing.B) {
 	since := time.Now().Add(time.Hour)
 	for range b.N {
 		in := Inputs{}
-		GoInstall(root, since, in)
+		Installations(root, "go test ./...", nil, since, in)
 		if len(in) != 0 {
 			b.Fatalf("changed: %v", in)
 		}

@@ -121,7 +121,7 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 	}
 	j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, base.Inputs, base.Collected)
 	if it.Verified {
-		completion.GoInstall(sc.Root, base.Collected, j.latest.Inputs) // a passing run only: its cost
+		completion.Installations(sc.Root, st.Completion.Command, idx, base.Collected, j.latest.Inputs) // a passing run only: its cost
 	}
 	add := func(typ, detail string, tests []string) {
 		j.regs = append(j.regs, Regression{
