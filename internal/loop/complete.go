@@ -145,7 +145,11 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 	if failed := completion.FailedAnyway(res, base.Results, base.Passed); it.Verified && len(failed) > 0 {
 		add(TestsFailed, fmt.Sprintf("the completion command exited 0, but its runner reported %d failing tests: %s", len(failed), strings.Join(clip.List(failed, 10), ", ")), clip.List(failed, 50))
 	}
-	if bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res); len(bent) > 0 {
+	bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res)
+	if it.Verified {
+		bent = append(bent, rebent(ctx, sc.Root, cfg.TestFiles, base.Failing, res)...) // rebent.go
+	}
+	if len(bent) > 0 {
 		var ds, names []string
 		for _, b := range bent {
 			ds = append(ds, fmt.Sprintf("%s: %s → %s", b.Test, quoteLines(b.Old), quoteLines(b.New)))
