@@ -23,8 +23,10 @@ func pyStdlibSkipDir(p string) bool {
 	return pyStdlibSkip[n] || strings.HasPrefix(n, "config-")
 }
 
-// pythonInstall records in in a file of the Python standard libraries
-// changed after since: a sitecustomize.py there (Debian's own is one, a
+// pythonInstall records in in the pyvenv.cfg of a virtual environment
+// (its home names the interpreter whose standard library Python loads:
+// another one's, with a sitecustomize.py, by one line changed) and a file
+// of the Python standard libraries changed after since: a sitecustomize.py there (Debian's own is one, a
 // link to /etc) runs in every Python process and can name a pytest plugin
 // that turns every failure into a pass, a patched module of the standard
 // library runs in pytest's. The libraries are those of the interpreters
@@ -32,6 +34,11 @@ func pyStdlibSkipDir(p string) bool {
 // directories, tests and GUI; __pycache__ is read (a compiled module is
 // loaded before its source).
 func pythonInstall(root string, since time.Time, budget *int, in Inputs) {
+	for _, cfg := range venvConfigs(root) {
+		if changedEntry(cfg, since, budget) {
+			in.add("Python virtual environment's configuration changed since the start: "+cfg, []byte(cfg))
+		}
+	}
 	skipFile := func(string) bool { return false }
 	for _, lib := range pythonStdlibs(root) {
 		f, d := firstChanged(lib, since, budget, pyStdlibSkipDir, skipFile)
@@ -49,7 +56,8 @@ func pythonInstall(root string, since time.Time, budget *int, in Inputs) {
 // system's (/usr/lib, /usr/local/lib), those of python3, python, pytest
 // and py.test found on PATH (a script's by its #! line) and in the
 // project's virtual environments (their links resolved to the base
-// interpreter), and pyenv's versions that PYENV_VERSION, a .python-version
+// interpreter, and the home their pyvenv.cfg names, where Python takes
+// its standard library from), and pyenv's versions that PYENV_VERSION, a .python-version
 // at or above root, or pyenv's global version file select; each once.
 func pythonStdlibs(root string) []string {
 	prefixes := []string{"/usr", "/usr/local"}
@@ -77,6 +85,11 @@ func pythonStdlibs(root string) []string {
 	}
 	for _, v := range []string{".venv", "venv", "env"} {
 		interp(filepath.Join(root, v, "bin", "python3"))
+	}
+	for _, cfg := range venvConfigs(root) {
+		if h := venvHome(cfg); h != "" {
+			prefixes = append(prefixes, filepath.Dir(h))
+		}
 	}
 	pyenv := os.Getenv("PYENV_ROOT")
 	if pyenv == "" {
@@ -168,4 +181,36 @@ func pyenvVersions(root, pyenv string) []string {
 	}
 	src, _ := readSmall(filepath.Join(pyenv, "version"))
 	return names(string(src))
+}
+
+// venvConfigs returns the pyvenv.cfg files of the project's virtual
+// environments (.venv, venv, env) and of $VIRTUAL_ENV's, that exist.
+func venvConfigs(root string) []string {
+	var out []string
+	for _, d := range []string{filepath.Join(root, ".venv"), filepath.Join(root, "venv"), filepath.Join(root, "env"), os.Getenv("VIRTUAL_ENV")} {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, "pyvenv.cfg")
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// venvHome returns the home key of the pyvenv.cfg at p (the directory of
+// the base interpreter), "" when it has none or it is no absolute path.
+func venvHome(p string) string {
+	src, _ := readSmall(p)
+	for _, l := range strings.Split(string(src), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if ok && strings.TrimSpace(k) == "home" {
+			if v = strings.TrimSpace(v); filepath.IsAbs(v) {
+				return filepath.Clean(v)
+			}
+			return ""
+		}
+	}
+	return ""
 }

@@ -27,7 +27,7 @@ func TestPythonStdlibs(t *testing.T) {
 	// Four interpreters, each with its standard library: one python3 on
 	// PATH through a link, one a pytest script names by its #! line, one
 	// a project's venv links to, one pyenv's .python-version selects.
-	for _, pre := range []string{"a", "b", "c", "pyenv/versions/3.12.1", "pyenv/versions/3.9.0", "unused"} {
+	for _, pre := range []string{"a", "b", "c", "d", "pyenv/versions/3.12.1", "pyenv/versions/3.9.0", "unused"} {
 		mkfile(t, dir, pre+"/bin/python3.12", "")
 		mkfile(t, dir, pre+"/lib/python3.12/os.py", "")
 	}
@@ -50,6 +50,8 @@ func TestPythonStdlibs(t *testing.T) {
 	}
 	mkfile(t, path, "pytest", "#!"+filepath.Join(dir, "b/bin/python3.12")+"\nimport pytest\n")
 	mkfile(t, root, ".python-version", "3.12.1\n")
+	mkfile(t, root, ".venv/pyvenv.cfg", "home = "+filepath.Join(dir, "d/bin")+"\ninclude-system-site-packages = false\n")
+	t.Setenv("VIRTUAL_ENV", "")
 	mkfile(t, dir, "pyenv/version", "3.9.0\n")
 	t.Setenv("PATH", path)
 	t.Setenv("PYENV_ROOT", filepath.Join(dir, "pyenv"))
@@ -63,7 +65,7 @@ func TestPythonStdlibs(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{"a/lib/python3.12", "b/lib/python3.12", "c/lib/python3.12", "pyenv/versions/3.12.1/lib/python3.12"}
+	want := []string{"a/lib/python3.12", "b/lib/python3.12", "c/lib/python3.12", "d/lib/python3.12", "pyenv/versions/3.12.1/lib/python3.12"}
 	if got := ours(); !slices.Equal(got, want) {
 		t.Errorf("pythonStdlibs = %q, want %q", got, want)
 	}
@@ -71,7 +73,7 @@ func TestPythonStdlibs(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, ".python-version")); err != nil {
 		t.Fatal(err)
 	}
-	want[3] = "pyenv/versions/3.9.0/lib/python3.12"
+	want[4] = "pyenv/versions/3.9.0/lib/python3.12"
 	if got := ours(); !slices.Equal(got, want) {
 		t.Errorf("pythonStdlibs without .python-version = %q, want %q", got, want)
 	}
@@ -123,6 +125,44 @@ func TestPyenvVersions(t *testing.T) {
 	check("the project's", "evil")
 	t.Setenv("PYENV_VERSION", "3.10.1:system")
 	check("PYENV_VERSION", "3.10.1", "system")
+}
+
+func TestVenvHome(t *testing.T) {
+	dir := t.TempDir()
+	for src, want := range map[string]string{
+		"home = /usr/bin\nversion = 3.11.2\n":   "/usr/bin",
+		"version=3.11\nhome=/opt/py/bin/\n":     "/opt/py/bin",
+		"home = bin\n":                          "",
+		"include-system-site-packages = true\n": "",
+		"home\n":                                "",
+		"":                                      "",
+	} {
+		p := mkfile(t, dir, "pyvenv.cfg", src)
+		if got := venvHome(p); got != filepath.FromSlash(want) {
+			t.Errorf("venvHome(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestPythonInstallVenv(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, root, ".venv/pyvenv.cfg", "home = /usr/bin\n")
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("VIRTUAL_ENV", "")
+	for since, want := range map[time.Time]int{time.Now().Add(-time.Hour): 1, time.Now().Add(time.Hour): 0} {
+		in := Inputs{}
+		budget := maxInstall
+		pythonInstall(root, since, &budget, in)
+		n := 0
+		for k := range in {
+			if strings.HasPrefix(k, "Python virtual environment's configuration changed since the start: "+filepath.Join(root, ".venv", "pyvenv.cfg")) {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("since %v: pyvenv.cfg reported %d times, want %d (%v)", since, n, want, in)
+		}
+	}
 }
 
 func TestPyStdlibSkipDir(t *testing.T) {
@@ -197,6 +237,9 @@ func FuzzPythonVersions(f *testing.F) {
 		dir := t.TempDir()
 		mkfile(t, dir, "proj/.python-version", s)
 		mkfile(t, dir, "script", s)
+		if h := venvHome(mkfile(t, dir, "pyvenv.cfg", s)); h != "" && !filepath.IsAbs(h) {
+			t.Errorf("venvHome = %q: not absolute", h)
+		}
 		t.Setenv("PYENV_VERSION", "")
 		for _, v := range pyenvVersions(filepath.Join(dir, "proj"), filepath.Join(dir, "pyenv")) {
 			if strings.ContainsAny(v, `/\`) || v == "." || v == ".." || v == "" {
