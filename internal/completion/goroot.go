@@ -29,13 +29,15 @@ func goInstall(root string, since time.Time, budget *int, in Inputs) {
 			in.add("Go installation file changed since the start: "+f, []byte(f))
 		}
 	}
+	goToolchainPrograms(root, gomod, since, budget, in) // gotoolpath.go
 }
 
 // goRoots returns the Go installations that may build the tests: GOROOT
 // of the environment, the one of the go program on PATH (bin/go's
 // parent's parent, its links resolved, as go finds itself), and the
 // toolchain go.mod's toolchain line names, as GOTOOLCHAIN=auto downloads
-// it into the module cache; those that exist, each once.
+// it into the module cache or golang.org/dl's program into ~/sdk; those
+// that exist, each once.
 func goRoots(gomod []byte) []string {
 	var cands []string
 	if r := os.Getenv("GOROOT"); r != "" {
@@ -50,6 +52,9 @@ func goRoots(gomod []byte) []string {
 	if t := toolchainName(gomod); t != "" {
 		if mc := modCache(); mc != "" {
 			cands = append(cands, filepath.Join(mc, "golang.org", "toolchain@v0.0.1-"+t+"."+runtime.GOOS+"-"+runtime.GOARCH))
+		}
+		if sdk := sdkRoot(t); sdk != "" {
+			cands = append(cands, sdk) // gotoolpath.go: golang.org/dl's
 		}
 	}
 	var out []string

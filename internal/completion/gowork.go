@@ -17,28 +17,36 @@ import (
 // so that one made, changed or removed since the start is a change of
 // what decides completion.
 func goWorkAbove(root string, in Inputs) {
+	p, own := goWorkPath(root)
+	if p == "" || own {
+		return // none, or the project's own, digested as "go.work"
+	}
+	data, _ := readSmall(p)
+	if data == nil {
+		if info, err := os.Stat(p); err == nil {
+			data = []byte(info.ModTime().String())
+		}
+	}
+	in.add("go.work above the project ("+p+")", data)
+}
+
+// goWorkPath returns the go.work file go uses for a command run at root,
+// "" when there is none, and whether it is the project's own.
+func goWorkPath(root string) (p string, own bool) {
 	d, err := filepath.Abs(root)
 	if err != nil {
-		return
-	}
-	if info, err := os.Stat(filepath.Join(d, "go.work")); err == nil && !info.IsDir() {
-		return // the project's own, digested as "go.work"
+		return "", false
 	}
 	goroot := filepath.Clean(os.Getenv("GOROOT"))
-	for {
+	for first := true; ; first = false {
+		f := filepath.Join(d, "go.work")
+		if info, err := os.Stat(f); err == nil && !info.IsDir() {
+			return f, first
+		}
 		parent := filepath.Dir(d)
 		if parent == d || parent == goroot {
-			return
+			return "", false
 		}
 		d = parent
-		p := filepath.Join(d, "go.work")
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			data, _ := readSmall(p)
-			if data == nil {
-				data = []byte(info.ModTime().String())
-			}
-			in.add("go.work above the project ("+p+")", data)
-			return
-		}
 	}
 }
