@@ -69,6 +69,7 @@ func installedCode(root string, words map[string]bool, idx testindex.Index, sinc
 				in.add("installed code the tests load: "+below(rel, f)+" (package "+name+")", []byte(f))
 			}
 		}
+		codeDeps(root, idx, since, &budget, in) // jsdep.go
 	}
 	if pythonic(words, idx) {
 		mods := pyModules(root, idx)
