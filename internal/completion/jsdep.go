@@ -51,7 +51,8 @@ func codeDeps(root string, idx testindex.Index, since time.Time, budget *int, in
 // codePackages returns the packages that the project's files the census's
 // JavaScript and TypeScript test files import by a relative path (and
 // those files' own, in turn) import by name, sorted; at most
-// [maxCodeFiles] files are read, none under node_modules.
+// [maxCodeFiles] files besides the tests are read, none under
+// node_modules.
 func codePackages(root string, idx testindex.Index) []string {
 	set := map[string]bool{}
 	seen := map[string]bool{}
@@ -63,7 +64,7 @@ func codePackages(root string, idx testindex.Index) []string {
 		}
 	}
 	tests := len(queue)
-	for i := 0; i < len(queue) && i < maxCodeFiles; i++ {
+	for i := 0; i < len(queue) && i < tests+maxCodeFiles; i++ {
 		src, _ := readSmall(filepath.Join(root, filepath.FromSlash(queue[i])))
 		if i >= tests {
 			for _, m := range jsBareImport().FindAllSubmatch(src, -1) {
