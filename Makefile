@@ -149,6 +149,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzHardcodes -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzToolchainName -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzCodePackages -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzPyCodeModules -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzPythonVersions -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzStartLiterals -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzCodeText -fuzztime=10s ./internal/completion/

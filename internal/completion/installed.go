@@ -73,6 +73,7 @@ func installedCode(root string, words map[string]bool, idx testindex.Index, sinc
 	}
 	if pythonic(words, idx) {
 		mods := pyModules(root, idx)
+		pyCodeDeps(root, idx, siteDirs(root), since, &budget, in) // pydep.go
 		for _, site := range append(siteDirs(root), root) {
 			for _, m := range mods {
 				if site == root && !rootShadow(m) {
