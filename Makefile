@@ -149,6 +149,11 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzTestImports -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzRecipes -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzHardcodes -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzToolchainName -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzCodePackages -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzPyCodeModules -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzPythonVersions -fuzztime=10s ./internal/completion/
+	$(GO) test -run='^$$' -fuzz=FuzzStartLiterals -fuzztime=20s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzCodeText -fuzztime=10s ./internal/completion/
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=20s ./internal/treeview/
 	$(GO) test -run='^$$' -fuzz=FuzzSay -fuzztime=20s ./internal/jsonerr/

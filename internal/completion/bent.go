@@ -33,7 +33,8 @@ type Expectation struct {
 	Hard []string `json:"hard,omitempty"`
 	// Setup is, for a Go test, the digest of its package's test files as
 	// code (gosetup.go): an init, a TestMain or a helper there runs with
-	// the test.
+	// the test; for a Python test, of its packages' __init__.py and its
+	// directory's other test modules' top level (pysetup.go).
 	Setup string `json:"setup,omitempty"`
 }
 
@@ -94,7 +95,7 @@ func Expectations(root string, globs []string, idx testindex.Index, res Results)
 				codes[p] = codeDigest(root, globs, p)
 				goldens[p] = goldenDigests(root, p)
 			}
-			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p], Hard: hardLines(root, globs, p, body), Setup: goSetup(root, p)})
+			out = append(out, Expectation{Test: t, Body: body, Code: codes[p], Goldens: goldens[p], Hard: hardLines(root, globs, p, body), Setup: testSetup(root, p)})
 			if len(out) >= maxExpectations {
 				return dedupExp(out)
 			}
@@ -118,7 +119,7 @@ func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTes
 			continue
 		}
 		rewritten := goldensChanged(root, e.Goldens)
-		setup := e.Setup != "" && goSetup(root, e.Test.Path) != e.Setup
+		setup := e.Setup != "" && testSetup(root, e.Test.Path) != e.Setup // pysetup.go
 		if body == e.Body && len(rewritten) == 0 && !setup {
 			continue
 		}
@@ -131,8 +132,9 @@ func Bent(root string, globs []string, exp []Expectation, cur Results) []BentTes
 			nw = append(nw, g+" rewritten")
 		}
 		if setup && body == e.Body {
-			old = append(old, "the package's test files")
-			nw = append(nw, "the package's test files changed (an init, TestMain, variable or helper that runs with the test)")
+			o, n := setupNote(e.Test.Path)
+			old = append(old, o)
+			nw = append(nw, n)
 		}
 		out = append(out, BentTest{Test: e.Test, Old: old, New: nw})
 	}

@@ -57,7 +57,8 @@ const maxInput = 4 << 20
 //     loads by a glob); the project's files these name
 //     (setup files, transforms, mappers' targets, -p plugins: see
 //     [namedFiles]);
-//   - Go: go.work, go.mod's module, go and toolchain lines, its replace
+//   - Go: go.work (the project's, else the one above it go finds: see
+//     [goWorkAbove]), go.mod's module, go and toolchain lines, its replace
 //     and godebug lines and the Go files of a replace target outside the
 //     project (see [goModInputs]), the go env file
 //     (go env -w), the build constraints of every Go test file, and the
@@ -190,6 +191,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 		in.add("go.mod module, go and toolchain lines", keep)
 		goModInputs(root, src, in) // gomod.go
+		goWorkAbove(root, in)      // gowork.go
 		if p := goEnvFile(os.Getenv("GOENV")); p != "" {
 			// go env -u leaves an empty file where there was none.
 			if src, _ := readSmall(p); len(bytes.TrimSpace(src)) > 0 {

@@ -69,9 +69,11 @@ func installedCode(root string, words map[string]bool, idx testindex.Index, sinc
 				in.add("installed code the tests load: "+below(rel, f)+" (package "+name+")", []byte(f))
 			}
 		}
+		codeDeps(root, idx, since, &budget, in) // jsdep.go
 	}
 	if pythonic(words, idx) {
 		mods := pyModules(root, idx)
+		pyCodeDeps(root, idx, siteDirs(root), since, &budget, in) // pydep.go
 		for _, site := range append(siteDirs(root), root) {
 			for _, m := range mods {
 				if site == root && !rootShadow(m) {

@@ -120,6 +120,9 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 		return j
 	}
 	j.latest.Inputs = completion.CollectView(tree, st.Completion.Command, idx, base.Inputs, base.Collected)
+	if it.Verified {
+		completion.Installations(sc.Root, st.Completion.Command, idx, base.Collected, j.latest.Inputs) // a passing run only: its cost
+	}
 	add := func(typ, detail string, tests []string) {
 		j.regs = append(j.regs, Regression{
 			EventID: fmt.Sprintf("reg-%03d-%s", it.N, typ), Iteration: it.N, Type: typ, Severity: "critical",
@@ -142,7 +145,11 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 	if failed := completion.FailedAnyway(res, base.Results, base.Passed); it.Verified && len(failed) > 0 {
 		add(TestsFailed, fmt.Sprintf("the completion command exited 0, but its runner reported %d failing tests: %s", len(failed), strings.Join(clip.List(failed, 10), ", ")), clip.List(failed, 50))
 	}
-	if bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res); len(bent) > 0 {
+	bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res)
+	if it.Verified {
+		bent = append(bent, rebent(ctx, sc.Root, cfg.TestFiles, base.Failing, res)...) // rebent.go
+	}
+	if len(bent) > 0 {
 		var ds, names []string
 		for _, b := range bent {
 			ds = append(ds, fmt.Sprintf("%s: %s → %s", b.Test, quoteLines(b.Old), quoteLines(b.New)))
