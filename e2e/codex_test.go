@@ -20,7 +20,7 @@ import (
 
 // codexVersion is the Codex CLI release the test runs (e2e/package.json
 // pins it).
-const codexVersion = "0.169.0"
+const codexVersion = "0.171.0"
 
 // codexEvents are the events the capture hook records for Codex CLI.
 var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"}

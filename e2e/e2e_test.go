@@ -26,7 +26,7 @@ import (
 
 // version is the Claude Code release the test runs (e2e/package.json pins
 // it).
-const version = "2.1.197"
+const version = "2.1.332"
 
 var update = flag.Bool("update", false, "rewrite testdata/events/claude-code-"+version+" from this run")
 

@@ -26,7 +26,7 @@ func TestTasks(t *testing.T) {
 			[]Task{{ID: "7", Status: "running", Command: `["sleep","9"]`}}, []bool{true}, ""},
 		{"an element that is no object is live", `{"hook_event_name":"Stop","background_tasks":["x"]}`,
 			[]Task{{Description: `"x"`}}, []bool{true}, ""},
-		{"not an array", `{"hook_event_name":"Stop","background_tasks":{"id":"a"}}`, nil, nil, "event field background_tasks: want an array, got object"},
+		{"not an array", `{"hook_event_name":"Stop","background_tasks":{"id":"a"}}`, nil, nil, "event field background_tasks: want an array, got an object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ev, err := Claude{}.Decode([]byte(tc.in))

@@ -232,6 +232,22 @@ func TestDecodeRecorded(t *testing.T) {
 		{"claude-code-2.1.197/stop.json", func(ev *Event) (any, any) {
 			return []any{ev.StopHookActive, ev.LastAssistantMessage, ev.Input}, []any{false, "Added a doc comment to Add. The guard refused the rest.", json.RawMessage(nil)}
 		}},
+		// Claude Code 2.1.332: the same calls, and the background work a
+		// Stop lists (a Bash call with run_in_background still running).
+		{"claude-code-2.1.332/pretooluse-bash-rm-rf-tests.json", func(ev *Event) (any, any) {
+			cmd, err := ev.Str("command")
+			return []any{ev.Tool, cmd, err}, []any{"Bash", "rm -rf tests", nil}
+		}},
+		{"claude-code-2.1.332/stop.json", func(ev *Event) (any, any) {
+			return []any{ev.StopHookActive, ev.LastAssistantMessage, len(ev.Tasks)}, []any{false, "Added a doc comment to Add. The guard refused the rest.", 0}
+		}},
+		{"claude-code-2.1.332/background/stop.json", func(ev *Event) (any, any) {
+			return ev.Tasks, []Task{{ID: "bcwqc4mv8", Type: "shell", Status: "running", Description: "background job", Command: "sleep 5; echo done > bg.txt"}}
+		}},
+		{"codex-0.171.0/pretooluse-1.json", func(ev *Event) (any, any) {
+			cmd, err := ev.Str("command")
+			return []any{ev.Tool, cmd, err, ev.ToolUseID}, []any{"Bash", "rm -rf tests", nil, "toolu_e2e_01"}
+		}},
 		// Codex CLI: exec_command reaches hooks as Bash; apply_patch is
 		// read as the edit it amounts to.
 		{"codex-0.169.0/pretooluse-1.json", func(ev *Event) (any, any) {
