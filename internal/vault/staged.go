@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
 )
@@ -37,13 +36,9 @@ var (
 
 // put writes data to a temp file beside path and starts its sync.
 func (s *staged) put(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := tempBeside(path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	_, err = f.Write(data)
 	if err == nil {

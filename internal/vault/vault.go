@@ -495,15 +495,25 @@ var syncFile = func(path string) {
 	}
 }
 
-// writeAtomic replaces path with data: a temp file beside it, fsync, rename.
-func writeAtomic(path string, data []byte) error {
+// tempBeside creates a temp file in path's directory (made if missing),
+// named after it.
+func tempBeside(path string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// writeAtomic replaces path with data: a temp file beside it, fsync, rename.
+func writeAtomic(path string, data []byte) error {
+	f, err := tempBeside(path)
+	if err != nil {
+		return err
 	}
 	defer os.Remove(f.Name())
 	_, err = f.Write(data)
