@@ -11,7 +11,7 @@ import (
 
 func TestRebent(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go")
+		t.Fatal("go is needed: ", err)
 	}
 	const start = "package calc\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {\n\tif Sub(5, 3) != 2 {\n\t\tt.Error(\"sub\")\n\t}\n}\n"
 	const buggy = "package calc\n\nfunc Sub(a, b int) int { return a + b }\n"
