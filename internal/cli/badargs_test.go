@@ -52,18 +52,10 @@ func TestBadCommandLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, cwd: dir,
-				getenv: func(k string) string {
-					if k == "HOME" || k == "RALPH_STATE_HOME" {
-						return dir
-					}
-					return ""
-				}}
-			code := exit.Report(&stderr, run(e, tt.args))
+			code, stdout, stderr := runIn(dir, tt.args)
 			want := "ralph: error: " + tt.want + "\nralph: hint: run with --help for usage\n"
-			if code != exit.Usage || stdout.Len() != 0 || stderr.String() != want {
-				t.Errorf("ralph %q: exit %d, stdout %q, stderr\n%s\nwant exit 2, nothing, and\n%s", tt.args, code, stdout.String(), stderr.String(), want)
+			if code != exit.Usage || stdout != "" || stderr != want {
+				t.Errorf("ralph %q: exit %d, stdout %q, stderr\n%s\nwant exit 2, nothing, and\n%s", tt.args, code, stdout, stderr, want)
 			}
 			if _, err := os.Stat(filepath.Join(dir, ".aiwg")); err == nil {
 				t.Errorf("ralph %q wrote .aiwg", tt.args)
@@ -93,19 +85,26 @@ func TestBadPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, cwd: dir,
-				getenv: func(k string) string {
-					if k == "HOME" || k == "RALPH_STATE_HOME" {
-						return dir
-					}
-					return ""
-				}}
-			code := exit.Report(&stderr, run(e, tt.args))
+			code, stdout, stderr := runIn(dir, tt.args)
 			want := "ralph: error: " + tt.want + "\n"
-			if code != exit.Failure || stdout.Len() != 0 || stderr.String() != want {
-				t.Errorf("ralph %q: exit %d, stdout %q, stderr\n%s\nwant exit 1, nothing, and\n%s", tt.args, code, stdout.String(), stderr.String(), want)
+			if code != exit.Failure || stdout != "" || stderr != want {
+				t.Errorf("ralph %q: exit %d, stdout %q, stderr\n%s\nwant exit 1, nothing, and\n%s", tt.args, code, stdout, stderr, want)
 			}
 		})
 	}
+}
+
+// runIn runs ralph with args in dir, with HOME and the state home there
+// too and no other environment, and gives its exit code and output.
+func runIn(dir string, args []string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, cwd: dir,
+		getenv: func(k string) string {
+			if k == "HOME" || k == "RALPH_STATE_HOME" {
+				return dir
+			}
+			return ""
+		}}
+	code = exit.Report(&errb, run(e, args))
+	return code, out.String(), errb.String()
 }

@@ -22,33 +22,21 @@ func TestSaveWritesAtOnce(t *testing.T) {
 	s, st := newLoop(t, "false", 5)
 	oldIter, oldReg := writeIteration, updateRegistry
 	t.Cleanup(func() { writeIteration, updateRegistry = oldIter, oldReg })
-	iterBegun, regBegun := make(chan struct{}), make(chan struct{})
-	var mu sync.Mutex
-	var alone []string
-	hold := func(name string, mine, other chan struct{}) {
-		close(mine)
-		select {
-		case <-other:
-		case <-time.After(time.Minute): // only ends a hang, which is the failure
-			mu.Lock()
-			alone = append(alone, name)
-			mu.Unlock()
-		}
-	}
+	m := newMeeting()
 	writeIteration = func(path string, v any) error {
-		hold("the iteration's file", iterBegun, regBegun)
+		m.hold("the iteration's file", 0)
 		return oldIter(path, v)
 	}
 	updateRegistry = func(root string, now time.Time, fn func(*registry.Registry) error) error {
-		hold("the registry", regBegun, iterBegun)
+		m.hold("the registry", 1)
 		return oldReg(root, now, fn)
 	}
 	res, err := s.End(context.Background())
 	if err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("End: %v %v", err, res.Warnings)
 	}
-	if len(alone) > 0 {
-		t.Errorf("%v written alone, not beside the other", alone)
+	if len(m.alone) > 0 {
+		t.Errorf("%v written alone, not beside the other", m.alone)
 	}
 	r, err := registry.Read(s.Scope.Root)
 	if err != nil {
@@ -129,33 +117,21 @@ func TestLatestBesideReflection(t *testing.T) {
 	s, st := newLoop(t, "false", 5)
 	oldComp, oldRefl := writeCompletion, recordReflection
 	t.Cleanup(func() { writeCompletion, recordReflection = oldComp, oldRefl })
-	compBegun, reflBegun := make(chan struct{}), make(chan struct{})
-	var mu sync.Mutex
-	var alone []string
-	hold := func(name string, mine, other chan struct{}) {
-		close(mine)
-		select {
-		case <-other:
-		case <-time.After(time.Minute): // only ends a hang, which is the failure
-			mu.Lock()
-			alone = append(alone, name)
-			mu.Unlock()
-		}
-	}
+	m := newMeeting()
 	writeCompletion = func(path string, b *completion.Baseline) error {
-		hold("the completion's latest results", compBegun, reflBegun)
+		m.hold("the completion's latest results", 0)
 		return oldComp(path, b)
 	}
 	recordReflection = func(in reflection.Input) (reflection.Result, error) {
-		hold("the reflection", reflBegun, compBegun)
+		m.hold("the reflection", 1)
 		return oldRefl(in)
 	}
 	res, err := s.End(context.Background())
 	if err != nil || len(res.Warnings) > 0 {
 		t.Fatalf("End: %v %v", err, res.Warnings)
 	}
-	if len(alone) > 0 {
-		t.Errorf("%v written alone, not beside the other", alone)
+	if len(m.alone) > 0 {
+		t.Errorf("%v written alone, not beside the other", m.alone)
 	}
 	if _, err := completion.Read(completion.LatestPath(s.Scope)); err != nil {
 		t.Errorf("the completion's latest results: %v", err)
@@ -165,5 +141,31 @@ func TestLatestBesideReflection(t *testing.T) {
 	}
 	if after, _, err := Read(s.Scope.Root, st.LoopID); err != nil || after.Iteration != 1 {
 		t.Errorf("state after: %+v, %v; want iteration 1 committed", after, err)
+	}
+}
+
+// meeting holds two writes that must run beside each other: each, held
+// until the other has begun, would wait forever if they ran one after
+// the other. The wait ends after a minute only to end such a hang (the
+// failure), naming the write that waited alone.
+type meeting struct {
+	begun [2]chan struct{}
+	mu    sync.Mutex
+	alone []string
+}
+
+func newMeeting() *meeting {
+	return &meeting{begun: [2]chan struct{}{make(chan struct{}), make(chan struct{})}}
+}
+
+// hold says write side (0 or 1) has begun and waits for the other's.
+func (m *meeting) hold(name string, side int) {
+	close(m.begun[side])
+	select {
+	case <-m.begun[1-side]:
+	case <-time.After(time.Minute):
+		m.mu.Lock()
+		m.alone = append(m.alone, name)
+		m.mu.Unlock()
 	}
 }
