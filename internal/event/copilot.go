@@ -39,6 +39,15 @@ func copilotTools(s string) (string, bool) {
 		return "KillShell", true
 	case "powershell":
 		return "PowerShell", true
+	case "sql", "session_store_sql":
+		// 1.0.102: its own per-session SQLite database (todos,
+		// todo_deps; ATTACH refused) and its read-only store of past
+		// sessions, not the project's data.
+		return "TodoWrite", true
+	case "skill":
+		return "Skill", true
+	case "read_agent", "list_agents":
+		return "TaskOutput", true // a subagent's output, read
 	}
 	return "", false
 }

@@ -61,6 +61,9 @@ func TestAgentTools(t *testing.T) {
 		{"copilot", `{"cwd":"` + root + `","toolName":"read_powershell","toolArgs":{"shellId":"1","delay":5}}`, answer.Allow, ""},
 		{"copilot", `{"cwd":"` + root + `","toolName":"str_replace_editor","toolArgs":{"command":"insert","path":".aiwg/ralph/state.json","insert_line":1,"new_str":"x"}}`, answer.Deny, "tamper"},
 		{"copilot", `{"cwd":"` + root + `","toolName":"str_replace_editor","toolArgs":{"command":"insert","path":"docs/guide.md","insert_line":1,"new_str":"x"}}`, answer.Allow, ""},
+		// Its own session database, not the project's data (was denied
+		// as sql-drop).
+		{"copilot", `{"cwd":"` + root + `","toolName":"sql","toolArgs":{"description":"reset todos","query":"DROP TABLE todos"}}`, answer.Allow, ""},
 		{"copilot", `{"cwd":"` + root + `","toolName":"task","toolArgs":{"description":"x","prompt":"y","agent_type":"general-purpose"}}`, answer.Allow, ""},
 
 		// Gemini CLI 0.61.0.

@@ -353,7 +353,7 @@ func ReadOnly(tool string) bool {
 	switch tool {
 	case "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
 		"NotebookRead", "BashOutput", "KillShell", "KillBash", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode",
-		"ListMcpResourcesTool", "ReadMcpResourceTool", "TaskOutput", "TaskStop",
+		"ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool", "TaskOutput", "TaskStop",
 		"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ToolSearch", "LSP":
 		return true
 	}
