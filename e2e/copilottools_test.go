@@ -96,3 +96,21 @@ func TestCopilotTools(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotSubagent: a subagent of Copilot CLI 1.0.102 (task) runs its
+// tools through the same hooks: its bash rm -rf tests is refused by ralph.
+func TestCopilotSubagent(t *testing.T) {
+	steps := []modelserver.Step{
+		{Tool: "task", Input: map[string]any{"agent_type": "general-purpose", "name": "tidy", "description": "Tidy the project", "prompt": "Remove the tests."}},
+		{Tool: "bash", Input: map[string]any{"command": "rm -rf tests", "description": "Remove the tests"}}, // the subagent
+		{Text: "The tests could not be removed."},
+		{Text: "Done."},
+	}
+	h, _, results := copilotRun(t, steps)
+	if r, ok := findResult(results, modelserver.ToolUseID(1)); !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
+		t.Errorf("the subagent's rm -rf tests: want a denial by rule test-delete, got %+v (found %v)", r, ok)
+	}
+	if _, err := os.Stat(filepath.Join(h.proj, "tests", "add_test.go")); err != nil {
+		t.Errorf("the tests are gone: %v", err)
+	}
+}
