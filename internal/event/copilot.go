@@ -33,12 +33,21 @@ func copilotTools(s string) (string, bool) {
 		return "TodoWrite", true
 	case "task":
 		return "Agent", true
-	case "read_bash", "list_bash":
+	case "read_bash", "list_bash", "read_powershell", "list_powershell":
 		return "BashOutput", true
-	case "stop_bash":
+	case "stop_bash", "stop_powershell":
 		return "KillShell", true
 	case "powershell":
 		return "PowerShell", true
+	case "sql", "session_store_sql":
+		// 1.0.102: its own per-session SQLite database (todos,
+		// todo_deps; ATTACH refused) and its read-only store of past
+		// sessions, not the project's data.
+		return "TodoWrite", true
+	case "skill":
+		return "Skill", true
+	case "read_agent", "list_agents":
+		return "TaskOutput", true // a subagent's output, read
 	}
 	return "", false
 }
@@ -108,7 +117,7 @@ func (Copilot) Decode(data []byte) (*Event, error) {
 	}
 	ev.Tool, ev.Input = copilotTool(ev.NativeTool, in)
 	switch {
-	case ev.NativeTool == "write_bash":
+	case ev.NativeTool == "write_bash" || ev.NativeTool == "write_powershell":
 		ev.Shell = ShellTyped
 	case ev.Tool == "Bash" && inStr(in, "sessionId") != "":
 		// Before 1.0, a sessionId named a shell that persisted.
@@ -150,6 +159,9 @@ func copilotTool(name string, in []byte) (string, []byte) {
 	case "write_bash":
 		// Text typed into a running shell is a command all the same.
 		return "Bash", input("command", keep(in, "input"))
+	case "write_powershell":
+		// Its PowerShell twin (1.0.102, on Windows: {shellId, input}).
+		return "PowerShell", input("command", keep(in, "input"))
 	case "create":
 		return "Write", input("file_path", keep(in, "path"), "content", keep(in, "file_text"))
 	case "edit":

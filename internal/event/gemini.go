@@ -60,6 +60,18 @@ func geminiTools(s string) (string, bool) {
 		return "WebSearch", true
 	case "write_todos":
 		return "TodoWrite", true
+	case "ask_user":
+		return "AskUserQuestion", true
+	case "enter_plan_mode":
+		return "EnterPlanMode", true
+	case "exit_plan_mode":
+		return "ExitPlanMode", true
+	case "list_mcp_resources":
+		return "ListMcpResourcesTool", true
+	case "read_mcp_resource":
+		return "ReadMcpResourceTool", true
+	case "list_background_processes", "read_background_output":
+		return "BashOutput", true // 0.61.0's background shells, read
 	}
 	return "", false
 }

@@ -87,7 +87,18 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		}
 		names = g.gitNames(dir, args...)
 	case "rebase":
-		names = g.rebased(gc, dir)
+		var onto string
+		names, onto = g.rebased(gc, dir)
+		if onto != "" {
+			// The new base's changes come in; its tests' texts are left
+			// to post-tool-call (the branch's commits go on top), its
+			// protected files are judged (gitWrites).
+			for _, t := range g.gitTexts(dir, onto, "HEAD..."+onto) {
+				if !g.readableTest(filepath.ToSlash(t.name)) {
+					texts = append(texts, t)
+				}
+			}
+		}
 	case "reset":
 		// --keep moves the branch and the working tree to the commit,
 		// keeping local changes (--hard and --merge are git-reset-hard's;
@@ -150,23 +161,24 @@ func (g *Guard) switched(gc *gitCall, dir string) (names []string, ref, name str
 // rebased returns what git rebase takes out: the result is the new base
 // with the branch's own changes since its upstream on top, so a file of
 // HEAD goes when the new base lacks it and the branch did not change it.
-func (g *Guard) rebased(gc *gitCall, dir string) []string {
+// It returns the new base too ("" when the command is none ralph reads).
+func (g *Guard) rebased(gc *gitCall, dir string) ([]string, string) {
 	fl, operands := splitFlags(gc.args, "sXx")
 	if stopping(fl) || fl.has("root") || fl.has("edit-todo", "show-current-patch") {
-		return nil
+		return nil, ""
 	}
 	upstream, branch := "@{upstream}", "HEAD"
 	if len(operands) > 0 {
 		ref, ok := revision(operands[0])
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		upstream = ref
 	}
 	if len(operands) > 1 {
 		ref, ok := revision(operands[1])
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		branch = ref
 	}
@@ -174,13 +186,13 @@ func (g *Guard) rebased(gc *gitCall, dir string) []string {
 	if w := fl.value("onto"); !empty(w) {
 		ref, ok := revision(w)
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		onto = ref
 	}
 	gone := g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", onto)
 	if len(gone) == 0 {
-		return nil
+		return nil, onto
 	}
 	kept := map[string]bool{}
 	for _, n := range g.gitNames(dir, "diff", upstream+"..."+branch) {
@@ -192,7 +204,7 @@ func (g *Guard) rebased(gc *gitCall, dir string) []string {
 			out = append(out, n)
 		}
 	}
-	return out
+	return out, onto
 }
 
 // stashed returns what git stash pop or apply takes out: the deletions
@@ -265,14 +277,14 @@ type gitText struct{ name, rev string }
 // maxGitTexts bounds the test files read from git for one command.
 const maxGitTexts = 32
 
-// gitTexts lists the files the diff of git diff args modifies, each to
-// take its text from rev.
+// gitTexts lists the files the diff of git diff args adds or modifies,
+// each to take its text from rev.
 func (g *Guard) gitTexts(dir, rev string, args ...string) []gitText {
 	if rev == "" {
 		return nil
 	}
 	var out []gitText
-	for _, n := range g.gitNames(dir, append([]string{"diff", "--diff-filter=M"}, args...)...) {
+	for _, n := range g.gitNames(dir, append([]string{"diff", "--diff-filter=AM"}, args...)...) {
 		out = append(out, gitText{n, rev})
 	}
 	return out
@@ -282,7 +294,11 @@ func (g *Guard) gitTexts(dir, rev string, args ...string) []gitText {
 // the revision holds, which the test-tamper check judges as a Write's (a
 // weakened assertion committed by plumbing, then merged or checked out,
 // is tampering all the same). A test file git cannot give the text of
-// is a write ralph cannot see.
+// is a write ralph cannot see. The protected files it adds or rewrites
+// are writes of them (tamper, agent-config, git-exec…): a worktree's
+// branch (Claude Code's EnterWorktree, a subagent's isolation
+// "worktree") merged back could turn the hooks off in
+// .claude/settings.json.
 func (g *Guard) gitWrites(c *shell.Cmd, dir string, texts []gitText) []op {
 	if len(texts) == 0 {
 		return nil
@@ -296,10 +312,16 @@ func (g *Guard) gitWrites(c *shell.Cmd, dir string, texts []gitText) []op {
 	for _, t := range texts {
 		p := filepath.Join(top, filepath.FromSlash(t.name))
 		rel, ok := g.inProject(p)
-		if !ok || !g.readableTest(rel) {
+		if !ok {
 			continue
 		}
 		w := shell.Word{Raw: t.name, Values: []string{p}}
+		if !g.readableTest(rel) || !exists(p) { // a test git adds is new: not a rewrite
+			if g.protectedWrite(p) {
+				out = append(out, g.target(c, opWrite, w, func(o *op) { o.overwrite = true }))
+			}
+			continue
+		}
 		text, known := "", false
 		if n++; n <= maxGitTexts {
 			if b := g.gitOutput(dir, "cat-file", "blob", t.rev+":"+t.name); b != nil {

@@ -21,12 +21,14 @@ import (
 // mcpRuns are words of a tool's name that say it runs what its input
 // gives; mcpKeys the input's keys that hold the command line.
 var (
-	mcpRuns  = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
-	mcpKeys  = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
-	mcpInput = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
-	mcpArgs  = []string{"args", "argv", "arguments"}
-	mcpDirs  = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
-	mcpTexts = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
+	mcpRuns = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
+	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
+	// mcpCmdKeys hold nothing but a command line, in any tool.
+	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line"}
+	mcpInput   = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
+	mcpArgs    = []string{"args", "argv", "arguments"}
+	mcpDirs    = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
+	mcpTexts   = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
 )
 
 // mcp adds to v what the input of ev's tool, one ralph does not know, says
@@ -53,7 +55,11 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 	has := func(words ...string) bool {
 		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(name, w) })
 	}
-	if has(mcpRuns...) {
+	// A command line under a key that names one is judged whatever the
+	// tool's name says: a tool a new release adds (Claude Code's Monitor
+	// was one) is not let through for a name ralph has not heard of.
+	_, named := field(in, mcpCmdKeys)
+	if has(mcpRuns...) || named {
 		line, ok := field(in, mcpKeys)
 		if !ok && has("process", "terminal", "interact", "send_keys", "pty", "tmux", "console", "session") {
 			line, ok = field(in, mcpInput)

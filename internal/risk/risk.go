@@ -311,6 +311,9 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		if err != nil {
 			return nil, err
 		}
+		if ev.Shell == event.ShellTyped {
+			cwd = "" // typed into a running shell (Copilot CLI's write_powershell): its directory is unknown
+		}
 		return g.PowerShell(cmd, cwd), nil
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		key := "file_path"
@@ -333,6 +336,9 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 		}
 		return v, nil
 	}
+	if v, ok := g.agentTool(ev, cwd); ok { // agenttools.go
+		return v, nil
+	}
 	if ReadOnly(ev.Tool) {
 		return &Verdict{Decision: answer.Allow}, nil
 	}
@@ -341,12 +347,13 @@ func (g *Guard) Event(ev *event.Event) (*Verdict, error) {
 
 // ReadOnly reports whether tool never changes files. Skill and
 // SlashCommand are not: a skill's or command's !`cmd` lines run when it
-// is invoked.
+// is invoked. Nor are Task and Agent: a subagent can run where no hook
+// of the project's sees it (agenttools.go).
 func ReadOnly(tool string) bool {
 	switch tool {
-	case "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead", "Task", "Agent",
+	case "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
 		"NotebookRead", "BashOutput", "KillShell", "KillBash", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode",
-		"ListMcpResourcesTool", "ReadMcpResourceTool", "TaskOutput", "TaskStop",
+		"ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool", "TaskOutput", "TaskStop",
 		"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ToolSearch", "LSP":
 		return true
 	}
