@@ -30,11 +30,13 @@ const LiveRule = "live-process"
 // subagents) counts too, wherever it runs. Where processes cannot be
 // listed (no /proc), the Stop goes on with only the agent's word, and a
 // warning saying so. ok is false when the loop goes on to be judged.
-func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
-	st, _, err := loop.Read(c.Scope.Root, c.Scope.Loop)
-	if err != nil || st.Status != loop.Running {
+// read is the loop's state as the Stop read it (unapproved), and nothing
+// has written it since: it is not decoded again.
+func live(c *hook.Call, target string, read *loop.ReadState) (res hook.Result, ok bool, err error) {
+	if read == nil || read.Err != nil || read.State == nil || read.State.Status != loop.Running {
 		return res, false, nil // End says what it is
 	}
+	st := read.State
 	own := ""
 	if exe, err := os.Executable(); err == nil {
 		if exe, err = filepath.EvalSymlinks(exe); err == nil {

@@ -129,7 +129,7 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 	if ok || err != nil {
 		return res, err // agentfiles.go
 	}
-	if res, ok, err := live(c, target); ok || err != nil {
+	if res, ok, err := live(c, target, read); ok || err != nil {
 		return res, err // procs.go
 	}
 	// The agent may give up waiting and kill the hook: take the completion
