@@ -47,6 +47,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("12 (sleep) S\u00a07 1 1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 4242 1000 100"))
 	f.Add([]byte("12 (sleep) S 7\v1\f1\r0 -1\t4194304 0 0 0 0 0 0 0 0 20 0 1 0 4242\n"))
 	f.Add([]byte("12 (sleep) \xffS 7 1 1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 4242 1000 100"))
+	f.Add([]byte("12 (sleep) S 7 1 1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 4242\u00a0 1000 \u3000x\xff"))
+	f.Add([]byte("12 (sleep) SS 7 1 1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 4242 1000 100 7 7 7"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParseStat(b)
 		if err == nil && (p.PID <= 0 || p.PPID < 0 || strings.ContainsRune(string(p.State), ' ')) {

@@ -71,29 +71,27 @@ func ParseStat(b []byte) (Proc, error) {
 
 // statFields finds, in the fields of t after a stat's comm (split as
 // strings.Fields splits them), the 1st (state), 2nd (ppid) and 20th
-// (start time), and counts the fields, without copying t: the
-// listing parses one stat per process on the machine. Text that is not
-// ASCII is left to strings.Fields, whose idea of a space is Unicode's.
+// (start time), and counts the fields, without copying t: the listing
+// parses one stat per process on the machine. It reads t only up to the
+// 20th field, which is all a well-formed stat needs; n is then 20 (the
+// fields after it do not change the first 20, whatever they hold). The
+// count of the rest, for the error that names it, and text that is not
+// ASCII before the 20th field end are left to strings.Fields, whose idea of a
+// space is Unicode's.
 func statFields(t []byte) (f [3][]byte, n int) {
-	for _, c := range t {
-		if c >= 0x80 {
-			all := strings.Fields(string(t))
-			n = len(all)
-			for i, j := range [3]int{0, 1, 19} {
-				if j < len(all) {
-					f[i] = []byte(all[j])
-				}
-			}
+	i := 0
+	for n < 20 {
+		for i < len(t) && asciiSpace[t[i]] {
+			i++
+		}
+		if i == len(t) {
 			return f, n
 		}
-	}
-	for i := 0; i < len(t); {
-		if asciiSpace(t[i]) {
-			i++
-			continue
-		}
 		j := i
-		for j < len(t) && !asciiSpace(t[j]) {
+		for j < len(t) && !asciiSpace[t[j]] {
+			if t[j] >= 0x80 {
+				return fieldsOf(t)
+			}
 			j++
 		}
 		switch n {
@@ -107,13 +105,25 @@ func statFields(t []byte) (f [3][]byte, n int) {
 		n++
 		i = j
 	}
+	if len(f[0]) != 1 {
+		return fieldsOf(t) // an error, which says how many fields
+	}
 	return f, n
 }
 
-// asciiSpace is strings.Fields's space among ASCII bytes.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+// fieldsOf is statFields by strings.Fields, every field counted.
+func fieldsOf(t []byte) (f [3][]byte, n int) {
+	all := strings.Fields(string(t))
+	for i, j := range [3]int{0, 1, 19} {
+		if j < len(all) {
+			f[i] = []byte(all[j])
+		}
+	}
+	return f, len(all)
 }
+
+// asciiSpace is strings.Fields's space among ASCII bytes.
+var asciiSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 // ParseBootTime reads the boot time (its btime line, seconds since the
 // epoch) from the text of /proc/stat.
