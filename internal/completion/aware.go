@@ -63,11 +63,14 @@ var testChecks = sync.OnceValue(func() []testCheck {
 	}, moreTestChecks()...) // aware_more.go
 })
 
-// awareExts are the extensions of the files testChecks look in.
+// awareExts are the extensions of the files testChecks look in, known
+// without compiling them: listing the files costs no regexp, and a Stop
+// whose files did not change since the start reads none of them
+// (TestAwareExts holds the two to the same extensions).
 var awareExts = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, c := range testChecks() {
-		for _, e := range c.exts {
+	for _, exts := range [][]string{goExts, pyExts, jsExts, rsExts, javaExts, rbExts} {
+		for _, e := range exts {
 			m[e] = true
 		}
 	}

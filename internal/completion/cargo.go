@@ -57,6 +57,9 @@ func cargoInputs(root, dir string, section func(rel, label string, keep func(str
 			ws = s
 		}
 	}
+	if ws == "" {
+		return // no [workspace]: nothing for the pattern to match
+	}
 	m := workspaceMembers().FindStringSubmatch(ws)
 	if m == nil {
 		return

@@ -33,6 +33,10 @@ var exitChecks = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{".py": py, ".rb": rb, ".rs": rs}
 })
 
+// exitExts are the extensions exitChecks has a pattern for, known
+// without compiling them (TestExitExts holds the two to the same).
+var exitExts = map[string]bool{".py": true, ".rb": true, ".rs": true}
+
 // exitLines returns the lines of the file rel, whose text is src, that
 // can end a test run's process (see [exitChecks]), trimmed.
 func exitLines(rel string, src []byte) []string {
@@ -56,7 +60,7 @@ func exitLines(rel string, src []byte) []string {
 // the terminal and calls os._exit(0) exits 0 having run nothing after it.
 // A file unchanged since base was collected keeps base's digest.
 func exitsIn(v *treeview.View, in, base Inputs, since time.Time) {
-	rels := v.Files(func(name string) bool { return exitChecks()[path.Ext(name)] != nil }, nil)
+	rels := v.Files(func(name string) bool { return exitExts[path.Ext(name)] }, nil)
 	eachChanged(v, rels, in, base, since, []string{exitLabel}, func(rel string, src []byte) {
 		if ls := exitLines(rel, src); len(ls) > 0 {
 			in.add(exitLabel+rel+": "+exitWhat, []byte(strings.Join(ls, "\n")))

@@ -157,6 +157,9 @@ func jvmInputs(root string, file func(rel string), in Inputs) {
 	dirs := []string{""}
 	for _, f := range []string{"settings.gradle", "settings.gradle.kts"} {
 		src, _ := readSmall(filepath.Join(root, f))
+		if len(src) == 0 {
+			continue // none: nothing for the pattern to match
+		}
 		for _, m := range gradleInclude().FindAllStringSubmatch(string(src), -1) {
 			for _, q := range quoted().FindAllStringSubmatch(m[1], -1) {
 				d := path.Clean(strings.ReplaceAll(strings.TrimPrefix(q[1], ":"), ":", "/"))

@@ -3,7 +3,6 @@ package procscan
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -47,7 +46,12 @@ func Live(o Options) ([]Proc, error) {
 	if !Supported() && o.Proc == "/proc" {
 		return nil, ErrUnsupported
 	}
-	b, err := os.ReadFile(filepath.Join(o.Proc, "stat"))
+	fs, err := openProc(o.Proc)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.close()
+	b, err := fs.readFile("stat")
 	if err != nil {
 		return nil, err
 	}
@@ -55,18 +59,18 @@ func Live(o Options) ([]Proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	procs, err := readTable(o.Proc)
+	procs, err := readTable(fs)
 	if err != nil {
 		return nil, err
 	}
 	if r, err := filepath.EvalSymlinks(o.Root); err == nil {
 		o.Root = r // /proc names the directory a process works in resolved
 	}
-	return pick(procs, o, boot), nil
+	return pick(fs, procs, o, boot), nil
 }
 
 // pick selects the agent's processes from the table procs.
-func pick(procs []Proc, o Options, boot time.Time) []Proc {
+func pick(fs *procFS, procs []Proc, o Options, boot time.Time) []Proc {
 	by := make(map[int]*Proc, len(procs))
 	children := map[int][]*Proc{}
 	for i := range procs {
@@ -95,7 +99,7 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 	keep := map[int]bool{}
 	agent := 0
 	for i, p := range chain {
-		if i == 0 || !proc.IsAgent(p.Comm, args(o.Proc, p.PID)) {
+		if i == 0 || !proc.IsAgent(p.Comm, args(fs, p.PID)) {
 			continue
 		}
 		agent = p.PID
@@ -148,7 +152,7 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 		marks = append(marks, "CLAUDE_PID="+strconv.Itoa(agent))
 	}
 	own := func(pid int) bool {
-		exe, err := os.Readlink(filepath.Join(o.Proc, strconv.Itoa(pid), "exe"))
+		exe, err := fs.readlink(strconv.Itoa(pid) + "/exe")
 		return err == nil && o.Own != "" && filepath.Dir(strings.TrimSuffix(exe, " (deleted)")) == o.Own
 	}
 	var out []Proc
@@ -160,11 +164,11 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 		if limit--; limit < 0 {
 			break
 		}
-		dir := filepath.Join(o.Proc, strconv.Itoa(p.PID))
-		cwd, _ := os.Readlink(filepath.Join(dir, "cwd"))
+		dir := strconv.Itoa(p.PID) + "/"
+		cwd, _ := fs.readlink(dir + "cwd")
 		mine := inside(cwd, o.Root)
 		if !mine && len(marks) > 0 {
-			env, _ := os.ReadFile(filepath.Join(dir, "environ"))
+			env, _ := fs.readFile(dir + "environ")
 			mine = slices.ContainsFunc(marks, func(m string) bool { return hasEnv(env, m) })
 		}
 		if !mine || own(p.PID) {
@@ -178,7 +182,7 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 		}
 		q := *p
 		q.Cwd = cwd
-		b, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		b, _ := fs.readFile(dir + "cmdline")
 		q.Cmdline = ParseCmdline(b)
 		if q.Cmdline == "" {
 			q.Cmdline = "[" + p.Comm + "]"
@@ -189,8 +193,8 @@ func pick(procs []Proc, o Options, boot time.Time) []Proc {
 }
 
 // args reads the arguments of process pid.
-func args(dir string, pid int) []string {
-	b, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(pid), "cmdline"))
+func args(fs *procFS, pid int) []string {
+	b, err := fs.readFile(strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return nil
 	}

@@ -52,22 +52,78 @@ func ParseStat(b []byte) (Proc, error) {
 	if err != nil || pid <= 0 {
 		return p, fmt.Errorf("bad pid %q", bytes.TrimSpace(b[:open]))
 	}
-	f := strings.Fields(string(b[close+1:]))
 	// state(3) ppid(4) … starttime(22): f[0] is field 3.
-	if len(f) < 20 || len(f[0]) != 1 {
-		return p, fmt.Errorf("pid %d: %d fields after comm, want 20 or more", pid, len(f))
+	f, n := statFields(b[close+1:])
+	if n < 20 || len(f[0]) != 1 {
+		return p, fmt.Errorf("pid %d: %d fields after comm, want 20 or more", pid, n)
 	}
-	ppid, err := strconv.Atoi(f[1])
+	ppid, err := strconv.Atoi(string(f[1]))
 	if err != nil || ppid < 0 {
 		return p, fmt.Errorf("pid %d: bad ppid %q", pid, f[1])
 	}
-	start, err := strconv.ParseUint(f[19], 10, 64)
+	start, err := strconv.ParseUint(string(f[2]), 10, 64)
 	if err != nil {
-		return p, fmt.Errorf("pid %d: bad start time %q", pid, f[19])
+		return p, fmt.Errorf("pid %d: bad start time %q", pid, f[2])
 	}
 	p.PID, p.PPID, p.Comm, p.State, p.Start = pid, ppid, string(b[open+1:close]), f[0][0], start
 	return p, nil
 }
+
+// statFields finds, in the fields of t after a stat's comm (split as
+// strings.Fields splits them), the 1st (state), 2nd (ppid) and 20th
+// (start time), and counts the fields, without copying t: the listing
+// parses one stat per process on the machine. It reads t only up to the
+// 20th field, which is all a well-formed stat needs; n is then 20 (the
+// fields after it do not change the first 20, whatever they hold). The
+// count of the rest, for the error that names it, and text that is not
+// ASCII before the 20th field end are left to strings.Fields, whose idea of a
+// space is Unicode's.
+func statFields(t []byte) (f [3][]byte, n int) {
+	i := 0
+	for n < 20 {
+		for i < len(t) && asciiSpace[t[i]] {
+			i++
+		}
+		if i == len(t) {
+			return f, n
+		}
+		j := i
+		for j < len(t) && !asciiSpace[t[j]] {
+			if t[j] >= 0x80 {
+				return fieldsOf(t)
+			}
+			j++
+		}
+		switch n {
+		case 0:
+			f[0] = t[i:j]
+		case 1:
+			f[1] = t[i:j]
+		case 19:
+			f[2] = t[i:j]
+		}
+		n++
+		i = j
+	}
+	if len(f[0]) != 1 {
+		return fieldsOf(t) // an error, which says how many fields
+	}
+	return f, n
+}
+
+// fieldsOf is statFields by strings.Fields, every field counted.
+func fieldsOf(t []byte) (f [3][]byte, n int) {
+	all := strings.Fields(string(t))
+	for i, j := range [3]int{0, 1, 19} {
+		if j < len(all) {
+			f[i] = []byte(all[j])
+		}
+	}
+	return f, len(all)
+}
+
+// asciiSpace is strings.Fields's space among ASCII bytes.
+var asciiSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 // ParseBootTime reads the boot time (its btime line, seconds since the
 // epoch) from the text of /proc/stat.
@@ -122,9 +178,9 @@ func inside(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// readTable reads every process's stat under the proc directory dir.
-func readTable(dir string) ([]Proc, error) {
-	ents, err := os.ReadDir(dir)
+// readTable reads every process's stat in the proc directory fs.
+func readTable(fs *procFS) ([]Proc, error) {
+	ents, err := os.ReadDir(fs.path)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +191,7 @@ func readTable(dir string) ([]Proc, error) {
 		if n == "" || n[0] < '1' || n[0] > '9' {
 			continue
 		}
-		b, err := readSmall(dir+"/"+n+"/stat", buf)
+		b, err := fs.readSmall(n+"/stat", buf)
 		if err != nil {
 			continue // gone since, or not ours to read
 		}
@@ -144,19 +200,4 @@ func readTable(dir string) ([]Proc, error) {
 		}
 	}
 	return out, nil
-}
-
-// readSmall reads the file at path into buf with one read, without the
-// stat os.ReadFile makes first: /proc's files give their text at once.
-func readSmall(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	n, err := f.Read(buf)
-	if err != nil {
-		return nil, err
-	}
-	return buf[:n], nil
 }

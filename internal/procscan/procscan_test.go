@@ -104,6 +104,8 @@ func TestLive(t *testing.T) {
 		{"ralph's own binary", []fake{{pid: 316, ppid: 1, comm: "ralph-statusline", start: at(1500), cwd: root, exe: "/opt/ralph/ralph-statusline"}}, nil},
 		{"a copy named like ralph's", []fake{{pid: 317, ppid: 1, comm: "stop", start: at(1500), cwd: root, exe: root + "/stop"}}, []int{317}},
 		{"a kernel thread", []fake{{pid: 318, ppid: 2, comm: "kworker/0:1", start: at(1500), cwd: root}}, nil},
+		{"elsewhere, the loop's id after a megabyte of environment", []fake{{pid: 330, ppid: 1, comm: "sleep", start: at(1500), cwd: "/", env: "PAD=" + strings.Repeat("x", 1<<20) + "\x00RALPH_LOOP_ID=ralph-x-0123abcd\x00"}}, []int{330}},
+		{"working in a directory of a long name", []fake{{pid: 331, ppid: 1, comm: "sleep", start: at(1500), cwd: root + "/" + strings.Repeat("d", 200) + "/" + strings.Repeat("e", 200)}}, []int{331}},
 		{"comm with spaces and parentheses", []fake{{pid: 319, ppid: 1, comm: "a) (b", start: at(1500), cwd: root}}, []int{319}},
 	}
 	for _, tc := range cases {
@@ -118,6 +120,11 @@ func TestLive(t *testing.T) {
 				pids = append(pids, p.PID)
 				if p.Cmdline == "" || p.Cwd == "" {
 					t.Errorf("pid %d: cmdline %q, cwd %q: want both", p.PID, p.Cmdline, p.Cwd)
+				}
+				for _, f := range tc.ps {
+					if f.pid == p.PID && f.cwd != p.Cwd {
+						t.Errorf("pid %d: cwd %q, want %q", p.PID, p.Cwd, f.cwd)
+					}
 				}
 			}
 			if !slices.Equal(pids, tc.want) {

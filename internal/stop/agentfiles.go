@@ -19,26 +19,24 @@ import (
 // would run it. The files stay as they are: they may be outside the
 // project (~/.claude, ~/.bashrc) and the human's own, so they are named
 // for the human to inspect, not restored. ok is false when the loop goes
-// on to be judged; read is then the loop's state as read here, for End.
-func unapproved(c *hook.Call, target string) (res hook.Result, read *loop.ReadState, ok bool, err error) {
-	st, sc, err := loop.Read(c.Scope.Root, c.Scope.Loop)
-	read = &loop.ReadState{State: st, Scope: sc, Err: err}
-	if err != nil || st.Status != loop.Running {
-		return res, read, false, nil // End says what it is
+// on to be judged. read is the loop's state as the Stop read it.
+func unapproved(c *hook.Call, target string, read *loop.ReadState) (res hook.Result, ok bool, err error) {
+	if !running(read) {
+		return res, false, nil // End says what it is
 	}
 	files, err := posttool.Unapproved(c.Scope, c.Getenv, c.Now())
 	if err != nil || len(files) == 0 {
-		return res, read, false, err
+		return res, false, err
 	}
 	names := strings.Join(clip.List(posttool.Names(files, c.Scope.Root, project.Home(c.Getenv)), 5), ", ")
 	why := fmt.Sprintf("%s changed by a route the guard could not read, and the human did not approve it; the coding agent or its next session's shell runs what they hold on its own", names)
 	if _, err := loop.FailNow(c.Scope.Root, c.Scope.Loop, c.Now(), why); err != nil {
-		return res, nil, false, err
+		return res, false, err
 	}
 	if _, sc, err := loop.Read(c.Scope.Root, c.Scope.Loop); err == nil {
 		c.Scope.Archived = sc.Archived // the hook's log line goes where the loop now lives
 	}
 	msg := fmt.Sprintf("ralph: loop %s FAILED: %s. No further iteration or session of it runs: inspect those files, put them back or keep them, and start a new loop.", c.Scope.Loop, why)
 	return hook.Result{Target: target + " (failed: unapproved agent files)", Rule: "agent-config", Level: "high",
-		Answer: answer.Answer{System: msg}}, nil, true, nil
+		Answer: answer.Answer{System: msg}}, true, nil
 }

@@ -30,19 +30,14 @@ const LiveRule = "live-process"
 // subagents) counts too, wherever it runs. Where processes cannot be
 // listed (no /proc), the Stop goes on with only the agent's word, and a
 // warning saying so. ok is false when the loop goes on to be judged.
-func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
-	st, _, err := loop.Read(c.Scope.Root, c.Scope.Loop)
-	if err != nil || st.Status != loop.Running {
+// read is the loop's state as the Stop read it, and nothing has written
+// it since: it is not decoded again; scan is the listing startScan began.
+func live(c *hook.Call, target string, read *loop.ReadState, scan *scan) (res hook.Result, ok bool, err error) {
+	if !running(read) {
 		return res, false, nil // End says what it is
 	}
-	own := ""
-	if exe, err := os.Executable(); err == nil {
-		if exe, err = filepath.EvalSymlinks(exe); err == nil {
-			own = filepath.Dir(exe)
-		}
-	}
 	tasks := taskNames(c.Event.Tasks)
-	ps, err := procscan.Live(procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Session: c.Event.SessionID, Since: st.StartedAt, Self: os.Getpid(), Own: own})
+	ps, err := scan.wait()
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "ralph: warning: processes left running are not checked: %v\n", err)
 	}
@@ -67,6 +62,48 @@ func live(c *hook.Call, target string) (res hook.Result, ok bool, err error) {
 	reason := fmt.Sprintf("ralph-hooks did not run the completion command: processes you started are still running (%s). Something left running while the command runs could change what it tests, so the iteration is not judged while one lives. Stop each one (kill PID, or your agent's way to end a background shell) — a dev server too — and then stop again.", names)
 	return hook.Result{Target: target + " (blocked: processes left running)", Rule: LiveRule, Level: "high",
 		Answer: answer.Answer{Decision: answer.Block, Reason: reason, System: "ralph: " + reason}}, true, nil
+}
+
+// scan is a listing of the processes the agent left running, under way.
+type scan struct {
+	done chan struct{}
+	ps   []procscan.Proc
+	err  error
+}
+
+// startScan begins the listing of the processes the loop's agent left
+// running (procscan.Live), for live to wait for; nil when the loop does
+// not run.
+func startScan(c *hook.Call, read *loop.ReadState) *scan {
+	if !running(read) {
+		return nil
+	}
+	o := procscan.Options{Proc: "/proc", Root: c.Scope.Root, Loop: c.Scope.Loop, Session: c.Event.SessionID, Since: read.State.StartedAt, Self: os.Getpid()}
+	s := &scan{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		if exe, err := os.Executable(); err == nil {
+			if exe, err = filepath.EvalSymlinks(exe); err == nil {
+				o.Own = filepath.Dir(exe)
+			}
+		}
+		s.ps, s.err = procscan.Live(o)
+	}()
+	return s
+}
+
+// wait returns the listing once it is done.
+func (s *scan) wait() ([]procscan.Proc, error) {
+	if s == nil {
+		return nil, nil
+	}
+	<-s.done
+	return s.ps, s.err
+}
+
+// running reports whether read is the state of a running loop.
+func running(read *loop.ReadState) bool {
+	return read != nil && read.Err == nil && read.State != nil && read.State.Status == loop.Running
 }
 
 // liveBlocks counts the Stops of the loop just before this one that were

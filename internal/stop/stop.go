@@ -125,11 +125,17 @@ func judge(c *hook.Call, target string) (hook.Result, error) {
 		return hook.Result{Target: target + " (not driven: agent_persistence.enabled is false)", Answer: answer.Answer{System: fmt.Sprintf(
 			"ralph: loop %s is not driven: agent_persistence.enabled is false in %s (the persistence extension is off; the guard still applies). The session may stop; set it true to drive the loop.", c.Scope.Loop, c.Scope.Config())}}, nil
 	}
-	res, read, ok, err := unapproved(c, target)
+	st, sc, err := loop.Read(c.Scope.Root, c.Scope.Loop)
+	read := &loop.ReadState{State: st, Scope: sc, Err: err}
+	// The processes the agent left running are listed while its files
+	// are checked: both only read, and both come before the command.
+	scan := startScan(c, read)
+	res, ok, err := unapproved(c, target, read)
 	if ok || err != nil {
+		scan.wait()
 		return res, err // agentfiles.go
 	}
-	if res, ok, err := live(c, target); ok || err != nil {
+	if res, ok, err := live(c, target, read, scan); ok || err != nil {
 		return res, err // procs.go
 	}
 	// The agent may give up waiting and kill the hook: take the completion
