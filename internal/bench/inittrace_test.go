@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,4 +171,26 @@ func initRegexps(t *testing.T, path string) []string {
 		}
 	}
 	return found
+}
+
+// A hook lives for milliseconds: the runtime's goroutine that follows
+// changes of the CPU limit (a cgroup's quota) would only be started, at
+// every call's initialisation, to never run. Each hook's main turns it off
+// with //go:debug updatemaxprocs=0 (0.1 ms of CPU a Read, BENCHMARKS.md,
+// branch pre10).
+func TestHooksStartNoMaxProcsUpdater(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.DefaultGODEBUG}}", "../../hooks/...").Output()
+	if err != nil {
+		t.Fatalf("go list ../../hooks/...: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("go list showed %d hooks, want the four:\n%s", len(lines), out)
+	}
+	for _, line := range lines {
+		pkg, godebug, _ := strings.Cut(line, "\t")
+		if !slices.Contains(strings.Split(godebug, ","), "updatemaxprocs=0") {
+			t.Errorf("%s: DefaultGODEBUG %q, want updatemaxprocs=0 (//go:debug in its main.go)", pkg, godebug)
+		}
+	}
 }
