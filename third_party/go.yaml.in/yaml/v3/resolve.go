@@ -33,7 +33,19 @@ type resolveMapItem struct {
 var resolveTable = make([]byte, 256)
 var resolveMap = make(map[string]resolveMapItem)
 
-func init() {
+// The tables are built on first use, not at init: every program that links
+// the package paid for them at start-up (ralph-hooks' patch). resolve,
+// shortTag and longTag, their only readers, call initTables first.
+var tablesOnce sync.Once
+
+func initTables() {
+	tablesOnce.Do(func() {
+		initResolve()
+		initTags()
+	})
+}
+
+func initResolve() {
 	t := resolveTable
 	t[int('+')] = 'S' // Sign
 	t[int('-')] = 'S'
@@ -85,9 +97,9 @@ const (
 var longTags = make(map[string]string)
 var shortTags = make(map[string]string)
 
-func init() {
+func initTags() {
 	for _, stag := range []string{nullTag, boolTag, strTag, intTag, floatTag, timestampTag, seqTag, mapTag, binaryTag, mergeTag} {
-		ltag := longTag(stag)
+		ltag := longTagPrefix + stag[2:] // longTag(stag), which would wait for initTables (ralph-hooks' patch)
 		longTags[stag] = ltag
 		shortTags[ltag] = stag
 	}
@@ -96,6 +108,7 @@ func init() {
 const longTagPrefix = "tag:yaml.org,2002:"
 
 func shortTag(tag string) string {
+	initTables()
 	if strings.HasPrefix(tag, longTagPrefix) {
 		if stag, ok := shortTags[tag]; ok {
 			return stag
@@ -106,6 +119,7 @@ func shortTag(tag string) string {
 }
 
 func longTag(tag string) string {
+	initTables()
 	if strings.HasPrefix(tag, "!!") {
 		if ltag, ok := longTags[tag]; ok {
 			return ltag
@@ -138,6 +152,7 @@ var (
 )
 
 func resolve(tag string, in string) (rtag string, out interface{}) {
+	initTables()
 	tag = shortTag(tag)
 	if !resolvableTag(tag) {
 		return tag, in
