@@ -20,3 +20,7 @@ require (
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/tools v0.38.0 // indirect
 )
+
+replace go.yaml.in/yaml/v3 => ./third_party/go.yaml.in/yaml/v3
+
+replace mvdan.cc/sh/v3 => ./third_party/mvdan.cc/sh/v3

@@ -1,4 +1,6 @@
 // The post-tool-call command is a ralph-hooks hook binary; run it with --help.
+//
+//go:debug updatemaxprocs=0
 package main
 
 import (

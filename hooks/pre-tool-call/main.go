@@ -1,4 +1,6 @@
 // The pre-tool-call command is a ralph-hooks hook binary; run it with --help.
+//
+//go:debug updatemaxprocs=0
 package main
 
 import (

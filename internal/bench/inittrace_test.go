@@ -3,9 +3,13 @@ package bench
 import (
 	"bufio"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,5 +103,94 @@ func TestPreToolCallOwnInitBytes(t *testing.T) {
 	if total > maxOwnInitBytes {
 		t.Errorf("ralph's packages allocate %d bytes initialising pre-tool-call, over %d: make the package-level maps switches or constant slices, the regexps sync.OnceValue\n%s",
 			total, maxOwnInitBytes, strings.Join(list, "\n"))
+	}
+}
+
+// A regular expression a library compiles in a package-level variable is
+// compiled at start-up in every hook call, used or not: go.yaml.in/yaml/v3
+// and mvdan.cc/sh/v3's fileutil and expand did so (six expressions, about
+// 0.3 ms of CPU a call; third_party/README.md). No package pre-tool-call
+// links, the standard library's and ralph's own included, may.
+func TestLibrariesCompileNoRegexpAtInit(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \" \"}}", "../../hooks/pre-tool-call").Output()
+	if err != nil {
+		t.Fatalf("go list -deps pre-tool-call: %v", err)
+	}
+	pkgs := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			t.Fatalf("go list printed %q", line)
+		}
+		pkgs++
+		for _, name := range strings.Fields(f[2]) {
+			path := filepath.Join(f[1], name)
+			for _, v := range initRegexps(t, path) {
+				t.Errorf("%s: %s compiles a regular expression at initialisation (%s): make it sync.OnceValue", f[0], path, v)
+			}
+		}
+	}
+	if pkgs < 100 {
+		t.Fatalf("go list showed %d packages, want pre-tool-call's (100 or more)", pkgs)
+	}
+}
+
+// initRegexps returns the package-level variables of the Go file at path
+// whose initial value calls regexp.MustCompile or regexp.Compile outside a
+// function literal.
+func initRegexps(t *testing.T, path string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	var found []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for _, v := range vs.Values {
+				ast.Inspect(v, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.FuncLit:
+						return false // runs when called, not at init
+					case *ast.CallExpr:
+						if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+							if x, ok := sel.X.(*ast.Ident); ok && x.Name == "regexp" && (sel.Sel.Name == "MustCompile" || sel.Sel.Name == "Compile" || sel.Sel.Name == "MustCompilePOSIX" || sel.Sel.Name == "CompilePOSIX") {
+								found = append(found, fmt.Sprintf("%s at %s", vs.Names[0].Name, fset.Position(n.Pos())))
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	return found
+}
+
+// A hook lives for milliseconds: the runtime's goroutine that follows
+// changes of the CPU limit (a cgroup's quota) would only be started, at
+// every call's initialisation, to never run. Each hook's main turns it off
+// with //go:debug updatemaxprocs=0 (0.1 ms of CPU a Read, BENCHMARKS.md,
+// branch pre10).
+func TestHooksStartNoMaxProcsUpdater(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.DefaultGODEBUG}}", "../../hooks/...").Output()
+	if err != nil {
+		t.Fatalf("go list ../../hooks/...: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("go list showed %d hooks, want the four:\n%s", len(lines), out)
+	}
+	for _, line := range lines {
+		pkg, godebug, _ := strings.Cut(line, "\t")
+		if !slices.Contains(strings.Split(godebug, ","), "updatemaxprocs=0") {
+			t.Errorf("%s: DefaultGODEBUG %q, want updatemaxprocs=0 (//go:debug in its main.go)", pkg, godebug)
+		}
 	}
 }

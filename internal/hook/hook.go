@@ -104,6 +104,7 @@ type Result struct {
 // Main runs the hook as a process would: flags in args, the event on stdin,
 // the answer on stdout, diagnostics on stderr. It returns the exit code.
 func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	GrowStack()
 	getenv, now := h.Getenv, h.Now
 	if getenv == nil {
 		getenv = os.Getenv

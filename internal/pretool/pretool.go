@@ -211,6 +211,7 @@ func judgeInTime(cfg *config.Config, c *hook.Call, limit time.Duration) (*risk.V
 	done := make(chan result, 1)
 	judge := judgeFn
 	go func() {
+		hook.GrowStack() // the judgement goes 32 KiB deep: see GrowStack
 		v, err := judge(cfg, c)
 		done <- result{v, err}
 	}()

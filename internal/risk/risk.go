@@ -175,7 +175,9 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.goBin = goBinDir(g.Home, getenv)
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
-	g.gitExec = map[string]string{}
+	// Sized for the 140-odd paths of a usual home: grown step by step it
+	// was rehashed five times on every Edit and Bash call.
+	g.gitExec = make(map[string]string, 256)
 	for _, p := range gitExecPaths(g.Root, g.Home, getenv) {
 		g.Protected = append(g.Protected, p)
 		g.gitExec[p] = "git-exec"

@@ -1,0 +1,3 @@
+module mvdan.cc/sh/v3
+
+go 1.26.0
