@@ -181,6 +181,9 @@ func Run(o Options) (Summary, error) {
 	var sum Summary
 	paths, pre := r.pick()
 	sum.Outcomes = append(sum.Outcomes, pre...)
+	if len(paths) > 0 {
+		r.checkState(o.Root)
+	}
 	r.keepLoops(paths)
 	workers := min(o.Parallel, max(len(paths), 1))
 	if o.Parallel > 1 && len(paths) > 0 {

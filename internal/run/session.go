@@ -129,6 +129,7 @@ func (s *session) run() Outcome {
 		return s.fail(err)
 	}
 	defer s.closeWorktree()
+	s.r.checkState(s.root)
 	if o, ok := s.attach(); !ok {
 		return o
 	}
@@ -160,6 +161,9 @@ func (s *session) run() Outcome {
 			return s.outcome(ResInterrupted, "stopped at once (a second signal)")
 		}
 		crashpoint.Here("run.agent.exited")
+		if msg := s.r.checkState(s.root); msg != "" {
+			s.feedback = msg
+		}
 		if res.OverTotal {
 			return s.reject("timeout", fmt.Sprintf("ran past persistence_loop.timeout.total (%v): ralph stopped the agent", s.cfg.PersistenceLoop.Timeouts.Total), res.Output)
 		}
