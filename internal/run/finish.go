@@ -172,6 +172,11 @@ func (s *session) settle() Outcome {
 		ok := false
 		for _, root := range s.r.loopRoots(t) {
 			if st, _, err := loop.Read(root, id); err == nil && st.Status == loop.Completed {
+				if why := notOwn(t, st, s.r.loopRoots(t)); why != "" {
+					out.Result, out.Reason = ResInvalid, loopIDError(t, why)
+					s.r.disp.Note(out.Reason)
+					return out
+				}
 				ok = true
 				break
 			}

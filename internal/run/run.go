@@ -340,7 +340,7 @@ func (r *Runner) keepLoops(paths []string) {
 		}
 		id := t.Loop.Checkpoint.StateData.LoopID
 		st, sc, err := loop.Read(r.o.Root, id)
-		if err != nil || sc.Archived || loop.Ended(st.Status) || st.PID == r.o.PID || proc.Alive(st.PID) {
+		if err != nil || sc.Archived || loop.Ended(st.Status) || st.PID == r.o.PID || proc.Alive(st.PID) || notOwn(t, st, nil) != "" {
 			continue
 		}
 		spent := time.Duration(t.Loop.Checkpoint.StateData.Elapsed * float64(time.Second))

@@ -263,6 +263,12 @@ func (s *session) fail(err error) Outcome {
 func (s *session) attach() (Outcome, bool) {
 	if s.id = s.pl.Checkpoint.StateData.LoopID; s.id != "" {
 		st, sc, err := s.readLoop()
+		if err == nil {
+			if why := notOwn(s.t, st, s.r.loopRoots(s.t)); why != "" {
+				s.r.disp.Note(loopIDError(s.t, why))
+				return s.outcome(ResInvalid, loopIDError(s.t, why)), false
+			}
+		}
 		switch {
 		case errors.Is(err, loop.ErrNoLoop):
 			s.event("loop", fmt.Sprintf("loop %s is gone", s.id), "a new loop")
@@ -298,7 +304,7 @@ func (s *session) attach() (Outcome, bool) {
 		var err error
 		st, warnings, err = loop.Start(context.Background(), loop.Options{
 			Root: s.root, Config: s.cfg, Task: s.t.ID + ": " + s.t.Title(), Completion: s.cmd, MaxIterations: left,
-			Owner: "ralph run", PID: s.r.o.PID, Tags: []string{"ralph-run", "task:" + s.t.ID}, Now: s.r.o.Clock.Now(),
+			Owner: "ralph run", PID: s.r.o.PID, Tags: []string{"ralph-run", taskTag(s.t.ID)}, Now: s.r.o.Clock.Now(),
 		})
 		for _, w := range warnings {
 			s.r.disp.Note(s.t.ID + ": " + w)
