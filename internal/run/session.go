@@ -44,10 +44,12 @@ type session struct {
 	base  int    // iterations of earlier loops of this task
 	max   int
 
-	feedback string // what the last judgment told the agent
-	lastOut  string // the last run's output
+	feedback string   // what the last judgment told the agent
+	notes    []string // what else the next prompt tells it: ralph's state or its task file put back
+	lastOut  string   // the last run's output
 	lastRun  *Result
-	dirty    int // steps completed since the last checkpoint
+	written  []byte // the task file as ralph run wrote it last
+	dirty    int    // steps completed since the last checkpoint
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
 	warned   int // the iteration last warned about
@@ -162,7 +164,10 @@ func (s *session) run() Outcome {
 		}
 		crashpoint.Here("run.agent.exited")
 		if msg := s.r.checkState(s.root); msg != "" {
-			s.feedback = msg
+			s.notes = append(s.notes, msg)
+		}
+		if err := s.reclaim(); err != nil {
+			return s.outcome(ResError, err.Error())
 		}
 		if res.OverTotal {
 			return s.reject("timeout", fmt.Sprintf("ran past persistence_loop.timeout.total (%v): ralph stopped the agent", s.cfg.PersistenceLoop.Timeouts.Total), res.Output)
