@@ -128,6 +128,9 @@ type Runner struct {
 	// worktree's administrative files while it makes one, and two at once
 	// in one repository fail ("failed to read .git/worktrees/…/commondir").
 	gitMu sync.Mutex
+	// picked holds each task file as pick read it, by path: written
+	// before any task runs, only read after (queue.go).
+	picked map[string]*task.Task
 }
 
 // Run runs the tasks of o and returns what became of each.
@@ -162,7 +165,7 @@ func Run(o Options) (Summary, error) {
 	if fi, err := os.Stat(o.Dir); err != nil || !fi.IsDir() {
 		return Summary{}, fmt.Errorf("run: tasks directory %s does not exist: put task files in %s", o.Dir, filepath.Join(o.Dir, task.Approved))
 	}
-	r := &Runner{o: o, rnd: o.Rand, stopped: make(chan struct{})}
+	r := &Runner{o: o, rnd: o.Rand, stopped: make(chan struct{}), picked: map[string]*task.Task{}}
 	r.disp = NewDisplay(o.Out, o.Live)
 	defer r.disp.Close()
 
@@ -304,6 +307,7 @@ func (r *Runner) pick() ([]string, []Outcome) {
 			continue
 		}
 		parsed[i] = t
+		r.picked[p] = t
 		byID[t.ID] = append(byID[t.ID], i)
 	}
 	var keep []string

@@ -66,7 +66,7 @@ func (r *Runner) runTask(path string) Outcome {
 	if err != nil {
 		out.Result, out.Reason = ResInvalid, err.Error()
 		if errors.Is(err, os.ErrNotExist) {
-			out.Result, out.Reason = ResSkipped, "the file moved away (another ralph run finished it)"
+			return r.vanished(path)
 		}
 		return out
 	}
@@ -79,11 +79,14 @@ func (r *Runner) runTask(path string) Outcome {
 	defer unlock()
 	// Read it again under the lock: another run may have moved it meanwhile.
 	if t, err = task.Read(path); err != nil {
-		out.Result, out.Reason = ResSkipped, "the file moved away (another ralph run finished it)"
-		if !errors.Is(err, os.ErrNotExist) {
-			out.Result, out.Reason = ResInvalid, err.Error()
+		if errors.Is(err, os.ErrNotExist) {
+			return r.vanished(path)
 		}
+		out.Result, out.Reason = ResInvalid, err.Error()
 		return out
+	}
+	if o, ok := r.unchanged(path, t); !ok {
+		return o
 	}
 	// An agent left running by a ralph run that was killed must not work
 	// on beside the new one.

@@ -341,3 +341,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestHuman(t *testing.T) {
+	const file = "---\nid: a\nstate: Approved\ncompletion: make test\npersistence_loop:\n  iteration: 2\n  checkpoint:\n    current_step: x\nowner: me\n---\nBody.\n"
+	tk, err := Parse("a.md", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\nid: a\ncompletion: make test\nowner: me\n---\nBody.\n"
+	if got := string(tk.Human()); got != want {
+		t.Errorf("Human() = %q, want %q", got, want)
+	}
+	// ralph's rewrite keeps it; a change of the human's keys or body does not.
+	out, err := tk.Render(Done, &Loop{Iteration: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse("a.md", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again.Human()) != want {
+		t.Errorf("after Render, Human() = %q, want %q", again.Human(), want)
+	}
+	edited, err := Parse("a.md", []byte(strings.Replace(file, "make test", "echo ok", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(edited.Human()) == want {
+		t.Error("an edited completion command does not change Human()")
+	}
+}

@@ -1,0 +1,132 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/task"
+)
+
+// The queue between ralph run's start and each task's turn. ralph run
+// reads every task file as it starts (pick); while it runs one task, the
+// agent of that task — one without hooks, or a route the guard could not
+// see — may rewrite, move or delete the others: give another task a
+// completion command that always passes, or drop it from the queue. At a
+// task's turn its file must be as it was read, but for ralph's own keys
+// (another ralph run on the same queue may have checkpointed it): one that
+// changed is not run by this run, which cannot tell the human's edit from
+// an agent's, and is left for the human to check; one moved or deleted is
+// put back in Approved/ and not run now either. Nothing is lost, nothing
+// is done on a changed word, and ralph run exits 1 saying so.
+
+// unchanged reports whether the task file at path is as pick read it, but
+// for ralph's keys; else the outcome of leaving it.
+func (r *Runner) unchanged(path string, t *task.Task) (Outcome, bool) {
+	old := r.picked[path]
+	if old == nil || bytes.Equal(old.Human(), t.Human()) {
+		return Outcome{}, true
+	}
+	key := changedKey(old, t)
+	msg := (&task.Error{File: path, Line: t.Line[key], Key: key, Msg: "changed since this ralph run read it at its start (by hand, or by an agent of the run): not run now; check it, then ralph run again"}).Error()
+	r.disp.Note(msg)
+	return Outcome{ID: t.ID, File: path, State: task.Approved, Result: ResSkipped, Reason: msg}, false
+}
+
+// changedKey names what differs between two versions of a task file.
+func changedKey(a, b *task.Task) string {
+	switch {
+	case a.ID != b.ID:
+		return "id"
+	case a.Completion != b.Completion:
+		return "completion"
+	case a.MaxIterations != b.MaxIterations:
+		return "max_iterations"
+	case !slices.Equal(a.Steps, b.Steps):
+		return "steps"
+	case !bytes.Equal(a.Body(), b.Body()):
+		return "the body"
+	}
+	return "the front matter"
+}
+
+// vanished is the outcome of a task whose file is gone from Approved/ at
+// its turn: finished by another ralph run (its file in Done/ or Rejected/
+// says so), or moved or deleted by something else, and then put back from
+// where it went or from the copy pick read.
+func (r *Runner) vanished(path string) Outcome {
+	old := r.picked[path]
+	if old == nil {
+		return Outcome{File: path, State: task.Approved, Result: ResSkipped, Reason: "the file moved away (another ralph run finished it)"}
+	}
+	out := Outcome{ID: old.ID, File: path, State: task.Approved, Result: ResSkipped}
+	unlock, err := r.lock(old)
+	if err != nil {
+		out.Reason = err.Error()
+		return out
+	}
+	defer unlock()
+	if _, err := os.Lstat(path); err == nil {
+		// Put back meanwhile (another ralph run): the next run takes it.
+		out.Reason = "the file moved away and back while this ralph run ran other tasks: not run now; ralph run again runs it"
+		return out
+	}
+	for _, state := range []string{task.Done, task.Rejected, task.Approved} {
+		paths, _ := task.List(r.o.Dir, state)
+		for _, p := range paths {
+			t, err := task.Read(p)
+			if err != nil || t.ID != old.ID {
+				continue
+			}
+			if ended(t, state) {
+				out.File, out.State = p, state
+				out.Result = map[string]string{task.Done: ResDone, task.Rejected: ResRejected}[state]
+				out.Reason = "another ralph run finished it: " + filepath.Join(state, filepath.Base(p))
+				return out
+			}
+			if state == task.Approved && filepath.Dir(p) == filepath.Dir(path) {
+				continue // another task of the same id: pick reports it
+			}
+			if err := putBack(p, path); err != nil {
+				out.Result, out.Reason = ResError, fmt.Sprintf("%s was moved to %s while this ralph run ran other tasks, and cannot be put back: %v", path, p, err)
+				r.disp.Note(out.Reason)
+				return out
+			}
+			out.Reason = fmt.Sprintf("%s was moved to %s while this ralph run ran other tasks: put back in %s/, not run now; ralph run again runs it", path, p, task.Approved)
+			r.disp.Note(out.Reason)
+			return out
+		}
+	}
+	if err := task.Write(path, old.Data()); err != nil {
+		out.Result, out.Reason = ResError, fmt.Sprintf("%s was deleted while this ralph run ran other tasks, and cannot be written back: %v", path, err)
+		r.disp.Note(out.Reason)
+		return out
+	}
+	out.Reason = fmt.Sprintf("%s was deleted while this ralph run ran other tasks: written back from the copy it read at its start, not run now; ralph run again runs it", path)
+	r.disp.Note(out.Reason)
+	return out
+}
+
+// ended reports whether t, in folder state, was put there by ralph run: it
+// writes the final front matter (state and exit) before it moves a file.
+func ended(t *task.Task, state string) bool {
+	return state != task.Approved && t.State == state && t.Loop != nil && t.Loop.Exit != nil && t.Loop.Exit.FinalState == state
+}
+
+// putBack moves the task file at from to the free name to, in Approved/,
+// by a hard link and an unlink (a rename where there are no links): never
+// over another file, never in no folder.
+func putBack(from, to string) error {
+	if err := os.Link(from, to); err != nil {
+		if _, lerr := os.Lstat(to); lerr == nil {
+			return err
+		}
+		if err := os.Rename(from, to); err != nil {
+			return err
+		}
+		return nil
+	}
+	return os.Remove(from)
+}
