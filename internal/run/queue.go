@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
 
@@ -129,4 +131,111 @@ func putBack(from, to string) error {
 		return nil
 	}
 	return os.Remove(from)
+}
+
+// takeBack puts back in Approved/, before a run picks its tasks, every file
+// in Done/ and Rejected/ of a task ralph run was running and did not
+// finish: ralph run writes a file's final front matter (state and exit)
+// before it moves it, and ends its loop first, so a file there without
+// them, or whose loop is still active, was moved by hand or by an agent
+// (one that moved its own file to Done/ and killed ralph run before it
+// could put it back). A file ralph run never ran is the human's and stays.
+// Only a file that looks unfinished is parsed: Done/ may hold thousands.
+func (r *Runner) takeBack() {
+	active := map[string]bool{}
+	if reg, err := registry.Read(r.o.Root); err == nil {
+		for _, e := range reg.ActiveLoops {
+			active[e.LoopID] = true
+		}
+	}
+	for _, state := range []string{task.Done, task.Rejected} {
+		paths, _ := task.List(r.o.Dir, state)
+		for _, p := range paths {
+			if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			data, err := os.ReadFile(p)
+			if err != nil || looksEnded(data, state) && !active[loopIDOf(data)] {
+				continue
+			}
+			t, err := task.Read(p)
+			if err != nil {
+				continue
+			}
+			if why := r.strayWhy(t, state, active, false); why != "" {
+				r.takeBackOne(t, state, why)
+			}
+		}
+	}
+}
+
+// looksEnded reports whether the file's front matter holds the lines
+// ralph run writes when it ends a task in folder state.
+func looksEnded(data []byte, state string) bool {
+	return bytes.Contains(data, []byte("\nstate: "+state+"\n")) && bytes.Contains(data, []byte("\n    final_state: "+state+"\n"))
+}
+
+// loopIDOf returns the loop id line of a task file's checkpoint ("": none).
+func loopIDOf(data []byte) string {
+	_, rest, ok := bytes.Cut(data, []byte("\n      loop_id: "))
+	if !ok {
+		return ""
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	return string(bytes.TrimSpace(line))
+}
+
+// strayWhy says why the task file t in folder state was not put there by
+// ralph run ("": it was, or ralph run never ran the task). full also reads
+// the loop of a file in Done/: it must have completed, and be the task's.
+func (r *Runner) strayWhy(t *task.Task, state string, active map[string]bool, full bool) string {
+	l := t.Loop
+	if l == nil || l.Checkpoint.StateData.LoopID == "" {
+		return ""
+	}
+	id := l.Checkpoint.StateData.LoopID
+	switch {
+	case t.State != state:
+		return "its front matter says " + t.State
+	case l.Exit == nil || l.Exit.FinalState != state:
+		return "its front matter has no exit to " + state + "/"
+	}
+	if full && state == task.Done {
+		done := false
+		for _, root := range r.loopRoots(t) {
+			if st, _, err := loop.Read(root, id); err == nil && st.Status == loop.Completed && notOwn(t, st, r.loopRoots(t)) == "" {
+				done = true
+				break
+			}
+		}
+		if !done {
+			return fmt.Sprintf("its loop %s did not complete", id)
+		}
+	}
+	if active[id] {
+		return fmt.Sprintf("its loop %s is still active", id)
+	}
+	return ""
+}
+
+// takeBackOne rewrites ralph's keys of the stray file t in folder state
+// as those of a task under way (state: Approved, no exit) and moves it
+// back to Approved/; it returns its path there ("" when it could not).
+func (r *Runner) takeBackOne(t *task.Task, state, why string) string {
+	l := *t.Loop
+	l.Exit, l.Failure = nil, nil
+	data, err := t.Render(task.Approved, &l, nil)
+	if err == nil {
+		err = task.Write(t.Path, data)
+	}
+	dst := ""
+	if err == nil {
+		dst, err = task.Move(t.Path, r.o.Dir, task.Approved)
+	}
+	if err != nil {
+		r.disp.Note(fmt.Sprintf("%s: %s: ralph run did not put it in %s/ (moved by hand or by an agent), and cannot put it back: %v", t.Path, why, state, err))
+		return ""
+	}
+	r.disp.Note(fmt.Sprintf("%s: %s: ralph run did not put it in %s/ (moved by hand or by an agent): put back in %s/ as %s", t.Path, why, state, task.Approved, filepath.Base(dst)))
+	return dst
 }

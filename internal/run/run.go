@@ -38,6 +38,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
 
@@ -289,6 +290,7 @@ func (r *Runner) pick() ([]string, []Outcome) {
 		}
 		paths = []string{p}
 	} else {
+		r.takeBack()
 		l, err := task.List(r.o.Dir, task.Approved)
 		if err != nil {
 			return nil, []Outcome{{File: filepath.Join(r.o.Dir, task.Approved), Result: ResError, Reason: err.Error()}}
@@ -361,7 +363,7 @@ func (r *Runner) locate(file string) (string, Outcome, bool) {
 		case task.Approved:
 			return file, Outcome{}, true
 		case task.Done, task.Rejected:
-			return "", r.finished(file), false
+			return r.settled(file)
 		}
 		return "", Outcome{File: file, Result: ResInvalid, Reason: fmt.Sprintf("%s is not in a state folder (%s/ under the tasks directory)", file, strings.Join(task.States, "/, "))}, false
 	}
@@ -369,10 +371,32 @@ func (r *Runner) locate(file string) (string, Outcome, bool) {
 	for _, s := range []string{task.Done, task.Rejected} {
 		p := filepath.Join(r.o.Dir, s, name)
 		if _, err := os.Stat(p); err == nil {
-			return "", r.finished(p), false
+			return r.settled(p)
 		}
 	}
 	return "", Outcome{File: file, Result: ResError, Reason: fmt.Sprintf("no task file %s (nor %s in %s/ or %s/)", file, name, task.Done, task.Rejected)}, false
+}
+
+// settled is locate's answer for a --task file found in Done/ or
+// Rejected/: finished, unless ralph run did not put it there (strayWhy),
+// when it is put back in Approved/ and run: a job engine is never told
+// "done" for a task whose file an agent moved.
+func (r *Runner) settled(path string) (string, Outcome, bool) {
+	state := task.StateOf(path)
+	if t, err := task.Read(path); err == nil {
+		active := map[string]bool{}
+		if reg, err := registry.Read(r.o.Root); err == nil {
+			for _, e := range reg.ActiveLoops {
+				active[e.LoopID] = true
+			}
+		}
+		if why := r.strayWhy(t, state, active, true); why != "" {
+			if dst := r.takeBackOne(t, state, why); dst != "" {
+				return dst, Outcome{}, true
+			}
+		}
+	}
+	return "", r.finished(path), false
 }
 
 // finished is the outcome of a task found in Done/ or Rejected/.
