@@ -237,8 +237,9 @@ func (s *session) prepare() error {
 		s.step = len(s.steps) - 1 // every step done but not judged done: judge the last again
 	}
 	s.base = s.pl.Checkpoint.StateData.Earlier
-	if s.cmd == "" {
-		return &taskError{"hard", "the task has no completion command: add completion: '<command>' to its front matter, or set completion.command in aiwg.yml"}
+	if s.cmd == "" && s.pl.Checkpoint.StateData.LoopID == "" {
+		// A bad input, not a failure of the task: reported, the file untouched.
+		return &invalidError{(&task.Error{File: s.path, Line: 2, Key: "completion", Msg: "missing, and aiwg.yml sets no completion.command: add completion: '<command>' to the front matter, the command that decides the task"}).Error()}
 	}
 	if s.r.o.Parallel > 1 {
 		wt, err := s.r.openWorktree(s)
@@ -255,12 +256,23 @@ type taskError struct{ class, reason string }
 
 func (e *taskError) Error() string { return e.reason }
 
+// invalidError is a task file that cannot be run as it is.
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string { return e.msg }
+
 // fail turns an error of prepare or attach into an outcome: a taskError
-// rejects the task, anything else is ralph's own failure and leaves it.
+// rejects the task, an invalidError leaves it as invalid, anything else is
+// ralph's own failure and leaves it.
 func (s *session) fail(err error) Outcome {
 	var te *taskError
 	if errors.As(err, &te) {
 		return s.reject(te.class, te.reason, "")
+	}
+	var ie *invalidError
+	if errors.As(err, &ie) {
+		s.r.disp.Note(ie.msg)
+		return s.outcome(ResInvalid, ie.msg)
 	}
 	return s.outcome(ResError, err.Error())
 }
