@@ -58,18 +58,21 @@ func changedKey(a, b *task.Task) string {
 // its turn: finished by another ralph run (its file in Done/ or Rejected/
 // says so), or moved or deleted by something else, and then put back from
 // where it went or from the copy pick read.
-func (r *Runner) vanished(path string) Outcome {
+// locked says whether the caller holds the task's lock already.
+func (r *Runner) vanished(path string, locked bool) Outcome {
 	old := r.picked[path]
 	if old == nil {
 		return Outcome{File: path, State: task.Approved, Result: ResSkipped, Reason: "the file moved away (another ralph run finished it)"}
 	}
 	out := Outcome{ID: old.ID, File: path, State: task.Approved, Result: ResSkipped}
-	unlock, err := r.lock(old)
-	if err != nil {
-		out.Reason = err.Error()
-		return out
+	if !locked {
+		unlock, err := r.lock(old)
+		if err != nil {
+			out.Reason = err.Error()
+			return out
+		}
+		defer unlock()
 	}
-	defer unlock()
 	if _, err := os.Lstat(path); err == nil {
 		// Put back meanwhile (another ralph run): the next run takes it.
 		out.Reason = "the file moved away and back while this ralph run ran other tasks: not run now; ralph run again runs it"

@@ -66,7 +66,7 @@ func (r *Runner) runTask(path string) Outcome {
 	if err != nil {
 		out.Result, out.Reason = ResInvalid, err.Error()
 		if errors.Is(err, os.ErrNotExist) {
-			return r.vanished(path)
+			return r.vanished(path, false)
 		}
 		return out
 	}
@@ -80,7 +80,7 @@ func (r *Runner) runTask(path string) Outcome {
 	// Read it again under the lock: another run may have moved it meanwhile.
 	if t, err = task.Read(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return r.vanished(path)
+			return r.vanished(path, true)
 		}
 		out.Result, out.Reason = ResInvalid, err.Error()
 		return out
