@@ -362,6 +362,12 @@ func (s *session) attach() (Outcome, bool) {
 	s.judgedAt = 0
 	s.event("start", fmt.Sprintf("loop %s (baseline %d tests), %d iterations at most", s.id, st.Baseline.Tests, left), s.stepName())
 	if err := s.checkpoint(true); err != nil {
+		// The task file does not name the loop (a read-only or full
+		// queue): no later run would find it, so it ends here rather than
+		// hold a registry slot for a task that never ran in it.
+		if _, eerr := loop.End(s.root, s.id, s.r.o.Clock.Now(), "ralph run could not record the loop in its task file: "+oneLine(err.Error())); eerr != nil {
+			s.r.disp.Note(s.t.ID + ": " + eerr.Error())
+		}
 		return s.outcome(ResError, err.Error()), false
 	}
 	return Outcome{}, true
