@@ -38,6 +38,9 @@ func (s *session) checkpoint(force bool) error {
 // again first: a file changed under ralph run keeps what changed outside
 // ralph's keys, and one that no longer parses is not overwritten.
 func (s *session) save(state string, more []byte) error {
+	if err := s.r.checkQueue(); err != nil {
+		return err
+	}
 	if err := s.reclaim(); err != nil {
 		return err
 	}

@@ -26,15 +26,14 @@ func TestTwoRuns(t *testing.T) {
 	}
 	ralph := ralphBin(t)
 	agent := filepath.Join(agentBin(t), "agent")
-	if crashPath == "" { // runRalph's PATH: sh alone
-		sh, err := exec.LookPath("sh")
-		if err != nil {
-			t.Fatal("no sh")
-		}
-		crashPath = t.TempDir()
-		if err := os.Symlink(sh, filepath.Join(crashPath, "sh")); err != nil {
-			t.Fatal(err)
-		}
+	// runRalph's PATH: sh alone (TestCrash's is gone with its temp dir).
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal("no sh")
+	}
+	crashPath = t.TempDir()
+	if err := os.Symlink(sh, filepath.Join(crashPath, "sh")); err != nil {
+		t.Fatal(err)
 	}
 	ids := []string{"a", "b", "c", "d", "e", "f"}
 	for round := range 3 {

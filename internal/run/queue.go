@@ -2,7 +2,9 @@ package run
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,4 +243,53 @@ func (r *Runner) takeBackOne(t *task.Task, state, why string) string {
 	}
 	r.disp.Note(fmt.Sprintf("%s: %s: ralph run did not put it in %s/ (moved by hand or by an agent): put back in %s/ as %s", t.Path, why, state, task.Approved, filepath.Base(dst)))
 	return dst
+}
+
+// folder is what a folder of the queue was when ralph run started.
+type folder struct {
+	path string
+	fi   os.FileInfo // from Lstat; nil: it did not exist
+}
+
+// pinQueue notes the tasks directory's state folders as ralph run starts.
+func (r *Runner) pinQueue() {
+	for _, s := range task.States {
+		p := filepath.Join(r.o.Dir, s)
+		fi, _ := os.Lstat(p)
+		r.folders = append(r.folders, folder{p, fi})
+	}
+}
+
+// checkQueue checks that each state folder is still the folder it was
+// when ralph run started (or, made since, a folder and not a link): an
+// agent that renamed Approved/ away and linked a folder of its own in its
+// place would have ralph run write its checkpoints there and move that
+// folder's files to Done/; one that made Done/ a link out of the project
+// would take the finished tasks with it.
+func (r *Runner) checkQueue() error {
+	for _, f := range r.folders {
+		fi, err := os.Lstat(f.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if f.fi != nil {
+				return fmt.Errorf("%s was removed while the agent ran: ralph run stops; put the folder back, then ralph run again", f.path)
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("checking %s: %w", f.path, err)
+		}
+		was := f.fi != nil && os.SameFile(f.fi, fi) && f.fi.Mode().Type() == fi.Mode().Type()
+		if f.fi == nil && fi.IsDir() || was {
+			continue
+		}
+		now := "another folder"
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(f.path)
+			now = "a symbolic link to " + target
+		} else if !fi.IsDir() {
+			now = "not a folder"
+		}
+		return fmt.Errorf("%s was replaced while the agent ran (it is now %s): ralph run stops; put the folder back, then ralph run again", f.path, now)
+	}
+	return nil
 }

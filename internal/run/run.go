@@ -132,6 +132,8 @@ type Runner struct {
 	// picked holds each task file as pick read it, by path: written
 	// before any task runs, only read after (queue.go).
 	picked map[string]*task.Task
+	// folders are the state folders as ralph run found them (queue.go).
+	folders []folder
 }
 
 // Run runs the tasks of o and returns what became of each.
@@ -183,6 +185,7 @@ func Run(o Options) (Summary, error) {
 	}()
 
 	var sum Summary
+	r.pinQueue()
 	paths, pre := r.pick()
 	sum.Outcomes = append(sum.Outcomes, pre...)
 	if len(paths) > 0 {

@@ -169,6 +169,13 @@ func (s *session) run() Outcome {
 		if msg := s.r.checkState(s.root); msg != "" {
 			s.notes = append(s.notes, msg)
 		}
+		if err := s.r.checkQueue(); err != nil {
+			// Nothing more is written or moved: every path may lead
+			// elsewhere now.
+			s.r.disp.Note(err.Error())
+			s.r.stop()
+			return s.outcome(ResError, err.Error())
+		}
 		if err := s.reclaim(); err != nil {
 			return s.outcome(ResError, err.Error())
 		}
