@@ -93,9 +93,6 @@ func (r *Runner) vanished(path string, locked bool) Outcome {
 				out.Reason = "another ralph run finished it: " + filepath.Join(state, filepath.Base(p))
 				return out
 			}
-			if state == task.Approved && filepath.Dir(p) == filepath.Dir(path) {
-				continue // another task of the same id: pick reports it
-			}
 			if err := putBack(p, path); err != nil {
 				out.Result, out.Reason = ResError, fmt.Sprintf("%s was moved to %s while this ralph run ran other tasks, and cannot be put back: %v", path, p, err)
 				r.disp.Note(out.Reason)
