@@ -165,10 +165,37 @@ func (r *Runner) takeBack() {
 				continue
 			}
 			if why := r.strayWhy(t, state, active, false); why != "" {
+				if end := r.endedTwin(t); end != "" {
+					r.disp.Note(fmt.Sprintf("%s: %s, but %s is the task's end, by ralph run: a copy made while it ran, left as it is (remove it)", p, why, end))
+					continue
+				}
 				r.takeBackOne(t, state, why)
 			}
 		}
 	}
+}
+
+// endedTwin returns the file in Done/ or Rejected/ that ralph run ended
+// the loop of t with ("": none): t is then a copy of the task's file
+// made while it ran (cp to Done/), not the task.
+func (r *Runner) endedTwin(t *task.Task) string {
+	id := t.Loop.Checkpoint.StateData.LoopID
+	for _, state := range []string{task.Done, task.Rejected} {
+		paths, _ := task.List(r.o.Dir, state)
+		for _, p := range paths {
+			if p == t.Path {
+				continue
+			}
+			data, err := os.ReadFile(p)
+			if err != nil || loopIDOf(data) != id {
+				continue
+			}
+			if o, err := task.Read(p); err == nil && o.ID == t.ID && ended(o, state) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // looksEnded reports whether the file's front matter holds the lines
