@@ -251,6 +251,18 @@ func (r *Runner) strayWhy(t *task.Task, state string, active map[string]bool, fu
 // as those of a task under way (state: Approved, no exit) and moves it
 // back to Approved/; it returns its path there ("" when it could not).
 func (r *Runner) takeBackOne(t *task.Task, state, why string) string {
+	// The same file in Approved/ under its name: a move back that a crash
+	// cut between its link and its unlink. Only the old name goes.
+	back := filepath.Join(r.o.Dir, task.Approved, filepath.Base(t.Path))
+	if a, err := os.Lstat(back); err == nil {
+		if b, err := os.Lstat(t.Path); err == nil && os.SameFile(a, b) {
+			if err := os.Remove(t.Path); err != nil {
+				r.disp.Note(fmt.Sprintf("%s: finishing its move back to %s/: %v", t.Path, task.Approved, err))
+				return ""
+			}
+			return back
+		}
+	}
 	l := *t.Loop
 	l.Exit, l.Failure = nil, nil
 	data, err := t.Render(task.Approved, &l, nil)
