@@ -51,7 +51,14 @@ func (s *session) save(state string, more []byte) error {
 	if t.ID != s.t.ID {
 		return fmt.Errorf("%s: its id changed from %s to %s under ralph run; not overwritten", s.path, s.t.ID, t.ID)
 	}
-	data, err := t.Render(state, s.pl, more)
+	l := s.pl
+	if s.runsOnly {
+		// Only the run count moves: the rest as the last checkpoint wrote
+		// it (checkpoint_interval).
+		l = s.saved.Clone()
+		l.Checkpoint.StateData.Runs = s.pl.Checkpoint.StateData.Runs
+	}
+	data, err := t.Render(state, l, more)
 	if err != nil {
 		return err
 	}
@@ -59,7 +66,24 @@ func (s *session) save(state string, more []byte) error {
 		return err
 	}
 	s.t, s.written = t, data
+	if !s.runsOnly {
+		s.saved = s.pl.Clone()
+	}
 	return nil
+}
+
+// countRun records in the task file, before the agent runs, that it runs:
+// its run count is the net under every bound (session.run), and a run that
+// kills ralph run must count too. The rest of the front matter stays as the
+// last checkpoint wrote it.
+func (s *session) countRun() error {
+	s.pl.Checkpoint.StateData.Runs++
+	if s.saved == nil {
+		return s.checkpoint(true)
+	}
+	s.runsOnly = true
+	defer func() { s.runsOnly = false }()
+	return s.save(task.Approved, nil)
 }
 
 // reclaim puts the task file back in Approved/ when something other than

@@ -48,8 +48,10 @@ type session struct {
 	notes    []string // what else the next prompt tells it: ralph's state or its task file put back
 	lastOut  string   // the last run's output
 	lastRun  *Result
-	written  []byte // the task file as ralph run wrote it last
-	dirty    int    // steps completed since the last checkpoint
+	written  []byte     // the task file as ralph run wrote it last
+	saved    *task.Loop // persistence_loop as the last checkpoint wrote it
+	runsOnly bool       // save writes saved with only the run count moved (countRun)
+	dirty    int        // steps completed since the last checkpoint
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
 	warned   int // the iteration last warned about
@@ -160,6 +162,13 @@ func (s *session) run() Outcome {
 		}
 		if o, stop := s.unapproved(); stop {
 			return o // agentfiles.go
+		}
+		// The run is counted in the task file before it starts: an agent
+		// that kills ralph run every time (a supervisor starting it again)
+		// would otherwise never reach the cap above, no iteration being
+		// judged and no run recorded.
+		if err := s.countRun(); err != nil {
+			return s.outcome(ResError, err.Error())
 		}
 		res := s.runAgent(final)
 		if s.r.killed() {
@@ -450,9 +459,8 @@ func (s *session) position(final bool) (Outcome, bool) {
 // runAgent runs the agent once on the current step.
 func (s *session) runAgent(final bool) Result {
 	data := &s.pl.Checkpoint.StateData
-	data.Runs++
 	next := s.pl.Iteration + 1
-	n := data.Runs
+	n := data.Runs // counted by run, before
 	logFile := filepath.Join(s.r.tasksDir(s.t.ID), fmt.Sprintf("run-%03d.log", n))
 	if w := s.cfg.PersistenceLoop.WarnThreshold; final && next != s.warned && float64(next) >= math.Ceil(w*float64(s.max)) {
 		s.warned = next

@@ -90,3 +90,20 @@ func (t *Task) Human() []byte {
 	out.Write(t.data[off:])
 	return out.Bytes()
 }
+
+// Clone returns a deep copy of l (nil for nil), through its YAML form.
+func (l *Loop) Clone() *Loop {
+	if l == nil {
+		return nil
+	}
+	data, err := yaml.Marshal(l)
+	if err != nil {
+		c := *l
+		return &c
+	}
+	var c Loop
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		c = *l
+	}
+	return &c
+}

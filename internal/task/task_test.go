@@ -407,3 +407,21 @@ func TestOwnKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopClone(t *testing.T) {
+	l := loopAt(2)
+	l.Checkpoint.CompletedSteps = []map[string]string{{"step_1": "a"}}
+	c := l.Clone()
+	c.Checkpoint.CompletedSteps[0]["step_1"] = "changed"
+	c.Checkpoint.CompletedSteps = append(c.Checkpoint.CompletedSteps, map[string]string{"step_2": "b"})
+	c.Checkpoint.StateData.Runs = 99
+	if l.Checkpoint.CompletedSteps[0]["step_1"] != "a" || len(l.Checkpoint.CompletedSteps) != 1 || l.Checkpoint.StateData.Runs == 99 {
+		t.Errorf("changing the clone changed the loop: %+v", l.Checkpoint)
+	}
+	if c.Iteration != l.Iteration || !c.Checkpoint.Timestamp.Equal(l.Checkpoint.Timestamp) {
+		t.Errorf("clone %+v, want %+v", c, l)
+	}
+	if (*Loop)(nil).Clone() != nil {
+		t.Error("Clone of nil is not nil")
+	}
+}
