@@ -18,6 +18,14 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
+// CheckVault is checkVault for a caller outside the hooks: ralph run
+// checks the vault after every agent run, before it trusts a loop's state
+// (an agent without hooks, or a route the guard could not see, may have
+// changed it and ended the session before any hook ran).
+func CheckVault(root string, getenv func(string) string, now time.Time, stderr io.Writer) string {
+	return checkVault(root, getenv, now, stderr)
+}
+
 // checkVault compares ralph's state in the project with its sealed copy
 // before the call trusts it, puts back what ralph did not write, and takes
 // every loop the change touched to the human gate with a critical

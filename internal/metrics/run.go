@@ -185,10 +185,12 @@ func Run(ctx context.Context, dir, command string, timeout time.Duration, opts .
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
-	if errors.Is(err, exec.ErrWaitDelay) || killed.Load() {
-		// Whatever the command left running in its group goes with it.
-		killGroup(cmd)
-	}
+	// Whatever the command left running in its group goes with it: one
+	// holding its output (ErrWaitDelay), and a daemon that does not (its
+	// output redirected), which would go on changing the tree after the
+	// command was judged. The group outlives its leader while a member
+	// lives, so its id is not another's.
+	killGroup(cmd)
 	res.Output, res.Skipped = out.text()
 	out.mu.Lock()
 	res.Summary = out.sum.summary()

@@ -150,6 +150,24 @@ func TestRunGrandchildHoldsOutput(t *testing.T) {
 	}
 }
 
+// A background process that does not hold the output (a daemon started
+// with its output redirected) is killed with the command's group too: left
+// running, it would change the tree after the command was judged, and the
+// stop hook and ralph run would take it for one the agent left running.
+func TestRunBackgroundDaemon(t *testing.T) {
+	r := Run(context.Background(), "", "sleep 1000 >/dev/null 2>&1 </dev/null & echo $!", long)
+	if r.Err != nil || r.TimedOut || r.ExitCode != 0 {
+		t.Errorf("Run = err %v, timed out %v, exit %d; want a clean exit", r.Err, r.TimedOut, r.ExitCode)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(r.Output))
+	if err != nil {
+		t.Fatalf("output %q: want the pid of the background sleep", r.Output)
+	}
+	if runtime.GOOS == "linux" {
+		waitGone(t, pid) // a sleep that was not killed would hold the test until its timeout
+	}
+}
+
 // TestRunCanceled cancels Run's context once the command has started.
 func TestRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,7 +1,10 @@
 package run
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,6 +38,12 @@ func (s *session) checkpoint(force bool) error {
 // again first: a file changed under ralph run keeps what changed outside
 // ralph's keys, and one that no longer parses is not overwritten.
 func (s *session) save(state string, more []byte) error {
+	if err := s.r.checkQueue(); err != nil {
+		return err
+	}
+	if err := s.reclaim(); err != nil {
+		return err
+	}
 	t, err := task.Read(s.path)
 	if err != nil {
 		return fmt.Errorf("task %s: %w; not overwritten", s.t.ID, err)
@@ -42,15 +51,92 @@ func (s *session) save(state string, more []byte) error {
 	if t.ID != s.t.ID {
 		return fmt.Errorf("%s: its id changed from %s to %s under ralph run; not overwritten", s.path, s.t.ID, t.ID)
 	}
-	data, err := t.Render(state, s.pl, more)
+	l := s.pl
+	if s.runsOnly {
+		// Only the run count moves: the rest as the last checkpoint wrote
+		// it (checkpoint_interval).
+		l = s.saved.Clone()
+		l.Checkpoint.StateData.Runs = s.pl.Checkpoint.StateData.Runs
+	}
+	data, err := t.Render(state, l, more)
 	if err != nil {
 		return err
 	}
 	if err := task.Write(s.path, data); err != nil {
 		return err
 	}
-	s.t = t
+	s.t, s.written = t, data
+	if !s.runsOnly {
+		s.saved = s.pl.Clone()
+	}
 	return nil
+}
+
+// countRun records in the task file, before the agent runs, that it runs:
+// its run count is the net under every bound (session.run), and a run that
+// kills ralph run must count too. The rest of the front matter stays as the
+// last checkpoint wrote it.
+func (s *session) countRun() error {
+	s.pl.Checkpoint.StateData.Runs++
+	if s.saved == nil {
+		return s.checkpoint(true)
+	}
+	s.runsOnly = true
+	defer func() { s.runsOnly = false }()
+	return s.save(task.Approved, nil)
+}
+
+// reclaim puts the task file back in Approved/ when something other than
+// ralph run moved or deleted it while the task ran — the agent's mv to
+// Done/ to mark itself done, a git mv, a copy and a delete — so that the
+// folder of a task stays ralph run's word: it finds the file again in the
+// tasks directory (its id, and the loop ralph run gave it), or, when it is
+// gone or rewritten past knowing, writes back the copy ralph run wrote
+// last. The agent is told in its next prompt.
+func (s *session) reclaim() error {
+	if _, err := os.Lstat(s.path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	loopID := s.pl.Checkpoint.StateData.LoopID
+	for _, state := range task.States {
+		paths, _ := task.List(s.r.o.Dir, state)
+		for _, p := range paths {
+			t, err := task.Read(p)
+			if err != nil || t.ID != s.t.ID || t.Loop == nil || t.Loop.Checkpoint.StateData.LoopID != loopID {
+				continue
+			}
+			dst := p
+			if state != task.Approved {
+				if dst, err = task.Move(p, s.r.o.Dir, task.Approved); err != nil {
+					return fmt.Errorf("task %s: %s was moved to %s while the agent ran, and cannot be put back: %w", s.t.ID, s.path, p, err)
+				}
+			}
+			if dst != s.path && os.Link(dst, s.path) == nil {
+				os.Remove(dst) // its own name again
+				dst = s.path
+			}
+			s.reclaimed(fmt.Sprintf("%s was moved to %s while the agent ran: put back as %s", s.path, p, dst))
+			s.path = dst
+			return nil
+		}
+	}
+	data := s.written
+	if data == nil {
+		data = s.t.Data()
+	}
+	if err := task.Write(s.path, data); err != nil {
+		return fmt.Errorf("task %s: %s was deleted while the agent ran, and cannot be written back: %w", s.t.ID, s.path, err)
+	}
+	s.reclaimed(fmt.Sprintf("%s was deleted while the agent ran: written back from ralph run's last copy", s.path))
+	return nil
+}
+
+// reclaimed reports a task file put back, to the human and to the agent.
+func (s *session) reclaimed(what string) {
+	s.r.disp.Note(s.t.ID + ": " + what)
+	s.r.logEvent(s.t.ID, Event{Task: s.t.ID, Iteration: s.pl.Iteration, Max: s.max, Action: "task-file", Result: what, Next: "goes on"})
+	note := "ralph run: your task file " + what + ". The task file and its folder are ralph run's record: moving or deleting it does not finish the task; only the completion command does."
+	s.notes = append(s.notes, note)
 }
 
 // interrupt checkpoints the task where it is and leaves it resumable.
@@ -172,6 +258,11 @@ func (s *session) settle() Outcome {
 		ok := false
 		for _, root := range s.r.loopRoots(t) {
 			if st, _, err := loop.Read(root, id); err == nil && st.Status == loop.Completed {
+				if why := notOwn(t, st, s.r.loopRoots(t)); why != "" {
+					out.Result, out.Reason = ResInvalid, loopIDError(t, why)
+					s.r.disp.Note(out.Reason)
+					return out
+				}
 				ok = true
 				break
 			}

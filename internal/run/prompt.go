@@ -54,6 +54,10 @@ func (s *session) prompt(final bool, next int) []byte {
 		b.WriteString(strings.TrimRight(s.feedback, "\n"))
 		b.WriteByte('\n')
 	}
+	for _, n := range s.notes {
+		b.WriteString("\n" + strings.TrimRight(n, "\n") + "\n")
+	}
+	s.notes = nil
 	return b.Bytes()
 }
 

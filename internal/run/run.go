@@ -38,6 +38,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/task"
 )
 
@@ -128,6 +129,11 @@ type Runner struct {
 	// worktree's administrative files while it makes one, and two at once
 	// in one repository fail ("failed to read .git/worktrees/…/commondir").
 	gitMu sync.Mutex
+	// picked holds each task file as pick read it, by path: written
+	// before any task runs, only read after (queue.go).
+	picked map[string]*task.Task
+	// folders are the state folders as ralph run found them (queue.go).
+	folders []folder
 }
 
 // Run runs the tasks of o and returns what became of each.
@@ -162,7 +168,7 @@ func Run(o Options) (Summary, error) {
 	if fi, err := os.Stat(o.Dir); err != nil || !fi.IsDir() {
 		return Summary{}, fmt.Errorf("run: tasks directory %s does not exist: put task files in %s", o.Dir, filepath.Join(o.Dir, task.Approved))
 	}
-	r := &Runner{o: o, rnd: o.Rand, stopped: make(chan struct{})}
+	r := &Runner{o: o, rnd: o.Rand, stopped: make(chan struct{}), picked: map[string]*task.Task{}}
 	r.disp = NewDisplay(o.Out, o.Live)
 	defer r.disp.Close()
 
@@ -179,8 +185,12 @@ func Run(o Options) (Summary, error) {
 	}()
 
 	var sum Summary
+	r.pinQueue()
 	paths, pre := r.pick()
 	sum.Outcomes = append(sum.Outcomes, pre...)
+	if len(paths) > 0 {
+		r.checkState(o.Root)
+	}
 	r.keepLoops(paths)
 	workers := min(o.Parallel, max(len(paths), 1))
 	if o.Parallel > 1 && len(paths) > 0 {
@@ -283,6 +293,7 @@ func (r *Runner) pick() ([]string, []Outcome) {
 		}
 		paths = []string{p}
 	} else {
+		r.takeBack()
 		l, err := task.List(r.o.Dir, task.Approved)
 		if err != nil {
 			return nil, []Outcome{{File: filepath.Join(r.o.Dir, task.Approved), Result: ResError, Reason: err.Error()}}
@@ -301,6 +312,7 @@ func (r *Runner) pick() ([]string, []Outcome) {
 			continue
 		}
 		parsed[i] = t
+		r.picked[p] = t
 		byID[t.ID] = append(byID[t.ID], i)
 	}
 	var keep []string
@@ -337,7 +349,7 @@ func (r *Runner) keepLoops(paths []string) {
 		}
 		id := t.Loop.Checkpoint.StateData.LoopID
 		st, sc, err := loop.Read(r.o.Root, id)
-		if err != nil || sc.Archived || loop.Ended(st.Status) || st.PID == r.o.PID || proc.Alive(st.PID) {
+		if err != nil || sc.Archived || loop.Ended(st.Status) || st.PID == r.o.PID || proc.Alive(st.PID) || notOwn(t, st, nil) != "" {
 			continue
 		}
 		spent := time.Duration(t.Loop.Checkpoint.StateData.Elapsed * float64(time.Second))
@@ -354,7 +366,7 @@ func (r *Runner) locate(file string) (string, Outcome, bool) {
 		case task.Approved:
 			return file, Outcome{}, true
 		case task.Done, task.Rejected:
-			return "", r.finished(file), false
+			return r.settled(file)
 		}
 		return "", Outcome{File: file, Result: ResInvalid, Reason: fmt.Sprintf("%s is not in a state folder (%s/ under the tasks directory)", file, strings.Join(task.States, "/, "))}, false
 	}
@@ -362,10 +374,32 @@ func (r *Runner) locate(file string) (string, Outcome, bool) {
 	for _, s := range []string{task.Done, task.Rejected} {
 		p := filepath.Join(r.o.Dir, s, name)
 		if _, err := os.Stat(p); err == nil {
-			return "", r.finished(p), false
+			return r.settled(p)
 		}
 	}
 	return "", Outcome{File: file, Result: ResError, Reason: fmt.Sprintf("no task file %s (nor %s in %s/ or %s/)", file, name, task.Done, task.Rejected)}, false
+}
+
+// settled is locate's answer for a --task file found in Done/ or
+// Rejected/: finished, unless ralph run did not put it there (strayWhy),
+// when it is put back in Approved/ and run: a job engine is never told
+// "done" for a task whose file an agent moved.
+func (r *Runner) settled(path string) (string, Outcome, bool) {
+	state := task.StateOf(path)
+	if t, err := task.Read(path); err == nil {
+		active := map[string]bool{}
+		if reg, err := registry.Read(r.o.Root); err == nil {
+			for _, e := range reg.ActiveLoops {
+				active[e.LoopID] = true
+			}
+		}
+		if why := r.strayWhy(t, state, active, true); why != "" {
+			if dst := r.takeBackOne(t, state, why); dst != "" {
+				return dst, Outcome{}, true
+			}
+		}
+	}
+	return "", r.finished(path), false
 }
 
 // finished is the outcome of a task found in Done/ or Rejected/.

@@ -44,10 +44,14 @@ type session struct {
 	base  int    // iterations of earlier loops of this task
 	max   int
 
-	feedback string // what the last judgment told the agent
-	lastOut  string // the last run's output
+	feedback string   // what the last judgment told the agent
+	notes    []string // what else the next prompt tells it: ralph's state or its task file put back
+	lastOut  string   // the last run's output
 	lastRun  *Result
-	dirty    int // steps completed since the last checkpoint
+	written  []byte     // the task file as ralph run wrote it last
+	saved    *task.Loop // persistence_loop as the last checkpoint wrote it
+	runsOnly bool       // save writes saved with only the run count moved (countRun)
+	dirty    int        // steps completed since the last checkpoint
 	wt       *worktree
 	judgedAt int // the loop iteration the runner last judged or saw judged
 	warned   int // the iteration last warned about
@@ -64,7 +68,7 @@ func (r *Runner) runTask(path string) Outcome {
 	if err != nil {
 		out.Result, out.Reason = ResInvalid, err.Error()
 		if errors.Is(err, os.ErrNotExist) {
-			out.Result, out.Reason = ResSkipped, "the file moved away (another ralph run finished it)"
+			return r.vanished(path, false)
 		}
 		return out
 	}
@@ -77,11 +81,14 @@ func (r *Runner) runTask(path string) Outcome {
 	defer unlock()
 	// Read it again under the lock: another run may have moved it meanwhile.
 	if t, err = task.Read(path); err != nil {
-		out.Result, out.Reason = ResSkipped, "the file moved away (another ralph run finished it)"
-		if !errors.Is(err, os.ErrNotExist) {
-			out.Result, out.Reason = ResInvalid, err.Error()
+		if errors.Is(err, os.ErrNotExist) {
+			return r.vanished(path, true)
 		}
+		out.Result, out.Reason = ResInvalid, err.Error()
 		return out
+	}
+	if o, ok := r.unchanged(path, t); !ok {
+		return o
 	}
 	// An agent left running by a ralph run that was killed must not work
 	// on beside the new one.
@@ -129,6 +136,7 @@ func (s *session) run() Outcome {
 		return s.fail(err)
 	}
 	defer s.closeWorktree()
+	s.r.checkState(s.root)
 	if o, ok := s.attach(); !ok {
 		return o
 	}
@@ -155,11 +163,31 @@ func (s *session) run() Outcome {
 		if o, stop := s.unapproved(); stop {
 			return o // agentfiles.go
 		}
+		// The run is counted in the task file before it starts: an agent
+		// that kills ralph run every time (a supervisor starting it again)
+		// would otherwise never reach the cap above, no iteration being
+		// judged and no run recorded.
+		if err := s.countRun(); err != nil {
+			return s.outcome(ResError, err.Error())
+		}
 		res := s.runAgent(final)
 		if s.r.killed() {
 			return s.outcome(ResInterrupted, "stopped at once (a second signal)")
 		}
 		crashpoint.Here("run.agent.exited")
+		if msg := s.r.checkState(s.root); msg != "" {
+			s.notes = append(s.notes, msg)
+		}
+		if err := s.r.checkQueue(); err != nil {
+			// Nothing more is written or moved: every path may lead
+			// elsewhere now.
+			s.r.disp.Note(err.Error())
+			s.r.stop()
+			return s.outcome(ResError, err.Error())
+		}
+		if err := s.reclaim(); err != nil {
+			return s.outcome(ResError, err.Error())
+		}
 		if res.OverTotal {
 			return s.reject("timeout", fmt.Sprintf("ran past persistence_loop.timeout.total (%v): ralph stopped the agent", s.cfg.PersistenceLoop.Timeouts.Total), res.Output)
 		}
@@ -225,8 +253,9 @@ func (s *session) prepare() error {
 		s.step = len(s.steps) - 1 // every step done but not judged done: judge the last again
 	}
 	s.base = s.pl.Checkpoint.StateData.Earlier
-	if s.cmd == "" {
-		return &taskError{"hard", "the task has no completion command: add completion: '<command>' to its front matter, or set completion.command in aiwg.yml"}
+	if s.cmd == "" && s.pl.Checkpoint.StateData.LoopID == "" {
+		// A bad input, not a failure of the task: reported, the file untouched.
+		return &invalidError{(&task.Error{File: s.path, Line: 2, Key: "completion", Msg: "missing, and aiwg.yml sets no completion.command: add completion: '<command>' to the front matter, the command that decides the task"}).Error()}
 	}
 	if s.r.o.Parallel > 1 {
 		wt, err := s.r.openWorktree(s)
@@ -243,12 +272,23 @@ type taskError struct{ class, reason string }
 
 func (e *taskError) Error() string { return e.reason }
 
+// invalidError is a task file that cannot be run as it is.
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string { return e.msg }
+
 // fail turns an error of prepare or attach into an outcome: a taskError
-// rejects the task, anything else is ralph's own failure and leaves it.
+// rejects the task, an invalidError leaves it as invalid, anything else is
+// ralph's own failure and leaves it.
 func (s *session) fail(err error) Outcome {
 	var te *taskError
 	if errors.As(err, &te) {
 		return s.reject(te.class, te.reason, "")
+	}
+	var ie *invalidError
+	if errors.As(err, &ie) {
+		s.r.disp.Note(ie.msg)
+		return s.outcome(ResInvalid, ie.msg)
 	}
 	return s.outcome(ResError, err.Error())
 }
@@ -259,6 +299,12 @@ func (s *session) fail(err error) Outcome {
 func (s *session) attach() (Outcome, bool) {
 	if s.id = s.pl.Checkpoint.StateData.LoopID; s.id != "" {
 		st, sc, err := s.readLoop()
+		if err == nil {
+			if why := notOwn(s.t, st, s.r.loopRoots(s.t)); why != "" {
+				s.r.disp.Note(loopIDError(s.t, why))
+				return s.outcome(ResInvalid, loopIDError(s.t, why)), false
+			}
+		}
 		switch {
 		case errors.Is(err, loop.ErrNoLoop):
 			s.event("loop", fmt.Sprintf("loop %s is gone", s.id), "a new loop")
@@ -294,7 +340,7 @@ func (s *session) attach() (Outcome, bool) {
 		var err error
 		st, warnings, err = loop.Start(context.Background(), loop.Options{
 			Root: s.root, Config: s.cfg, Task: s.t.ID + ": " + s.t.Title(), Completion: s.cmd, MaxIterations: left,
-			Owner: "ralph run", PID: s.r.o.PID, Tags: []string{"ralph-run", "task:" + s.t.ID}, Now: s.r.o.Clock.Now(),
+			Owner: "ralph run", PID: s.r.o.PID, Tags: []string{"ralph-run", taskTag(s.t.ID)}, Now: s.r.o.Clock.Now(),
 		})
 		for _, w := range warnings {
 			s.r.disp.Note(s.t.ID + ": " + w)
@@ -332,6 +378,12 @@ func (s *session) attach() (Outcome, bool) {
 	s.judgedAt = 0
 	s.event("start", fmt.Sprintf("loop %s (baseline %d tests), %d iterations at most", s.id, st.Baseline.Tests, left), s.stepName())
 	if err := s.checkpoint(true); err != nil {
+		// The task file does not name the loop (a read-only or full
+		// queue): no later run would find it, so it ends here rather than
+		// hold a registry slot for a task that never ran in it.
+		if _, eerr := loop.End(s.root, s.id, s.r.o.Clock.Now(), "ralph run could not record the loop in its task file: "+oneLine(err.Error())); eerr != nil {
+			s.r.disp.Note(s.t.ID + ": " + eerr.Error())
+		}
 		return s.outcome(ResError, err.Error()), false
 	}
 	return Outcome{}, true
@@ -407,9 +459,8 @@ func (s *session) position(final bool) (Outcome, bool) {
 // runAgent runs the agent once on the current step.
 func (s *session) runAgent(final bool) Result {
 	data := &s.pl.Checkpoint.StateData
-	data.Runs++
 	next := s.pl.Iteration + 1
-	n := data.Runs
+	n := data.Runs // counted by run, before
 	logFile := filepath.Join(s.r.tasksDir(s.t.ID), fmt.Sprintf("run-%03d.log", n))
 	if w := s.cfg.PersistenceLoop.WarnThreshold; final && next != s.warned && float64(next) >= math.Ceil(w*float64(s.max)) {
 		s.warned = next

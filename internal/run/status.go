@@ -242,8 +242,10 @@ func rowOf(root, path string, e cacheEntry) Row {
 		row.Step, row.Checkpoint = g.CurrentStep, g.Timestamp
 	}
 	switch {
-	case g.State != row.State:
+	case g.State != row.State && row.State == task.Approved:
 		row.Note = fmt.Sprintf("its front matter says %s: a move an earlier run began (the next ralph run finishes it)", g.State)
+	case row.State != task.Approved && (g.State != row.State || g.HasLoop && g.LoopID != "" && g.ExitReason == "" && g.FailureReason == ""):
+		row.Note = fmt.Sprintf("its front matter says %s, but ralph run did not put it in %s/ (moved by hand or by an agent): the next ralph run takes it back to Approved/", g.State, row.State)
 	case row.State == task.Done && g.ExitReason != "":
 		row.Note = g.ExitReason
 	case row.State == task.Rejected && g.FailureReason != "":

@@ -118,10 +118,16 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
-	}
+	// Sealed before the rename: a crash between the two leaves the file as
+	// ralph wrote it last, which the vault's check rolls forward to the
+	// sealed copy without an alarm (Record.Prev). Renamed first, a crash
+	// left a file the check could not tell from a change of the agent's,
+	// and the next hook sent the loop to the human gate for ralph's own
+	// write.
 	held, err := vault.SealWrite(path, data)
+	if rerr := os.Rename(tmp, path); rerr != nil {
+		return fmt.Errorf("replacing %s: %w", path, rerr)
+	}
 	switch {
 	case held:
 		// The vault's copy stands for the file (durable.go).

@@ -72,3 +72,38 @@ func (t *Task) Render(state string, l *Loop, more []byte) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// Human returns the file without the two keys ralph owns (state and
+// persistence_loop): what the human wrote, which ralph never changes. Two
+// versions of a task file with the same Human differ only by ralph's
+// writes.
+func (t *Task) Human() []byte {
+	var out bytes.Buffer
+	out.Grow(len(t.data))
+	off := 0
+	for _, k := range t.keys {
+		if k.name == "state" || k.name == "persistence_loop" {
+			out.Write(t.data[off:k.start])
+			off = k.end
+		}
+	}
+	out.Write(t.data[off:])
+	return out.Bytes()
+}
+
+// Clone returns a deep copy of l (nil for nil), through its YAML form.
+func (l *Loop) Clone() *Loop {
+	if l == nil {
+		return nil
+	}
+	data, err := yaml.Marshal(l)
+	if err != nil {
+		c := *l
+		return &c
+	}
+	var c Loop
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		c = *l
+	}
+	return &c
+}

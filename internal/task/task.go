@@ -248,6 +248,8 @@ func Parse(path string, data []byte) (*Task, error) {
 		case "completion":
 			if v.Tag != "!!str" {
 				err = errAt(line, k.Value, "want a command (a string; quote it), got %s", describe(v))
+			} else if strings.TrimSpace(v.Value) == "" {
+				err = errAt(line, k.Value, "is empty: write the command that decides the task, or leave the key out to use completion.command of aiwg.yml")
 			}
 			t.Completion = strings.TrimSpace(v.Value)
 		case "max_iterations":
@@ -261,6 +263,10 @@ func Parse(path string, data []byte) (*Task, error) {
 			t.Steps, err = steps(path, t, v)
 		case "persistence_loop":
 			t.Loop, err = t.decodeLoop(v)
+		default:
+			if known := lookalike(k.Value); known != "" {
+				err = errAt(line, k.Value, "is not a key of a task file: did you mean %s? (a key of your own must not look like ralph's)", known)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -515,6 +521,64 @@ func (t *Task) Title() string {
 		return first
 	}
 	return t.ID
+}
+
+// Keys are the top-level keys ralph reads in a task file.
+var Keys = []string{"id", "state", "created", "completion", "max_iterations", "steps", "persistence_loop"}
+
+// lookalike returns the key of Keys that key, unknown, is a slip of ("":
+// none): the same but for case, dashes, underscores and a plural s (of a key
+// of four letters or more), or one
+// typing slip (a letter more, less, changed or swapped) away from a key of
+// six letters or more. A slip is an error, not a key of the human's: a
+// max_iteration: 3 read as the human's own would run the task to the
+// config's bound, not 3.
+func lookalike(key string) string {
+	norm := func(s string, plural bool) string {
+		s = strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(s))
+		if plural {
+			s = strings.TrimSuffix(s, "s")
+		}
+		return s
+	}
+	for _, k := range Keys {
+		if plural := len(k) >= 4; norm(key, plural) == norm(k, plural) {
+			return k
+		}
+		if len(k) >= 6 && slip(strings.ToLower(key), k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// slip reports whether a is one edit from b: a byte inserted, deleted,
+// changed, or two adjacent bytes swapped.
+func slip(a, b string) bool {
+	if a == b {
+		return false
+	}
+	switch len(a) - len(b) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if a[i+1:] == b[i+1:] {
+			return true // changed
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swapped
+	case 1:
+		a, b = b, a
+		fallthrough
+	case -1: // b is a with one byte more
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
 }
 
 // yamlError splits a YAML (go.yaml.in/yaml/v3) error into its line and a one-line message.

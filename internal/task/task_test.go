@@ -66,6 +66,13 @@ func TestParseErrors(t *testing.T) {
 		{"bad state", "---\nid: a\nstate: Doing\n---\n", `t.md:3: state: must be one of Approved, Done, Rejected (got "Doing")`},
 		{"list state", "---\nid: a\nstate: [x]\n---\n", "t.md:3: state: want a single value, got a list"},
 		{"completion number", "---\nid: a\nstate: Approved\ncompletion: 5\n---\n", "t.md:4: completion: want a command (a string; quote it), got 5"},
+		{"completion empty", "---\nid: a\nstate: Approved\ncompletion: \"\"\n---\n", "t.md:4: completion: is empty: write the command that decides the task, or leave the key out to use completion.command of aiwg.yml"},
+		{"completion blank", "---\nid: a\nstate: Approved\ncompletion: '   '\n---\n", "t.md:4: completion: is empty"},
+		{"max_iteration typo", "---\nid: a\nstate: Approved\nmax_iteration: 3\n---\n", "t.md:4: max_iteration: is not a key of a task file: did you mean max_iterations? (a key of your own must not look like ralph's)"},
+		{"camel case", "---\nid: a\nstate: Approved\nmaxIterations: 3\n---\n", "t.md:4: maxIterations: is not a key of a task file: did you mean max_iterations?"},
+		{"capital", "---\nid: a\nstate: Approved\nCompletion: make\n---\n", "t.md:4: Completion: is not a key of a task file: did you mean completion?"},
+		{"transposed", "---\nid: a\nstate: Approved\ncompeltion: make\n---\n", "t.md:4: compeltion: is not a key of a task file: did you mean completion?"},
+		{"step", "---\nid: a\nstate: Approved\nstep: [a]\n---\n", "t.md:4: step: is not a key of a task file: did you mean steps?"},
 		{"max_iterations text", "---\nid: a\nstate: Approved\nmax_iterations: ten\n---\n", `t.md:4: max_iterations: want a whole number, got "ten"`},
 		{"max_iterations 0", "---\nid: a\nstate: Approved\nmax_iterations: 0\n---\n", "t.md:4: max_iterations: must be at least 1"},
 		{"steps scalar", "---\nid: a\nstate: Approved\nsteps: one\n---\n", `t.md:4: steps: want a list of step names, got "one"`},
@@ -322,6 +329,13 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		// ralph's own rewrite never changes what the human wrote: ralph
+		// run tells a change of another task's file by it.
+		if cp, err := tk.Render(Approved, loopAt(2), nil); err == nil {
+			if again, err := Parse("f.md", cp); err == nil && !bytes.Equal(again.Human(), tk.Human()) {
+				t.Fatalf("a checkpoint changed Human(): %q → %q", tk.Human(), again.Human())
+			}
+		}
 		out, err := tk.Render(Rejected, loopAt(1), []byte("\nmore\n"))
 		if err != nil {
 			return // refused: never written
@@ -340,4 +354,74 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestHuman(t *testing.T) {
+	const file = "---\nid: a\nstate: Approved\ncompletion: make test\npersistence_loop:\n  iteration: 2\n  checkpoint:\n    current_step: x\nowner: me\n---\nBody.\n"
+	tk, err := Parse("a.md", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\nid: a\ncompletion: make test\nowner: me\n---\nBody.\n"
+	if got := string(tk.Human()); got != want {
+		t.Errorf("Human() = %q, want %q", got, want)
+	}
+	// ralph's rewrite keeps it; a change of the human's keys or body does not.
+	out, err := tk.Render(Done, &Loop{Iteration: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse("a.md", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again.Human()) != want {
+		t.Errorf("after Render, Human() = %q, want %q", again.Human(), want)
+	}
+	edited, err := Parse("a.md", []byte(strings.Replace(file, "make test", "echo ok", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(edited.Human()) == want {
+		t.Error("an edited completion command does not change Human()")
+	}
+}
+
+// TestOwnKeys: keys of the human's own are kept, however close to
+// ralph's in meaning; only a slip of one of ralph's keys is an error.
+func TestOwnKeys(t *testing.T) {
+	for _, k := range []string{"owner", "labels", "stage", "tags", "created_at", "priority", "completed", "step_notes", "max", "iterations", "ids", "status"} {
+		src := "---\nid: a\nstate: Approved\n" + k + ": x\n---\n"
+		if _, err := Parse("t.md", []byte(src)); err != nil {
+			t.Errorf("key %s: %v", k, err)
+		}
+	}
+	for _, c := range []struct{ a, b string }{{"compeltion", "completion"}, {"completio", "completion"}, {"completionn", "completion"}, {"complexion", "completion"}} {
+		if !slip(c.a, c.b) {
+			t.Errorf("slip(%q, %q) = false", c.a, c.b)
+		}
+	}
+	for _, c := range []struct{ a, b string }{{"completion", "completion"}, {"cmpletin", "completion"}, {"xx", "completion"}} {
+		if slip(c.a, c.b) {
+			t.Errorf("slip(%q, %q) = true", c.a, c.b)
+		}
+	}
+}
+
+func TestLoopClone(t *testing.T) {
+	l := loopAt(2)
+	l.Checkpoint.CompletedSteps = []map[string]string{{"step_1": "a"}}
+	c := l.Clone()
+	c.Checkpoint.CompletedSteps[0]["step_1"] = "changed"
+	c.Checkpoint.CompletedSteps = append(c.Checkpoint.CompletedSteps, map[string]string{"step_2": "b"})
+	c.Checkpoint.StateData.Runs = 99
+	if l.Checkpoint.CompletedSteps[0]["step_1"] != "a" || len(l.Checkpoint.CompletedSteps) != 1 || l.Checkpoint.StateData.Runs == 99 {
+		t.Errorf("changing the clone changed the loop: %+v", l.Checkpoint)
+	}
+	if c.Iteration != l.Iteration || !c.Checkpoint.Timestamp.Equal(l.Checkpoint.Timestamp) {
+		t.Errorf("clone %+v, want %+v", c, l)
+	}
+	if (*Loop)(nil).Clone() != nil {
+		t.Error("Clone of nil is not nil")
+	}
 }

@@ -205,6 +205,14 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 		if digest(data) != rec.SHA256 {
 			return nil, fmt.Errorf("restoring %s: the sealed copy %s does not match its digest", rel, v.blob(rec.SHA256))
 		}
+		if rec.Prev != "" && heldPrev(path, rec.Prev) {
+			// ralph's write of the sealed version, cut short by a crash
+			// between its seal and its rename: finished, not a change.
+			if err := writeAtomic(path, data); err != nil {
+				return nil, fmt.Errorf("restoring %s: %w", rel, err)
+			}
+			return nil, nil
+		}
 	}
 	r := &Restored{Rel: rel, How: "changed"}
 	st, lerr := os.Lstat(path)
@@ -241,6 +249,16 @@ func (v *Vault) restore(rel string) (*Restored, error) {
 		return nil, fmt.Errorf("restoring %s: %w", rel, err)
 	}
 	return r, nil
+}
+
+// heldPrev reports whether path is a regular file whose digest is prev.
+func heldPrev(path, prev string) bool {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	return err == nil && digest(data) == prev
 }
 
 // keep saves rejected bytes under the vault's rejected/ directory and

@@ -109,6 +109,12 @@ type Record struct {
 	// it on every check costs: while the file keeps it, the check does
 	// not read it. Sealing a new version drops it.
 	Stamp *filestamp.Stamp `json:"stamp,omitempty"`
+	// Prev is the digest of the version sealed before this one: ralph's
+	// own earlier write. Package state seals a file before it renames the
+	// new version into place, so a file found holding Prev is a write a
+	// crash cut short: Check finishes it (puts the sealed copy in place)
+	// without calling it a change.
+	Prev string `json:"prev,omitempty"`
 }
 
 // Index is the vault's index.json.
@@ -203,6 +209,9 @@ func (v *Vault) sealIn(ix *Index, w *staged, rel string, data []byte, rec Record
 	if !rec.Absent {
 		rec.SHA256 = digest(data)
 		rec.Size = int64(len(data))
+		if old, ok := ix.Files[rel]; ok && !old.Absent && !old.Settings && !rec.Settings && old.SHA256 != rec.SHA256 {
+			rec.Prev = old.SHA256
+		}
 		if err := w.put(v.blob(rec.SHA256), data); err != nil {
 			return fmt.Errorf("sealing %s: %w", rel, err)
 		}
@@ -363,7 +372,7 @@ func (v *Vault) Read() (*Index, error) {
 		ix.Active = append(ix.Active, id.Str)
 	}
 	doc.Get("files").ForEach(func(k, r gjson.Result) bool {
-		rec := Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool()}
+		rec := Record{Size: r.Get("size").Int(), SHA256: r.Get("sha256").Str, Absent: r.Get("absent").Bool(), Settings: r.Get("settings").Bool(), Prev: r.Get("prev").Str}
 		if st := r.Get("stamp"); st.IsObject() {
 			rec.Stamp = &filestamp.Stamp{Size: st.Get("size").Int(), MTime: st.Get("mtime_ns").Int(), CTime: st.Get("ctime_ns").Int(),
 				Ino: st.Get("ino").Uint(), Dev: st.Get("dev").Uint()}

@@ -271,3 +271,49 @@ func TestAdoptCorrupt(t *testing.T) {
 		t.Error("Adopt of a corrupt registry wrote an index")
 	}
 }
+
+// TestCheckRollsForward: package state seals a file before it renames the
+// new version into place. A crash between the two leaves the file holding
+// ralph's previous version: Check puts the sealed one in place and reports
+// no change (a crashed ralph run must not send its own loop to the human
+// gate); any other version, an older one included, is a change.
+func TestCheckRollsForward(t *testing.T) {
+	const id = "ralph-fix-1234abcd"
+	state := ".aiwg/ralph/loops/" + id + "/state.json"
+	v0 := `{"loop_id":"` + id + `","status":"running"}`
+	v1 := `{"loop_id":"` + id + `","status":"running","iteration":1}`
+	v2 := `{"loop_id":"` + id + `","status":"running","iteration":2}`
+	for _, c := range []struct {
+		name     string
+		onDisk   string
+		reported bool
+	}{
+		{"the previous version: a write cut short", v1, false},
+		{"the version before it", v0, true},
+		{"a forged version", `{"loop_id":"` + id + `","status":"completed"}`, true},
+		{"the sealed version", v2, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, root := sealedProject(t, id) // seals v0
+			p := filepath.Join(root, state)
+			for _, data := range []string{v1, v2} {
+				if err := v.Seal(state, []byte(data), false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(p, []byte(c.onDisk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := v.Check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reported := len(got) > 0; reported != c.reported {
+				t.Errorf("Check = %+v; want reported %v", got, c.reported)
+			}
+			if data, _ := os.ReadFile(p); string(data) != v2 {
+				t.Errorf("after Check the file holds %s, want the sealed %s", data, v2)
+			}
+		})
+	}
+}

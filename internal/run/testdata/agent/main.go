@@ -21,6 +21,7 @@
 //	stdin FILE          save what it read on stdin to FILE
 //	env FILE            save its RALPH_* environment to FILE
 //	copytask FILE       copy the task file (RALPH_TASK_FILE) to FILE
+//	movetask DIR        move the task file (RALPH_TASK_FILE) into DIR
 //	copyloop FILE       copy its loop's state.json (RALPH_LOOP_ID) to FILE
 //	signal SIG NAME     send SIG (TERM, INT) to its nearest ancestor
 //	                    process named NAME (Linux)
@@ -116,6 +117,10 @@ func main() {
 			data, err := os.ReadFile(os.Getenv("RALPH_TASK_FILE"))
 			check(err)
 			check(os.WriteFile(arg, data, 0o644))
+		case "movetask":
+			src := os.Getenv("RALPH_TASK_FILE")
+			check(os.MkdirAll(arg, 0o755))
+			check(os.Rename(src, filepath.Join(arg, filepath.Base(src))))
 		case "copyloop":
 			data, err := os.ReadFile(filepath.Join(".aiwg", "ralph", "loops", os.Getenv("RALPH_LOOP_ID"), "state.json"))
 			check(err)
