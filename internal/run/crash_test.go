@@ -164,7 +164,9 @@ func runRalph(t *testing.T, ralph, agent, dir string, env ...string) (int, strin
 	t.Helper()
 	cmd := exec.Command(ralph, "run", "--agent", agent)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append([]string{"PATH=" + crashPath, "RALPH_TEST_CLOCK=fast", "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID="}, env...)...)
+	// ralph's state home beside the project, not the user's (an env
+	// entry of the caller's, later, wins).
+	cmd.Env = append(os.Environ(), append([]string{"PATH=" + crashPath, "RALPH_TEST_CLOCK=fast", "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_STATE_HOME=" + dir + ".state"}, env...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
