@@ -799,8 +799,10 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 				_, v, _ := strings.Cut(val, "=")
 				nsc.vars[k] = value{vals: []string{v}}
 				w.codeIn(c, v, nsc, c.line) // env PS4='$(cmd)' bash -xc …: arith.go
+				w.bashVar(c, k, []string{v}, false, nsc, c.line)
 			} else {
 				nsc.vars[k] = value{dynamic: true}
+				w.bashVar(c, k, nil, true, nsc, c.line)
 			}
 		default:
 			return w.exec(c.with("env"), args[i:], nsc, redirs, in)

@@ -760,6 +760,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		w.arith(c, as.Value, sc)
 		w.valueCode(c, as.Value, sc)
 	}
+	w.bashVarAssign(c, as, sc) // PROMPT_COMMAND, HISTFILE: bashvars.go
 	if as.Array != nil {
 		w.subst(c, as.Array, sc)
 		w.arith(c, as.Array, sc)
