@@ -1559,6 +1559,7 @@ var gitCommandKeys []string
 // whose value git runs (GIT_SSH_COMMAND, …).
 func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	w.gitIndirect(c, args, sc)
+	w.gitOtherConfig(c, args, sc) // gitforeign.go
 	for i, a := range args {
 		s := a.Lit()
 		if (s == "-x" || isLong(s, "--exec", false)) && i+1 < len(args) {

@@ -222,6 +222,10 @@ var knownVars []string
 // Analyzer analyses command lines.
 type Analyzer struct {
 	Env Env // known environment; nil for none
+	// Root is the project's directory: a git repository other than the
+	// one holding it is another's, whose configuration the command
+	// line's git reads unseen (gitforeign.go); "" takes none for another.
+	Root string
 	// ReadFile reads a script run by path (bash x.sh, source x.sh); nil
 	// leaves such scripts opaque.
 	ReadFile func(path string) ([]byte, error)
