@@ -82,4 +82,3 @@ func FuzzGitSettings(f *testing.F) {
 		}
 	})
 }
-
