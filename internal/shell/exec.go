@@ -507,7 +507,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	if _, ok := foreignCode[name]; ok {
 		cmd := leaf()
-		w.foreign(name, args, redirs, in, sc)
+		if fargs, ok := foreignArgs(name, args); ok {
+			w.foreign(name, fargs, redirs, in, sc)
+		}
 		return cmd
 	}
 	if lang := interpreter(name); lang != "" {
