@@ -74,3 +74,23 @@ func TestShellStartHome(t *testing.T) {
 		t.Errorf("HOME=$X bash -i: not opaque")
 	}
 }
+
+// TestCompgenLessOpen checks the code compgen/complete -C and -F run, and
+// the $LESSOPEN/$LESSCLOSE a line sets for less.
+func TestCompgenLessOpen(t *testing.T) {
+	a := &Analyzer{Env: testEnv}
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{"compgen -C 'rm x' w", []string{"rm x compgen word prev [via compgen -C]", "compgen -C rm x w"}},
+		{"compgen -W 'a b' a", []string{"compgen -W a b a"}},
+		{"LESSOPEN='|rm x %s' less f", []string{"rm x FILE [via LESSOPEN]", "less f"}},
+		{"LESSOPEN='|rm x %s' cat f", []string{"cat f"}},
+	}
+	for _, tt := range tests {
+		if got := renderAll(a.Analyze(tt.src, "/p")); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
