@@ -157,9 +157,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.indirect(c, name, args, sc)
 	w.bashEnv(c, name, sc)
 	w.shellStart(c, name, args, sc)
-	w.lessOpen(c, name, sc)   // lessopen.go
-	w.preloadEnv(c, name, sc) // preload.go
-	w.libEnv(c, name, sc)     // libload.go
+	w.lessOpen(c, name, sc)        // lessopen.go
+	w.configEnv(c, name, args, sc) // configenv.go
+	w.preloadEnv(c, name, sc)      // preload.go
+	w.libEnv(c, name, sc)          // libload.go
 	w.noteCopy(name, args, sc)
 	w.native(c, name, args, sc, redirs, in) // natives.go
 	w.rustupToolchain(c, name, args, sc)    // rustup.go

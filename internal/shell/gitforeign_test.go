@@ -82,3 +82,23 @@ func FuzzGitSettings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGitOtherConfig: any configuration text of another repository or of
+// a file the line points git to is judged without panicking, and the
+// analysis stays well formed.
+func FuzzGitOtherConfig(f *testing.F) {
+	f.Add("[core]\n\tfsmonitor = rm -rf x\n", "[include]\n\tpath = /y\n")
+	f.Add("[filter \"a\"]\n\tclean = \"$(x)\"\n", "[core]\n\thooksPath = h\n\tpager = `x`\n")
+	f.Add("[alias]\n\tst = !rm x\n", "[core\n\tfsmonitor")
+	f.Fuzz(func(t *testing.T, home, repo string) {
+		if len(home)+len(repo) > 4096 {
+			return
+		}
+		files := map[string]string{"/h/.gitconfig": home, "/r/.git/HEAD": "ref: x\n", "/r/.git/config": repo, "/p/.git/HEAD": "ref: x\n"}
+		a := filesAnalyzer(files, nil)
+		a.Root = "/p"
+		for _, src := range []string{"HOME=/h git status", "git -C /r commit -m x", "GIT_CONFIG_GLOBAL=/r/.git/config git add ."} {
+			checkAnalysis(t, src, a.Analyze(src, "/p"))
+		}
+	})
+}
