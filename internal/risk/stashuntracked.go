@@ -128,7 +128,11 @@ func (g *Guard) stashRules(c *shell.Cmd) []Finding {
 			continue
 		}
 		rel := filepath.FromSlash(strings.TrimSuffix(e[3:], "/"))
-		if g.IsTestPath(rel) {
+		switch {
+		case strings.HasSuffix(e, "/"):
+			// An ignored directory, listed whole (--ignored).
+			tests = append(tests, g.testsIn(filepath.Join(g.Root, rel), rel)...)
+		case g.IsTestPath(rel):
 			tests = append(tests, rel)
 		}
 	}
