@@ -12,7 +12,6 @@
 package later
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -331,81 +330,12 @@ func Tilde(p, home string) string {
 	return p
 }
 
-// CommandSettings reads the settings of a git configuration file whose
+// CommandSettings returns the settings of git configuration text b whose
 // value git runs as a command line (and core.hooksPath), keyed
 // section.subsection.name as git config --list prints them (section and
-// name lower-cased). It reads git's syntax as far as these keys need:
-// [section], [section "sub"], [section.sub], name = value, a bare name
-// (true), quotes and backslash escapes, and comments after ; or #.
+// name lower-cased): shell.GitSettings.
 func CommandSettings(b []byte) map[string]string {
-	out := map[string]string{}
-	sect := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			h := line[1:end]
-			name, sub, quoted := strings.Cut(h, " ")
-			name = strings.ToLower(strings.TrimSpace(name))
-			if quoted {
-				sub = strings.Trim(strings.TrimSpace(sub), `"`)
-				sect = name + "." + sub
-			} else {
-				sect = name
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		name, val, ok := strings.Cut(line, "=")
-		if !ok {
-			val = "true"
-		}
-		key := sect + "." + strings.ToLower(strings.TrimSpace(name))
-		if !shell.GitCommandKey(key) && key != "core.hookspath" {
-			continue
-		}
-		out[key] = configValue(val)
-	}
-	return out
-}
-
-// configValue unquotes a value of git's configuration: quotes removed,
-// \" \\ \n \t understood, a comment after an unquoted ; or # dropped.
-func configValue(v string) string {
-	var b strings.Builder
-	q := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '"':
-			q = !q
-		case c == '\\' && i+1 < len(v):
-			i++
-			switch v[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(v[i])
-			}
-		case (c == ';' || c == '#') && !q:
-			return strings.TrimSpace(b.String())
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.TrimSpace(b.String())
+	return shell.GitSettings(b, func(key string) bool { return shell.GitCommandKey(key) || key == "core.hookspath" })
 }
 
 // Unapproved returns, by absolute path, the watched files that, by the

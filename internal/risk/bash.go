@@ -59,7 +59,7 @@ type op struct {
 
 // Command judges a Bash command line run in cwd.
 func (g *Guard) Command(cmdline, cwd string) *Verdict {
-	g.lineLinks, g.lineTexts = nil, nil
+	g.lineLinks, g.lineTexts, g.lineUntracked = nil, nil, nil
 	a := g.analyzer.Analyze(cmdline, cwd)
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {
@@ -124,6 +124,10 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.indirectRules(c) {
 		g.add(v, f)
 	}
+	for _, f := range g.stashRules(c) { // stashuntracked.go
+		g.add(v, f)
+	}
+	g.noteUntracked(c)
 	for _, f := range g.gitExecRules(c) {
 		g.add(v, f)
 	}

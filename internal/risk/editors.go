@@ -192,6 +192,51 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 				}
 			}
 		}
+	case "script":
+		// util-linux script [FILE] writes the session's typescript over
+		// FILE (util-linux 2.38 here: `script -q -c true f` replaced f),
+		// -a appends; -O/-I/-B/-T name more logs.
+		fl, paths := splitFlags(args, "cEIOBTmo")
+		clobber := func(o *op) { o.clobber = !fl.has("a", "append"); o.append = fl.has("a", "append") }
+		if len(paths) > 0 {
+			out = append(out, g.target(c, opWrite, paths[0], clobber))
+		}
+		for _, n := range []string{"I", "O", "B", "T"} {
+			if v := fl.value(n); !empty(v) {
+				out = append(out, g.target(c, opWrite, v, clobber))
+			}
+		}
+	case "xxd":
+		// xxd -r INFILE OUTFILE writes the bytes of a hex dump into
+		// OUTFILE.
+		if fl, paths := splitFlags(args, "cglosn"); fl.has("r", "revert") && len(paths) == 2 {
+			out = append(out, g.target(c, opWrite, paths[1], func(o *op) { o.clobber = true }))
+		}
+	case "objcopy":
+		// objcopy IN OUT: OUT is the copy, a binary ralph cannot see.
+		if _, paths := splitFlags(args, "IOBjRKNLGWbiF"); len(paths) == 2 {
+			out = append(out, g.target(c, opWrite, paths[1], func(o *op) { o.clobber = true }))
+		}
+	case "gofmt", "ast-grep":
+		// A rewrite by a pattern ralph cannot apply, in place: gofmt -r
+		// 'a -> b' -w (go 1.26 here: 't.Errorf(a, b) -> t.Logf(a, b)'
+		// turned a failing check into a log line), ast-grep -r … -U.
+		fl, paths := splitFlags(args, "rplc")
+		if c.Name == "gofmt" && !(fl.has("w") && !empty(fl.value("r"))) {
+			break
+		}
+		if c.Name == "ast-grep" {
+			if !(fl.has("U", "update-all") || fl.abbrev("update-all")) || !(fl.has("r", "rewrite") || fl.abbrev("rewrite")) {
+				break
+			}
+			if len(paths) > 0 && (paths[0].Lit() == "run" || paths[0].Lit() == "scan") {
+				paths = paths[1:]
+			}
+		}
+		if len(paths) == 0 {
+			paths = []shell.Word{{Raw: ".", Values: []string{"."}}}
+		}
+		out = append(out, g.targets(c, opModify, paths, func(o *op) { o.recursive = true })...)
 	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
 		if fl, paths := splitFlags(args, "cm"); !fl.has("n", "newfile") {
 			out = append(out, g.targets(c, opModify, paths, nil)...)

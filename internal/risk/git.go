@@ -186,6 +186,11 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 				}
 			case name == "track" || name == "no-track":
 				branch = true // creates a branch (--track=MODE glued)
+			case long(name, "detach"):
+				// git checkout --detach takes no paths ("--detach does
+				// not take a path argument", git 2.39): as with a new
+				// branch, git refuses them.
+				branch = true
 			case long(name, "orphan"), long(name, "create"), long(name, "force-create"):
 				branch = true
 				if !hasVal {

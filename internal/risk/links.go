@@ -223,8 +223,11 @@ type guardState struct {
 	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
 	walkCut   bool                 // a find's matches stopped at maxWalk entries
 	lineTexts map[string]string    // files the command line writes with known text (patches.go)
-	fold      int8                 // whether the project's filesystem folds case (fold.go)
-	gitSlow   bool                 // git did not answer gitrefs.go in time
+	// lineUntracked are the paths a git command of the line took out of
+	// the index, untracked for a git stash -u after it (stashuntracked.go).
+	lineUntracked []string
+	fold          int8 // whether the project's filesystem folds case (fold.go)
+	gitSlow       bool // git did not answer gitrefs.go in time
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

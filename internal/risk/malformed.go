@@ -42,7 +42,8 @@ func (g *Guard) inertFinding(c *shell.Cmd) []Finding {
 // gitMalformed judges a git command that git refuses or reads otherwise
 // than it looks, by the command it looks like: --help taken as an
 // option's value (git restore --source --help file.txt: git cannot
-// resolve --help), checkout --track with paths (git refuses it), a
+// resolve --help), checkout --track or --detach with paths (git refuses
+// them), a
 // refspec with + after the colon (a:+b pushes to a ref named +b). When
 // that reading is refused, ralph asks (rule malformed).
 func (g *Guard) gitMalformed(c *shell.Cmd) []Finding {
@@ -66,14 +67,18 @@ func (g *Guard) gitMalformed(c *shell.Cmd) []Finding {
 		}
 	}
 	if why == "" && gc.sub == "checkout" {
-		track, branch, operands := -1, false, 0
+		track, detach, branch, operands, paths := -1, -1, false, 0, false
 		for i, a := range args {
 			s := a.Lit()
 			switch {
 			case s == "--":
 				operands += len(args) - i - 1
+				paths = i+1 < len(args)
 			case s == "--track" || s == "-t" || strings.HasPrefix(s, "--track="):
 				track = i
+				continue
+			case len(s) > 3 && strings.HasPrefix("--detach", s):
+				detach = i
 				continue
 			case s == "-b" || s == "-B" || s == "--orphan" || strings.HasPrefix(s, "-b") || strings.HasPrefix(s, "-B"):
 				branch = true
@@ -89,6 +94,12 @@ func (g *Guard) gitMalformed(c *shell.Cmd) []Finding {
 		if track >= 0 && !branch && operands >= 2 {
 			reading = append(append(reading, args[:track]...), args[track+1:]...)
 			why = "git refuses " + args[track].Lit() + " with paths"
+		}
+		if why == "" && detach >= 0 && !branch && (operands >= 2 || paths) {
+			// git checkout --detach HEAD -- file: "--detach does not
+			// take a path argument" (git 2.39).
+			reading = append(append(reading, args[:detach]...), args[detach+1:]...)
+			why = "git refuses " + args[detach].Lit() + " with paths"
 		}
 	}
 	if why == "" && gc.sub == "push" {

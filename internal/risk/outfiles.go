@@ -26,6 +26,13 @@ func (g *Guard) outputFiles(c *shell.Cmd) []op {
 				i++
 			}
 		}
+	case "history":
+		// bash's history -w FILE writes the history over FILE, -a
+		// appends to it (bash 5.2: `history -w tests/t.py` emptied it);
+		// HISTFILE=FILE is judged so too (package shell).
+		if f, ok := historyFile(c.Args); ok {
+			out = append(out, g.target(c, opWrite, f, clobber))
+		}
 	case "csplit", "split":
 		prefix, ok := piecePrefix(c)
 		if !ok {
@@ -123,4 +130,31 @@ func globEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return filepath.ToSlash(b.String())
+}
+
+// historyFile returns the file bash's history -a or -w (any cluster of
+// -a, -n, -r, -w) writes when its command line names one: the first
+// operand. -r and -n only read it, -c, -d, -p and -s write none.
+func historyFile(args []shell.Word) (shell.Word, bool) {
+	writes := false
+	for i, a := range args {
+		s := a.Lit()
+		switch {
+		case s == "--":
+			if writes && i+1 < len(args) {
+				return args[i+1], true
+			}
+			return shell.Word{}, false
+		case len(s) > 1 && s[0] == '-' && !a.Dynamic:
+			if strings.ContainsAny(s[1:], "dps") {
+				return shell.Word{}, false
+			}
+			if strings.ContainsAny(s[1:], "aw") {
+				writes = true
+			}
+		default:
+			return a, writes
+		}
+	}
+	return shell.Word{}, false
 }

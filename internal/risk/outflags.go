@@ -42,6 +42,10 @@ var outFlags = []outFlag{
 	{prog: "shuf", names: []string{"o", "output"}},
 	{prog: "iconv", names: []string{"o", "output"}},
 	{prog: "openssl", names: []string{"out"}},
+	{prog: "git", subs: []string{"archive"}, names: []string{"o", "output"}},
+	{prog: "gpg", names: []string{"o", "output"}},
+	{prog: "pg_dump", names: []string{"f", "file"}},
+	{prog: "strip", names: []string{"o"}},
 	{prog: "tar"}, // tar -cf FILE, --create --file=FILE: below
 }
 

@@ -236,7 +236,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 		}
 		g.rules = append(g.rules, cr)
 	}
-	g.analyzer = &shell.Analyzer{Env: getenv, ReadFile: readScript, GitConfig: gitConfig, ReadDir: os.ReadDir, Program: program, GoMain: g.goMain, Rebuilt: rebuilt}
+	g.analyzer = &shell.Analyzer{Env: getenv, Root: root, ReadFile: readScript, GitConfig: gitConfig, ReadDir: os.ReadDir, Program: program, GoMain: g.goMain, Rebuilt: rebuilt}
 	return g, nil
 }
 

@@ -305,8 +305,9 @@ func numProg(s string) bool {
 
 // callbacks judges the code bash's builtins run from their arguments:
 // mapfile -C CALLBACK runs CALLBACK INDEX LINE every -c lines (LINE is
-// input, not known here); enable -f FILE loads a shared object, code ralph
-// cannot read.
+// input, not known here); compgen and complete -C CMD and -F FUNC run
+// CMD or FUNC; enable -f FILE loads a shared object, code ralph cannot
+// read.
 func (w *walker) callbacks(c *ctx, name string, args []Word, sc *scope) {
 	switch name {
 	case "enable":
@@ -316,6 +317,38 @@ func (w *walker) callbacks(c *ctx, name string, args []Word, sc *scope) {
 			} else if strings.HasPrefix(l, "-") && strings.Contains(l, "f") {
 				w.opaque(fmt.Sprintf("the code of the shared object `enable %s` loads", l))
 				return
+			}
+		}
+	case "compgen", "complete":
+		// compgen -C CMD runs CMD, -F FUNC calls FUNC, to list the
+		// completions of a word (bash 5.2: `compgen -C 'touch x' w` made
+		// x); complete sets them for a later completion.
+		for i := 0; i < len(args); i++ {
+			l := args[i].Lit()
+			if l == "--" || !strings.HasPrefix(l, "-") || len(l) < 2 {
+				if name == "compgen" {
+					return // the word to complete
+				}
+				continue
+			}
+			for j := 1; j < len(l); j++ {
+				if !strings.ContainsRune("AGWCFPSXo", rune(l[j])) {
+					continue
+				}
+				val, known := l[j+1:], true
+				if val == "" && i+1 < len(args) {
+					i++
+					val, known = args[i].Value()
+				}
+				if l[j] == 'C' || l[j] == 'F' {
+					if !known {
+						w.opaque(fmt.Sprintf("the %s of %s -%c, computed at run time", map[byte]string{'C': "command", 'F': "function"}[l[j]], name, l[j]))
+					} else if val != "" {
+						via := append(append([]string(nil), c.via...), name+" -"+string(l[j]))
+						w.scriptAt(val+" "+name+" word prev", sc.clone(), via, c.depth+1, c.line)
+					}
+				}
+				break
 			}
 		}
 	case "mapfile", "readarray":

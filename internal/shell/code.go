@@ -53,6 +53,12 @@ func (w *walker) interp(c *ctx, lang, name string, args []Word, redirs []Redir, 
 			return
 		}
 	}
+	if name == "bun" && len(args) > 0 && args[0].Lit() == "run" {
+		// bun run x.ts runs the file as bun x.ts does (bun's docs); a
+		// package.json script of that name is read as a script
+		// (indirect.go), and a name that is no file reads nothing here.
+		args = args[1:]
+	}
 	flag := codeFlag[lang]
 	var codes []Word
 	var file *Word

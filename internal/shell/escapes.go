@@ -506,6 +506,8 @@ func (w *walker) foreign(name string, args []Word, redirs []Redir, in *Cmd, sc *
 	if slices.Contains(flags, "") {
 		if text, ok := stdinText(redirs, in); ok {
 			check(Word{Raw: text, Values: []string{text}})
+		} else if f, ok := stdinFile(redirs); ok {
+			w.foreignScript(name, []Word{f}, sc) // tclsh < x.tcl, R < x.R
 		} else if in != nil {
 			w.opaque(name + " reading code from " + in.Text())
 		}

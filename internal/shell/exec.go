@@ -157,8 +157,10 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	w.indirect(c, name, args, sc)
 	w.bashEnv(c, name, sc)
 	w.shellStart(c, name, args, sc)
-	w.preloadEnv(c, name, sc) // preload.go
-	w.libEnv(c, name, sc)     // libload.go
+	w.lessOpen(c, name, sc)        // lessopen.go
+	w.configEnv(c, name, args, sc) // configenv.go
+	w.preloadEnv(c, name, sc)      // preload.go
+	w.libEnv(c, name, sc)          // libload.go
 	w.noteCopy(name, args, sc)
 	w.native(c, name, args, sc, redirs, in) // natives.go
 	w.rustupToolchain(c, name, args, sc)    // rustup.go
@@ -507,7 +509,9 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 	}
 	if _, ok := foreignCode[name]; ok {
 		cmd := leaf()
-		w.foreign(name, args, redirs, in, sc)
+		if fargs, ok := foreignArgs(name, args); ok {
+			w.foreign(name, fargs, redirs, in, sc)
+		}
 		return cmd
 	}
 	if lang := interpreter(name); lang != "" {
@@ -799,8 +803,10 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 				_, v, _ := strings.Cut(val, "=")
 				nsc.vars[k] = value{vals: []string{v}}
 				w.codeIn(c, v, nsc, c.line) // env PS4='$(cmd)' bash -xc …: arith.go
+				w.bashVar(c, k, []string{v}, false, nsc, c.line)
 			} else {
 				nsc.vars[k] = value{dynamic: true}
+				w.bashVar(c, k, nil, true, nsc, c.line)
 			}
 		default:
 			return w.exec(c.with("env"), args[i:], nsc, redirs, in)
@@ -1557,6 +1563,7 @@ var gitCommandKeys []string
 // whose value git runs (GIT_SSH_COMMAND, …).
 func (w *walker) gitShell(c *ctx, args []Word, sc *scope) {
 	w.gitIndirect(c, args, sc)
+	w.gitOtherConfig(c, args, sc) // gitforeign.go
 	for i, a := range args {
 		s := a.Lit()
 		if (s == "-x" || isLong(s, "--exec", false)) && i+1 < len(args) {

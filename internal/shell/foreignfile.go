@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -13,6 +14,34 @@ import (
 // while their -e form asked. The script, the first word that is no option
 // and names a text file ralph can read, is judged as that code is: one
 // that names a way to delete or to run commands is opaque.
+
+// Compilers are read the same way, since the program they make runs in
+// this line or a later call, and so are the runners of a language's own
+// (from each tool's documentation, none installed here): `zig run
+// x.zig` and `zig build-exe x.zig`, `runghc x.hs`/`runhaskell`, `ghc
+// x.hs` and `ghc -e EXPR`, `kotlinc -script x.kts` and `kotlinc x.kt`,
+// `swiftc x.swift`, `mix run x.exs` (and -e), and R's script on stdin
+// (`R --vanilla < x.R`, as tclsh's is). zig's and mix's other verbs (zig
+// build, zig test, mix test) run the project's build and tests, read as
+// any other runner's are not: their files name too much to be judged so.
+
+// foreignArgs returns the arguments of a foreign interpreter or compiler
+// name that hold its script or code: for zig and mix those after the verb
+// that runs code, and false for the other verbs.
+func foreignArgs(name string, args []Word) ([]Word, bool) {
+	verbs := map[string][]string{"zig": {"run", "build-exe", "build-lib", "build-obj"}, "mix": {"run"}}[name]
+	if verbs == nil {
+		return args, true
+	}
+	for i, a := range args {
+		s := a.Lit()
+		if strings.HasPrefix(s, "-") {
+			continue // zig's and mix's global options come first
+		}
+		return args[i+1:], slices.Contains(verbs, s)
+	}
+	return nil, false
+}
 
 // foreignScript judges the script file a foreign interpreter name runs.
 func (w *walker) foreignScript(name string, args []Word, sc *scope) {

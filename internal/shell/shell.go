@@ -222,6 +222,10 @@ var knownVars []string
 // Analyzer analyses command lines.
 type Analyzer struct {
 	Env Env // known environment; nil for none
+	// Root is the project's directory: a git repository other than the
+	// one holding it is another's, whose configuration the command
+	// line's git reads unseen (gitforeign.go); "" takes none for another.
+	Root string
 	// ReadFile reads a script run by path (bash x.sh, source x.sh); nil
 	// leaves such scripts opaque.
 	ReadFile func(path string) ([]byte, error)
@@ -760,6 +764,7 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		w.arith(c, as.Value, sc)
 		w.valueCode(c, as.Value, sc)
 	}
+	w.bashVarAssign(c, as, sc) // PROMPT_COMMAND, HISTFILE: bashvars.go
 	if as.Array != nil {
 		w.subst(c, as.Array, sc)
 		w.arith(c, as.Array, sc)

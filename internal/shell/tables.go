@@ -133,13 +133,17 @@ var tables = sync.OnceFunc(func() {
 		"Dir.home", "os.environ['HOME']", `os.environ["HOME"]`, "os.getenv('HOME')", `os.getenv("HOME")`,
 		"ENV['HOME']", `ENV["HOME"]`, "process.env.HOME", "$ENV{HOME}", "$ENV{'HOME'}", "os.path.expanduser('~')"}
 	foreignCode = map[string][]string{
-		"rscript": {"-e", "--expr"}, "r": {"-e"}, "julia": {"-e", "-E", "--eval", "--print"}, "osascript": {"-e"},
+		"rscript": {"-e", "--expr"}, "r": {"-e", ""}, "julia": {"-e", "-E", "--eval", "--print"}, "osascript": {"-e"},
 		"emacs": {"--eval", "-eval"}, "emacsclient": {"--eval", "-e"}, "guile": {"-c"}, "racket": {"-e", "--eval"},
 		"sbcl": {"--eval"}, "clisp": {"-x"}, "elixir": {"-e", "--eval"}, "erl": {"-eval"}, "scala": {"-e"},
 		"groovy": {"-e"}, "clojure": {"-e"}, "clj": {"-e"}, "bb": {"-e"}, "pwsh": {"-c", "-Command", "-command"},
 		"powershell": {"-c", "-Command", "-command"}, "nu": {"-c"}, "elvish": {"-c"}, "xonsh": {"-c"},
 		"csh": {"-c"}, "tcsh": {"-c"}, "tclsh": {""}, "wish": {""}, "jshell": {""}, "ghci": {"-e"}, "ocaml": {"-e"},
 		"swift": {"-e"}, "crystal": {"eval"}, "nim": {"--eval"}, "dart": {""}, "kotlin": {"-e"},
+		// Compilers whose program runs now or later, and runners of
+		// their own (foreignfile.go's foreignArgs picks what they run).
+		"zig": {}, "runghc": {}, "runhaskell": {}, "ghc": {"-e"}, "kotlinc": {"-e", "-expression"},
+		"swiftc": {}, "mix": {"-e", "--eval"},
 	}
 	prefixOpts = map[string][2]string{
 		"stdbuf": {"ioe", "input output error"},

@@ -287,7 +287,16 @@ func (w *walker) startupFiles(c *ctx, name string, sc *scope) {
 	key, files := "ZDOTDIR", []string{".zshenv", ".zprofile", ".zshrc", ".zlogin"}
 	v, ok := sc.vars[key]
 	if !ok {
-		return // the hook's own environment: see package startup
+		// $ZDOTDIR unset: zsh reads $HOME's, which the line may point
+		// elsewhere (shellstart.go).
+		home, set := w.homeSet(sc)
+		if !set {
+			return // the hook's own environment: see package startup
+		}
+		key, v = "HOME", value{dynamic: home == "", vals: []string{home}}
+		if home == "" {
+			v.vals = nil
+		}
 	}
 	if v.dynamic || len(v.vals) != 1 {
 		w.opaque(fmt.Sprintf("%s started with %s computed at run time, whose startup files it runs", name, key))
