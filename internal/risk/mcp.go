@@ -2,6 +2,7 @@ package risk
 
 import (
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -24,11 +25,14 @@ var (
 	mcpRuns = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
 	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
 	// mcpCmdKeys hold nothing but a command line, in any tool.
-	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line"}
-	mcpInput   = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
-	mcpArgs    = []string{"args", "argv", "arguments"}
-	mcpDirs    = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
-	mcpTexts   = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
+	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "cmdline"}
+	// mcpShells read a script from their standard input (mcp-server-commands'
+	// run_command passes its stdin to the command: {"command":"bash","stdin":…}).
+	mcpShells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox"}
+	mcpInput  = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
+	mcpArgs   = []string{"args", "argv", "arguments"}
+	mcpDirs   = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
+	mcpTexts  = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
 )
 
 // mcp adds to v what the input of ev's tool, one ralph does not know, says
@@ -58,14 +62,27 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 	// A command line under a key that names one is judged whatever the
 	// tool's name says: a tool a new release adds (Claude Code's Monitor
 	// was one) is not let through for a name ralph has not heard of.
-	_, named := field(in, mcpCmdKeys)
+	// It may be an argv list (Codex's shell takes ["bash","-lc",…]), or
+	// sit in an object of options.
+	_, named := cmdField(in, 0)
+	if _, argv := argvField(in, []string{"argv"}); argv {
+		named = true
+	}
 	if has(mcpRuns...) || named {
 		line, ok := field(in, mcpKeys)
+		if !ok {
+			line, ok = cmdField(in, 0)
+		}
+		args := mcpArgs
+		if !ok {
+			line, ok = argvField(in, []string{"argv"})
+			args = []string{"args", "arguments"} // argv is the line
+		}
 		if !ok && has("process", "terminal", "interact", "send_keys", "pty", "tmux", "console", "session") {
 			line, ok = field(in, mcpInput)
 		}
 		if ok {
-			for _, k := range mcpArgs {
+			for _, k := range args {
 				for _, a := range in.Get(k).Array() {
 					line += " " + quote(a.String())
 				}
@@ -75,6 +92,11 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 				dir = abs(cwd, d)
 			}
 			g.merge(v, g.Command(line, dir))
+			if stdin, ok := field(in, []string{"stdin", "input"}); ok && stdin != "" {
+				if w := strings.Fields(line); len(w) > 0 && slices.Contains(mcpShells, path.Base(strings.Trim(w[0], "'"))) {
+					g.merge(v, g.Command(stdin, dir))
+				}
+			}
 		}
 	}
 	for _, k := range []string{"owner", "repo", "repository", "bucket", "url", "remote", "host", "project_id"} {
@@ -156,6 +178,51 @@ func field(o gjson.Result, keys []string) (string, bool) {
 		return "", false
 	}
 	return val, true
+}
+
+// cmdField returns the command line under one of mcpCmdKeys (any case)
+// in o or in an object within it (a tool's options), as a string or an
+// argv list.
+func cmdField(o gjson.Result, depth int) (string, bool) {
+	if line, ok := field(o, mcpCmdKeys); ok {
+		return line, true
+	}
+	if line, ok := argvField(o, mcpCmdKeys); ok {
+		return line, true
+	}
+	if depth >= 3 {
+		return "", false
+	}
+	var line string
+	found := false
+	o.ForEach(func(_, x gjson.Result) bool {
+		if x.IsObject() {
+			line, found = cmdField(x, depth+1)
+		}
+		return !found
+	})
+	return line, found
+}
+
+// argvField returns the first list of strings in o under one of keys
+// (any case) as a command line, each word quoted.
+func argvField(o gjson.Result, keys []string) (string, bool) {
+	var words []string
+	o.ForEach(func(k, x gjson.Result) bool {
+		if !x.IsArray() || !slices.Contains(keys, strings.ToLower(k.Str)) {
+			return true
+		}
+		var ws []string
+		for _, a := range x.Array() {
+			if a.Type != gjson.String {
+				return true
+			}
+			ws = append(ws, quote(a.Str))
+		}
+		words = ws
+		return len(words) == 0
+	})
+	return strings.Join(words, " "), len(words) > 0
 }
 
 // mcpEdits applies to the file at p the replacements an edit tool's
