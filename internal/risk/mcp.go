@@ -23,7 +23,7 @@ import (
 // gives; mcpKeys the input's keys that hold the command line.
 var (
 	mcpRuns = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
-	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
+	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "cmdline", "script"}
 	// mcpCmdKeys hold nothing but a command line, in any tool.
 	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "cmdline"}
 	// mcpShells read a script from their standard input (mcp-server-commands'
@@ -63,15 +63,35 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 	// tool's name says: a tool a new release adds (Claude Code's Monitor
 	// was one) is not let through for a name ralph has not heard of.
 	// It may be an argv list (Codex's shell takes ["bash","-lc",…]), or
-	// sit in an object of options.
-	_, named := cmdField(in, 0)
-	if _, argv := argvField(in, []string{"argv"}); argv {
+	// sit in an object of options or a list of steps, each judged in
+	// the directory its object names.
+	top := cwd
+	if d, ok := field(in, mcpDirs); ok {
+		top = abs(cwd, d)
+	}
+	var inner []cmdAt
+	in.ForEach(func(k, x gjson.Result) bool {
+		inner = append(inner, nestedCmds(x, top, 1)...)
+		if strings.EqualFold(k.Str, "commands") {
+			for _, c := range x.Array() {
+				if c.Type == gjson.String {
+					inner = append(inner, cmdAt{c.Str, top})
+				}
+			}
+		}
+		return true
+	})
+	_, named := field(in, mcpCmdKeys)
+	if _, argv := argvField(in, append([]string{"argv"}, mcpCmdKeys...)); argv {
 		named = true
+	}
+	for _, c := range inner {
+		g.merge(v, g.Command(c.line, c.dir))
 	}
 	if has(mcpRuns...) || named {
 		line, ok := field(in, mcpKeys)
 		if !ok {
-			line, ok = cmdField(in, 0)
+			line, ok = argvField(in, mcpCmdKeys)
 		}
 		args := mcpArgs
 		if !ok {
@@ -180,28 +200,38 @@ func field(o gjson.Result, keys []string) (string, bool) {
 	return val, true
 }
 
-// cmdField returns the command line under one of mcpCmdKeys (any case)
-// in o or in an object within it (a tool's options), as a string or an
-// argv list.
-func cmdField(o gjson.Result, depth int) (string, bool) {
-	if line, ok := field(o, mcpCmdKeys); ok {
-		return line, true
+// cmdAt is a command line a tool's input holds, and where it runs.
+type cmdAt struct{ line, dir string }
+
+// nestedCmds returns the command lines in x, a value within a tool's
+// input, and in the objects and lists within it: a string or an argv
+// list under one of mcpCmdKeys (any case) or argv, with the directory of
+// the object that holds it (a relative one from dir).
+func nestedCmds(x gjson.Result, dir string, depth int) []cmdAt {
+	if depth > 4 {
+		return nil
 	}
-	if line, ok := argvField(o, mcpCmdKeys); ok {
-		return line, true
-	}
-	if depth >= 3 {
-		return "", false
-	}
-	var line string
-	found := false
-	o.ForEach(func(_, x gjson.Result) bool {
-		if x.IsObject() {
-			line, found = cmdField(x, depth+1)
+	var out []cmdAt
+	switch {
+	case x.IsObject():
+		if d, ok := field(x, mcpDirs); ok {
+			dir = abs(dir, d)
 		}
-		return !found
-	})
-	return line, found
+		if line, ok := field(x, mcpCmdKeys); ok {
+			out = append(out, cmdAt{line, dir})
+		} else if line, ok := argvField(x, append([]string{"argv"}, mcpCmdKeys...)); ok {
+			out = append(out, cmdAt{line, dir})
+		}
+		x.ForEach(func(_, y gjson.Result) bool {
+			out = append(out, nestedCmds(y, dir, depth+1)...)
+			return true
+		})
+	case x.IsArray():
+		for _, y := range x.Array() {
+			out = append(out, nestedCmds(y, dir, depth+1)...)
+		}
+	}
+	return out
 }
 
 // argvField returns the first list of strings in o under one of keys
