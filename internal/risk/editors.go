@@ -396,6 +396,10 @@ func (g *Guard) judgeLink(v *Verdict, o *op, text string) {
 func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 	dest = g.real(dest, true)
 	wide := dest == g.Root || dest == g.Home || dest == "/"
+	var entries map[string]bool // a local archive's: what it lands on is known
+	if wide && o.archive != "" {
+		entries = archivedNames(o.archive)
+	}
 	git := ""
 	for _, q := range g.Protected {
 		if !withinFold(q, dest) || q == dest {
@@ -404,7 +408,7 @@ func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 		reach := !wide
 		if wide {
 			rel, err := filepath.Rel(dest, q)
-			reach = err == nil && o.src != "" && exists(filepath.Join(o.src, rel))
+			reach = err == nil && (o.src != "" && exists(filepath.Join(o.src, rel)) || entries[filepath.ToSlash(rel)])
 		}
 		switch {
 		case !reach:
