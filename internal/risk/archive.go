@@ -67,6 +67,57 @@ func archivedNames(file string) map[string]bool {
 	return names
 }
 
+// gitArchived returns the names git archive, the command piped into a tar
+// -x, writes: the files of its tree (git ls-tree), under its --prefix. Nil
+// when in is no git archive of this machine ralph can read.
+func (g *Guard) gitArchived(in *shell.Cmd) map[string]bool {
+	gc := parseGit(in)
+	if gc == nil || gc.sub != "archive" || in.Remote != "" || in.Cwd == "" {
+		return nil
+	}
+	for _, a := range gc.args {
+		s := a.Lit()
+		if a.Dynamic || s == "--prefix" || strings.HasPrefix(s, "--remote") || strings.HasPrefix(s, "--output") || strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "--exec") || strings.HasPrefix(s, "--add-") {
+			return nil
+		}
+	}
+	fl, operands := splitFlags(gc.args, "")
+	if len(operands) == 0 {
+		return nil
+	}
+	ref, ok := revision(operands[0])
+	if !ok {
+		return nil
+	}
+	prefix := ""
+	if p := fl.value("prefix"); !empty(p) {
+		prefix = p.Lit()
+	}
+	args := []string{"ls-tree", "-r", "-z", "--name-only", ref, "--"}
+	for _, w := range operands[1:] {
+		v, ok := w.Value()
+		if !ok {
+			return nil
+		}
+		args = append(args, v)
+	}
+	out, ok := g.git(in.Cwd, args...)
+	if !ok {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, n := range bytes.Split(out, []byte{0}) {
+		if len(n) == 0 {
+			continue
+		}
+		name := strings.TrimLeft(path.Clean("/"+prefix+string(n)), "/")
+		for ; name != "." && name != "" && !names[name]; name = path.Dir(name) {
+			names[name] = true
+		}
+	}
+	return names
+}
+
 // walkArchive calls land for each file or link entry of the tar (plain
 // or gzip) or zip archive at file, with its name cleaned of leading
 // slashes and dot-dots.

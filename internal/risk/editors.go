@@ -76,6 +76,8 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 			o := g.treeInto(c, dir)
 			if f, ok := tarFile(args); ok {
 				o.archive, _ = g.resolve(c, f.Lit())
+			} else {
+				o.entries = g.gitArchived(c.Input)
 			}
 			out = append(out, o)
 		}
@@ -399,6 +401,9 @@ func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 	var entries map[string]bool // a local archive's: what it lands on is known
 	if wide && o.archive != "" {
 		entries = archivedNames(o.archive)
+	}
+	if o.entries != nil {
+		entries = o.entries
 	}
 	git := ""
 	for _, q := range g.Protected {
