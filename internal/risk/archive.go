@@ -31,17 +31,7 @@ const maxArchived = 64 << 20
 // archive at file there rewrites, with their new text (known), and those
 // it rewrites with text ralph cannot read (unseen).
 func (g *Guard) archivedTests(file, dest string) (known map[string]string, unseen []string) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, nil
-	}
-	land := func(name string, link bool, size int64, read func() ([]byte, error)) {
-		name = strings.TrimLeft(path.Clean("/"+filepath.ToSlash(name)), "/")
+	walkArchive(file, func(name string, link bool, size int64, read func() ([]byte, error)) {
 		q := filepath.Join(dest, filepath.FromSlash(name))
 		rel, ok := g.inProject(q)
 		if !ok || !g.readableTest(rel) || !exists(q) {
@@ -60,6 +50,89 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 			known = map[string]string{}
 		}
 		known[q] = string(data)
+	})
+	return known, unseen
+}
+
+// archivedNames returns the names (cleaned, slash-separated, relative)
+// of the entries of the local archive at file, and of the directories
+// that hold them: what extracting it writes.
+func archivedNames(file string) map[string]bool {
+	names := map[string]bool{}
+	walkArchive(file, func(name string, _ bool, _ int64, _ func() ([]byte, error)) {
+		for n := name; n != "." && n != "" && !names[n]; n = path.Dir(n) {
+			names[n] = true
+		}
+	})
+	return names
+}
+
+// gitArchived returns the names git archive, the command piped into a tar
+// -x, writes: the files of its tree (git ls-tree), under its --prefix. Nil
+// when in is no git archive of this machine ralph can read.
+func (g *Guard) gitArchived(in *shell.Cmd) map[string]bool {
+	gc := parseGit(in)
+	if gc == nil || gc.sub != "archive" || in.Remote != "" || in.Cwd == "" {
+		return nil
+	}
+	for _, a := range gc.args {
+		s := a.Lit()
+		if a.Dynamic || s == "--prefix" || strings.HasPrefix(s, "--remote") || strings.HasPrefix(s, "--output") || strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "--exec") || strings.HasPrefix(s, "--add-") {
+			return nil
+		}
+	}
+	fl, operands := splitFlags(gc.args, "")
+	if len(operands) == 0 {
+		return nil
+	}
+	ref, ok := revision(operands[0])
+	if !ok {
+		return nil
+	}
+	prefix := ""
+	if p := fl.value("prefix"); !empty(p) {
+		prefix = p.Lit()
+	}
+	args := []string{"ls-tree", "-r", "-z", "--name-only", ref, "--"}
+	for _, w := range operands[1:] {
+		v, ok := w.Value()
+		if !ok {
+			return nil
+		}
+		args = append(args, v)
+	}
+	out, ok := g.git(in.Cwd, args...)
+	if !ok {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, n := range bytes.Split(out, []byte{0}) {
+		if len(n) == 0 {
+			continue
+		}
+		name := strings.TrimLeft(path.Clean("/"+prefix+string(n)), "/")
+		for ; name != "." && name != "" && !names[name]; name = path.Dir(name) {
+			names[name] = true
+		}
+	}
+	return names
+}
+
+// walkArchive calls land for each file or link entry of the tar (plain
+// or gzip) or zip archive at file, with its name cleaned of leading
+// slashes and dot-dots.
+func walkArchive(file string, land func(name string, link bool, size int64, read func() ([]byte, error))) {
+	f, err := os.Open(file)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	clean := func(name string) string {
+		return strings.TrimLeft(path.Clean("/"+filepath.ToSlash(name)), "/")
 	}
 	// An archive cut short (more than maxArchived bytes or maxCopied
 	// entries) is judged by what was read: an SDK's tarball extracted in
@@ -71,13 +144,13 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 	case bytes.HasPrefix(magic, []byte("PK\x03\x04")):
 		zr, err := zip.NewReader(f, fi.Size())
 		if err != nil {
-			return nil, nil
+			return
 		}
 		for i, e := range zr.File {
 			if i >= maxCopied {
 				break
 			}
-			land(e.Name, e.Mode()&os.ModeSymlink != 0, int64(e.UncompressedSize64), func() ([]byte, error) {
+			land(clean(e.Name), e.Mode()&os.ModeSymlink != 0, int64(e.UncompressedSize64), func() ([]byte, error) {
 				rc, err := e.Open()
 				if err != nil {
 					return nil, err
@@ -92,11 +165,11 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 		case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
 			zr, err := gzip.NewReader(br)
 			if err != nil {
-				return nil, nil
+				return
 			}
 			r = zr
 		case bytes.HasPrefix(magic, []byte("BZh")):
-			return nil, nil // bzip2: not read (its package's tables cost every call)
+			return // bzip2: not read (its package's tables cost every call)
 		}
 		lr := &io.LimitedReader{R: r, N: maxArchived}
 		tr := tar.NewReader(lr)
@@ -110,13 +183,12 @@ func (g *Guard) archivedTests(file, dest string) (known map[string]string, unsee
 			}
 			switch h.Typeflag {
 			case tar.TypeReg, tar.TypeSymlink, tar.TypeLink:
-				land(h.Name, h.Typeflag != tar.TypeReg, h.Size, func() ([]byte, error) {
+				land(clean(h.Name), h.Typeflag != tar.TypeReg, h.Size, func() ([]byte, error) {
 					return io.ReadAll(io.LimitReader(tr, maxCopiedFile))
 				})
 			}
 		}
 	}
-	return known, unseen
 }
 
 // tarFile returns the archive file tar reads (-f FILE, --file=FILE, the

@@ -48,9 +48,10 @@ type op struct {
 	// printf, a heredoc); known says whether it does.
 	text    string
 	known   bool
-	append  bool   // >>, tee -a: text goes after what the file holds
-	src     string // cp, mv: the file whose text replaces the target's
-	archive string // tar -x, unzip: the archive file extracted, when known
+	append  bool            // >>, tee -a: text goes after what the file holds
+	src     string          // cp, mv: the file whose text replaces the target's
+	archive string          // tar -x, unzip: the archive file extracted, when known
+	entries map[string]bool // tar -x of git archive's output: the names it lands on
 	// switched names the commit a git checkout, switch or read-tree takes
 	// the working tree to, which lacks the path (gitrefs.go): the test is
 	// asked about, not refused, as the commit left keeps it.

@@ -76,6 +76,8 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 			o := g.treeInto(c, dir)
 			if f, ok := tarFile(args); ok {
 				o.archive, _ = g.resolve(c, f.Lit())
+			} else {
+				o.entries = g.gitArchived(c.Input)
 			}
 			out = append(out, o)
 		}
@@ -441,6 +443,13 @@ func (g *Guard) judgeLink(v *Verdict, o *op, text string) {
 func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 	dest = g.real(dest, true)
 	wide := dest == g.Root || dest == g.Home || dest == "/"
+	var entries map[string]bool // a local archive's: what it lands on is known
+	if wide && o.archive != "" {
+		entries = archivedNames(o.archive)
+	}
+	if o.entries != nil {
+		entries = o.entries
+	}
 	git := ""
 	for _, q := range g.Protected {
 		if !withinFold(q, dest) || q == dest {
@@ -449,7 +458,7 @@ func (g *Guard) treeReaches(o *op, dest string) (string, bool) {
 		reach := !wide
 		if wide {
 			rel, err := filepath.Rel(dest, q)
-			reach = err == nil && o.src != "" && exists(filepath.Join(o.src, rel))
+			reach = err == nil && (o.src != "" && exists(filepath.Join(o.src, rel)) || entries[filepath.ToSlash(rel)])
 		}
 		switch {
 		case !reach:

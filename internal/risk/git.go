@@ -69,6 +69,14 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 		return out
 	case "mv":
 		return g.move(gc.cmd, gc.args, "")
+	case "merge-file":
+		// git merge-file CURRENT BASE OTHER writes the merge into CURRENT
+		// (-p prints it instead).
+		fl, paths := splitFlags(gc.args, "L")
+		if fl.has("p", "stdout") || len(paths) != 3 {
+			return nil
+		}
+		return []op{g.target(gc.cmd, opWrite, paths[0], func(o *op) { o.overwrite = true })}
 	case "checkout", "restore":
 		if paths := g.discarded(gc); paths != nil {
 			return g.targets(gc.cmd, opDiscard, paths, nil)

@@ -50,8 +50,9 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 			return nil
 		}
 		if gc.sub == "pull" {
-			// Only a pull from this repository is known before it fetches.
-			if len(operands) == 0 || operands[0].Lit() != "." {
+			// Only a pull from this repository is known before it fetches:
+			// ".", its path, or a remote whose URL is it.
+			if len(operands) == 0 || !g.thisRepo(dir, operands[0]) {
 				return nil
 			}
 			operands = operands[1:]
@@ -112,13 +113,25 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 			texts = g.gitTexts(dir, ref, "HEAD", ref)
 		}
 	case "read-tree":
+		// One tree: HEAD to it. Two (-m -u H M) move from H to M, three
+		// (-m -u BASE OURS THEIRS) bring in what THEIRS changed since
+		// BASE: from the first tree to the last (--reset is
+		// git-reset-hard's).
 		fl, operands := splitFlags(gc.args, "")
-		if !fl.has("u") || !fl.has("m") || len(operands) != 1 {
-			return nil // --reset is git-reset-hard's; two or three trees are a merge
+		if !fl.has("u") || !fl.has("m") || len(operands) == 0 || len(operands) > 3 {
+			return nil
 		}
-		if ref, ok := revision(operands[0]); ok {
-			names, to = g.gitNames(dir, "diff", "--diff-filter=D", "HEAD", ref), ref
-			texts = g.gitTexts(dir, ref, "HEAD", ref)
+		from := "HEAD"
+		if len(operands) > 1 {
+			f, ok := revision(operands[0])
+			if !ok {
+				return nil
+			}
+			from = f
+		}
+		if ref, ok := revision(operands[len(operands)-1]); ok {
+			names, to = g.gitNames(dir, "diff", "--diff-filter=D", from, ref), ref
+			texts = g.gitTexts(dir, ref, from, ref)
 		}
 	case "stash":
 		var s string
@@ -284,7 +297,7 @@ func (g *Guard) gitTexts(dir, rev string, args ...string) []gitText {
 		return nil
 	}
 	var out []gitText
-	for _, n := range g.gitNames(dir, append([]string{"diff", "--diff-filter=AM"}, args...)...) {
+	for _, n := range g.gitNames(dir, append([]string{"diff", "--diff-filter=AMT"}, args...)...) {
 		out = append(out, gitText{n, rev})
 	}
 	return out
@@ -347,6 +360,47 @@ func (g *Guard) repoTop(dir string) string {
 	}
 	out := g.gitOutput(dir, "rev-parse", "--show-toplevel")
 	return strings.TrimSpace(string(out))
+}
+
+// thisRepo reports whether w, git pull's repository, is the one at dir:
+// ".", its working tree's or .git's path, or a remote whose URL is one.
+func (g *Guard) thisRepo(dir string, w shell.Word) bool {
+	v, ok := w.Value()
+	if !ok || v == "" {
+		return false
+	}
+	if v == "." {
+		return true
+	}
+	top := g.repoTop(dir)
+	if top == "" {
+		return false
+	}
+	same := func(p string) bool {
+		p = filepath.Clean(strings.TrimPrefix(p, "file://"))
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		for _, q := range []string{top, filepath.Join(top, ".git")} {
+			if p == q {
+				return true
+			}
+			a, err1 := filepath.EvalSymlinks(p)
+			b, err2 := filepath.EvalSymlinks(q)
+			if err1 == nil && err2 == nil && a == b {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.ContainsAny(v, "/\\") || strings.HasPrefix(v, ".") {
+		return same(v)
+	}
+	url := strings.TrimSpace(string(g.gitOutput(dir, "config", "--get", "remote."+v+".url")))
+	if url == "" || strings.Contains(url, ":") && !strings.HasPrefix(url, "file://") {
+		return false // another machine's
+	}
+	return same(url)
 }
 
 // revision returns the literal revision a word names, if it is one.

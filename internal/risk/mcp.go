@@ -2,6 +2,7 @@ package risk
 
 import (
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -22,13 +23,16 @@ import (
 // gives; mcpKeys the input's keys that hold the command line.
 var (
 	mcpRuns = []string{"exec", "shell", "command", "terminal", "bash", "process", "run", "spawn", "cmd", "script", "interact", "send_keys", "pty", "tmux", "console"}
-	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "script"}
+	mcpKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "cmdline", "script"}
 	// mcpCmdKeys hold nothing but a command line, in any tool.
-	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line"}
-	mcpInput   = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
-	mcpArgs    = []string{"args", "argv", "arguments"}
-	mcpDirs    = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
-	mcpTexts   = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
+	mcpCmdKeys = []string{"command", "cmd", "shell_command", "commandline", "command_line", "cmdline"}
+	// mcpShells read a script from their standard input (mcp-server-commands'
+	// run_command passes its stdin to the command: {"command":"bash","stdin":…}).
+	mcpShells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox"}
+	mcpInput  = []string{"input", "text", "keys", "data"} // a line typed into a process or terminal
+	mcpArgs   = []string{"args", "argv", "arguments"}
+	mcpDirs   = []string{"cwd", "workdir", "working_directory", "workingdirectory", "directory", "dir"}
+	mcpTexts  = []string{"content", "contents", "text", "data", "file_text", "new_content", "body"}
 )
 
 // mcp adds to v what the input of ev's tool, one ralph does not know, says
@@ -58,14 +62,47 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 	// A command line under a key that names one is judged whatever the
 	// tool's name says: a tool a new release adds (Claude Code's Monitor
 	// was one) is not let through for a name ralph has not heard of.
+	// It may be an argv list (Codex's shell takes ["bash","-lc",…]), or
+	// sit in an object of options or a list of steps, each judged in
+	// the directory its object names.
+	top := cwd
+	if d, ok := field(in, mcpDirs); ok {
+		top = abs(cwd, d)
+	}
+	var inner []cmdAt
+	in.ForEach(func(k, x gjson.Result) bool {
+		inner = append(inner, nestedCmds(x, top, 1)...)
+		if strings.EqualFold(k.Str, "commands") {
+			for _, c := range x.Array() {
+				if c.Type == gjson.String {
+					inner = append(inner, cmdAt{c.Str, top})
+				}
+			}
+		}
+		return true
+	})
 	_, named := field(in, mcpCmdKeys)
+	if _, argv := argvField(in, append([]string{"argv"}, mcpCmdKeys...)); argv {
+		named = true
+	}
+	for _, c := range inner {
+		g.merge(v, g.Command(c.line, c.dir))
+	}
 	if has(mcpRuns...) || named {
 		line, ok := field(in, mcpKeys)
+		if !ok {
+			line, ok = argvField(in, mcpCmdKeys)
+		}
+		args := mcpArgs
+		if !ok {
+			line, ok = argvField(in, []string{"argv"})
+			args = []string{"args", "arguments"} // argv is the line
+		}
 		if !ok && has("process", "terminal", "interact", "send_keys", "pty", "tmux", "console", "session") {
 			line, ok = field(in, mcpInput)
 		}
 		if ok {
-			for _, k := range mcpArgs {
+			for _, k := range args {
 				for _, a := range in.Get(k).Array() {
 					line += " " + quote(a.String())
 				}
@@ -75,6 +112,11 @@ func (g *Guard) mcp(v *Verdict, ev *event.Event, cwd string) (git bool) {
 				dir = abs(cwd, d)
 			}
 			g.merge(v, g.Command(line, dir))
+			if stdin, ok := field(in, []string{"stdin", "input"}); ok && stdin != "" {
+				if w := strings.Fields(line); len(w) > 0 && slices.Contains(mcpShells, path.Base(strings.Trim(w[0], "'"))) {
+					g.merge(v, g.Command(stdin, dir))
+				}
+			}
 		}
 	}
 	for _, k := range []string{"owner", "repo", "repository", "bucket", "url", "remote", "host", "project_id"} {
@@ -156,6 +198,61 @@ func field(o gjson.Result, keys []string) (string, bool) {
 		return "", false
 	}
 	return val, true
+}
+
+// cmdAt is a command line a tool's input holds, and where it runs.
+type cmdAt struct{ line, dir string }
+
+// nestedCmds returns the command lines in x, a value within a tool's
+// input, and in the objects and lists within it: a string or an argv
+// list under one of mcpCmdKeys (any case) or argv, with the directory of
+// the object that holds it (a relative one from dir).
+func nestedCmds(x gjson.Result, dir string, depth int) []cmdAt {
+	if depth > 4 {
+		return nil
+	}
+	var out []cmdAt
+	switch {
+	case x.IsObject():
+		if d, ok := field(x, mcpDirs); ok {
+			dir = abs(dir, d)
+		}
+		if line, ok := field(x, mcpCmdKeys); ok {
+			out = append(out, cmdAt{line, dir})
+		} else if line, ok := argvField(x, append([]string{"argv"}, mcpCmdKeys...)); ok {
+			out = append(out, cmdAt{line, dir})
+		}
+		x.ForEach(func(_, y gjson.Result) bool {
+			out = append(out, nestedCmds(y, dir, depth+1)...)
+			return true
+		})
+	case x.IsArray():
+		for _, y := range x.Array() {
+			out = append(out, nestedCmds(y, dir, depth+1)...)
+		}
+	}
+	return out
+}
+
+// argvField returns the first list of strings in o under one of keys
+// (any case) as a command line, each word quoted.
+func argvField(o gjson.Result, keys []string) (string, bool) {
+	var words []string
+	o.ForEach(func(k, x gjson.Result) bool {
+		if !x.IsArray() || !slices.Contains(keys, strings.ToLower(k.Str)) {
+			return true
+		}
+		var ws []string
+		for _, a := range x.Array() {
+			if a.Type != gjson.String {
+				return true
+			}
+			ws = append(ws, quote(a.Str))
+		}
+		words = ws
+		return len(words) == 0
+	})
+	return strings.Join(words, " "), len(words) > 0
 }
 
 // mcpEdits applies to the file at p the replacements an edit tool's

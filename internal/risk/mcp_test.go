@@ -115,6 +115,8 @@ func FuzzMCP(f *testing.F) {
 	f.Add("mcp__git__git_push", `{"remote":"-o","branch":"x y","remoteBranch":"'z","force":true}`)
 	f.Add("mcp__supabase__execute_sql", `{"query":["DROP TABLE t",{"x":1}]}`)
 	f.Add("mcp__mongodb__delete-many", `{"filter":[]}`)
+	f.Add("mcp__x__doit", `{"options":{"cmd":["rm",1,"-rf"],"cwd":"../.."},"steps":[[{"argv":["rm","tests"]}]],"commands":["ls",2]}`)
+	f.Add("mcp__x__run", `{"command":"bash","stdin":"rm -rf tests","cwd":"/"}`)
 	f.Fuzz(func(t *testing.T, tool, input string) {
 		v, err := g.Event(&event.Event{Agent: "claude", Name: event.PreToolUse, Tool: tool, Input: json.RawMessage(input), Cwd: root})
 		if err != nil {
