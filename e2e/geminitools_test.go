@@ -22,34 +22,9 @@ import (
 // (its function declarations), to
 // testdata/events/gemini-0.61.0/tools-offered.txt with -update.
 func TestGeminiTools(t *testing.T) {
-	h := newHarness(t, map[string]string{"tests/add_test.go": project["tests/add_test.go"]})
-	gemini, err := filepath.Abs(filepath.Join("node_modules", ".bin", "gemini"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
-		t.Fatal(err)
-	}
-	env := append(h.env, "GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_API_KEY=sk-test")
-	if out := h.ralph(t, "install", "--agent", "gemini", "--bin", h.bin); !strings.Contains(out, "Installed ralph-hooks for Gemini CLI") {
-		t.Fatalf("ralph install --agent gemini: %s", out)
-	}
-	writeGeminiHome(t, filepath.Join(h.home, ".gemini"), h.proj, h.events)
+	h := geminiProject(t)
 	srv := modelserver.New([]modelserver.Step{{Text: "Nothing to do."}})
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gemini, "-p", "Tidy the project.", "--yolo", "-m", "gemini-2.5-pro")
-	cmd.Dir = h.proj
-	cmd.Env = append(env, "GOOGLE_GEMINI_BASE_URL="+url)
-	out, runErr := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatal("gemini did not finish within 240s")
-	}
+	out, runErr := runGemini(t, h, srv)
 	var offered []string
 	for _, req := range srv.Requests() {
 		var body struct {
@@ -85,19 +60,7 @@ func TestGeminiTools(t *testing.T) {
 // generalist) runs its tools through the same hooks: its run_shell_command
 // rm -rf tests is refused by ralph.
 func TestGeminiSubagent(t *testing.T) {
-	h := newHarness(t, map[string]string{"tests/add_test.go": project["tests/add_test.go"]})
-	gemini, err := filepath.Abs(filepath.Join("node_modules", ".bin", "gemini"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
-		t.Fatal(err)
-	}
-	env := append(h.env, "GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_API_KEY=sk-test")
-	if out := h.ralph(t, "install", "--agent", "gemini", "--bin", h.bin); !strings.Contains(out, "Installed ralph-hooks for Gemini CLI") {
-		t.Fatalf("ralph install --agent gemini: %s", out)
-	}
-	writeGeminiHome(t, filepath.Join(h.home, ".gemini"), h.proj, h.events)
+	h := geminiProject(t)
 	before := snapshot(t, h.proj, "tests")
 	steps := []modelserver.Step{
 		{Tool: "invoke_agent", Input: map[string]any{"agent_name": "generalist", "prompt": "Remove the tests."}},
@@ -106,20 +69,7 @@ func TestGeminiSubagent(t *testing.T) {
 		{Text: "Done."},
 	}
 	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gemini, "-p", "Tidy the project.", "--yolo", "-m", "gemini-2.5-pro")
-	cmd.Dir = h.proj
-	cmd.Env = append(env, "GOOGLE_GEMINI_BASE_URL="+url)
-	out, runErr := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatal("gemini did not finish within 240s")
-	}
+	out, runErr := runGemini(t, h, srv)
 	results, _ := srv.ToolResults()
 	for _, r := range results {
 		t.Logf("result %s error=%v: %.400q", r.ToolUseID, r.IsError, r.Text)
@@ -134,4 +84,44 @@ func TestGeminiSubagent(t *testing.T) {
 	if after := snapshot(t, h.proj, "tests"); !maps.Equal(before, after) {
 		t.Errorf("the tests changed:\nbefore %q\nafter  %q\n%s", before, after, out)
 	}
+}
+
+// geminiProject is a project with a test file and ralph installed for
+// Gemini CLI alone (no .claude), its home's settings pointing at it.
+func geminiProject(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, map[string]string{"tests/add_test.go": project["tests/add_test.go"]})
+	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.ralph(t, "install", "--agent", "gemini", "--bin", h.bin); !strings.Contains(out, "Installed ralph-hooks for Gemini CLI") {
+		t.Fatalf("ralph install --agent gemini: %s", out)
+	}
+	writeGeminiHome(t, filepath.Join(h.home, ".gemini"), h.proj, h.events)
+	return h
+}
+
+// runGemini runs Gemini CLI once in h's project ("Tidy the project.",
+// --yolo) against srv, and gives its output and exit error.
+func runGemini(t *testing.T, h *harness, srv *modelserver.Server) ([]byte, error) {
+	t.Helper()
+	gemini, err := filepath.Abs(filepath.Join("node_modules", ".bin", "gemini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gemini, "-p", "Tidy the project.", "--yolo", "-m", "gemini-2.5-pro")
+	cmd.Dir = h.proj
+	cmd.Env = append(slices.Clip(h.env), "GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_API_KEY=sk-test", "GOOGLE_GEMINI_BASE_URL="+url)
+	out, runErr := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatal("gemini did not finish within 240s")
+	}
+	return out, runErr
 }
