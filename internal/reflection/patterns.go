@@ -45,12 +45,15 @@ type pattern struct{ kind, sig, example string }
 // notePatterns counts an iteration's signatures project-wide, under the
 // lock of patterns/seen.json, and writes the pattern file of each one
 // that has now occurred twice or more (twice in a loop, or in two loops).
+// The pattern files are staged: synced with seen.json, at once, and
+// renamed into place before it (state.Stage), so a count of two or more
+// in seen.json always has its file.
 func notePatterns(root, loop string, at time.Time, ps []pattern) error {
 	if len(ps) == 0 {
 		return nil
 	}
 	dir := patternDir(root)
-	return state.UpdateJSON(filepath.Join(dir, seenFile), func(m *map[string]*Pattern) error {
+	return state.UpdateJSONStaged(filepath.Join(dir, seenFile), func(m *map[string]*Pattern, stage *state.Stage) error {
 		if *m == nil {
 			*m = map[string]*Pattern{}
 		}
@@ -80,7 +83,7 @@ func notePatterns(root, loop string, at time.Time, ps []pattern) error {
 			if err != nil {
 				return fmt.Errorf("encoding pattern %s: %w", key, err)
 			}
-			if err := state.WriteFile(filepath.Join(dir, key+".yaml"), data, 0o644); err != nil {
+			if err := stage.Write(filepath.Join(dir, key+".yaml"), data, 0o644); err != nil {
 				return err
 			}
 		}

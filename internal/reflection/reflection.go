@@ -236,7 +236,9 @@ func Record(in Input) (Result, error) {
 	var fresh bool // n was not stored before
 	var recur []pattern
 	var noted chan error // the patterns' update, when one runs
-	update := func(old []byte) ([]byte, error) {
+	// The iteration's file is staged: synced with the index, at once, and
+	// renamed into place before it (state.Stage).
+	update := func(old []byte, stage *state.Stage) ([]byte, error) {
 		idx, err := loadIndex(dir, old)
 		if err != nil {
 			return nil, err
@@ -288,7 +290,7 @@ func Record(in Input) (Result, error) {
 			go func() { noted <- notePatterns(in.Root, in.Loop, r.Timestamp, recur) }()
 		}
 		if !in.DryRun {
-			if err := state.WriteFile(path, doc, 0o644); err != nil {
+			if err := stage.Write(path, doc, 0o644); err != nil {
 				return nil, err
 			}
 		}
@@ -304,10 +306,10 @@ func Record(in Input) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		_, err = update(old)
+		_, err = update(old, nil)
 		return res, err
 	}
-	err = state.Update(ipath, update)
+	err = state.UpdateStaged(ipath, update)
 	if noted != nil {
 		if perr := <-noted; err == nil && perr != nil {
 			return res, perr

@@ -173,15 +173,25 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	defer unlock()
-	old, err := rawfile.ReadFile(path) // a FIFO in its place must not block
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
+	old, err := readOld(path)
+	if err != nil {
+		return err
 	}
 	data, err := fn(old)
 	if err != nil || data == nil {
 		return err
 	}
 	return WriteFile(path, data, 0o644)
+}
+
+// readOld reads path for an update under its lock: nil when it does not
+// exist.
+func readOld(path string) ([]byte, error) {
+	old, err := rawfile.ReadFile(path) // a FIFO in its place must not block
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return old, nil
 }
 
 // ReadJSON decodes the JSON file at path into v. A missing file leaves v
@@ -208,12 +218,17 @@ func UpdateJSON[T any](path string, fn func(v *T) error) error {
 		if err := fn(v); err != nil {
 			return nil, err
 		}
-		data, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", path, err)
-		}
-		return append(data, '\n'), nil
+		return marshal(path, v)
 	})
+}
+
+// marshal encodes v as the JSON file at path, indented.
+func marshal(path string, v any) ([]byte, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return append(data, '\n'), nil
 }
 
 func decode(path string, data []byte, v any) error {
