@@ -41,7 +41,9 @@ import (
 //
 // A tool the request declares as free-form (the OpenAI Responses API's
 // "custom" tools, such as Codex CLI's apply_patch) takes a text, not an
-// object: the step's Input["input"] string is that text.
+// object: the step's Input["input"] string is that text. A function of a
+// namespace the request declares (Codex CLI's collaboration tools) is
+// called with that namespace.
 type Step struct {
 	Tool  string
 	Input map[string]any
