@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,19 +78,23 @@ func TestCodexCodeMode(t *testing.T) {
 // TestCodexSubagent: a subagent of Codex CLI 0.171.0 (multi_agent_v2's
 // collaboration.spawn_agent; its PreToolUse names collaborationspawn_agent)
 // runs in the project with the same hooks: its rm -rf tests fires a
-// PreToolUse with its agent_id, and ralph refuses it. The parent asks
-// first after spawning (Codex runs its hooks for spawn_agent before the
-// subagent starts) and waits for the subagent, which gets the rm.
+// PreToolUse with its agent_id, and ralph refuses it. The parent and the
+// subagent ask the model in an order of their own: the subagent's
+// requests, which lack the parent's prompt (fork_turns none), get its
+// steps.
 func TestCodexSubagent(t *testing.T) {
 	h := codexProject(t, map[string]string{"calc.go": project["calc.go"], "tests/add_test.go": project["tests/add_test.go"]})
+	const prompt = "Tidy the project."
+	parent := func(b []byte) bool { return bytes.Contains(b, []byte(prompt)) }
+	sub := func(b []byte) bool { return !parent(b) }
 	steps := []modelserver.Step{
-		{Tool: "spawn_agent", Input: map[string]any{"task_name": "tidy", "message": "Remove the tests.", "fork_turns": "none"}},
-		{Tool: "wait_agent", Input: map[string]any{"timeout_ms": 120000}},
-		{Tool: "exec_command", Input: map[string]any{"cmd": "rm -rf tests"}}, // the subagent
-		{Text: "The tests could not be removed."},                            // the subagent's answer
-		{Text: "Done."},
+		{Tool: "spawn_agent", Input: map[string]any{"task_name": "tidy", "message": "Remove the tests.", "fork_turns": "none"}, For: parent},
+		{Tool: "wait_agent", Input: map[string]any{"timeout_ms": 120000}, For: parent},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "rm -rf tests"}, For: sub},
+		{Text: "The tests could not be removed.", For: sub},
+		{Text: "Done.", For: parent},
 	}
-	srv, cx := playCodex(t, h, "Tidy the project.", steps, "[features]", "multi_agent_v2 = true")
+	srv, cx := playCodex(t, h, prompt, steps, "[features]", "multi_agent_v2 = true")
 	results, err := srv.ToolResults()
 	if err != nil {
 		t.Fatal(err)
@@ -100,16 +105,16 @@ func TestCodexSubagent(t *testing.T) {
 	if r, ok := findResult(results, modelserver.ToolUseID(2)); !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
 		t.Errorf("the subagent's rm -rf tests: want a denial by rule test-delete, got %+v (found %v)", r, ok)
 	}
-	sub := 0
+	subs := 0
 	for _, e := range readCaptured(t, h.events) {
 		if e.event == "PreToolUse" {
 			t.Logf("PreToolUse: %s", e.raw)
 			if gjson.GetBytes(e.raw, "agent_id").Str != "" && gjson.GetBytes(e.raw, "cwd").Str == h.proj {
-				sub++
+				subs++
 			}
 		}
 	}
-	if sub == 0 {
+	if subs == 0 {
 		t.Error("no PreToolUse of the subagent (agent_id set, cwd the project)")
 	}
 	if _, err := os.Stat(filepath.Join(h.proj, "tests", "add_test.go")); err != nil {
