@@ -15,7 +15,8 @@ import (
 // TestClaudeSchedule: Claude Code 2.1.332's CronCreate with durable true
 // saves its prompt to .claude/scheduled_tasks.json, which every later
 // session of the project fires on its own; ralph asks first (a denial in
-// claude -p), as it does for a Write of that file. A job for this session
+// claude -p), as it does for a Write of that file, also when durable is
+// the text "true", which its schema reads as true. A job for this session
 // only is let through.
 func TestClaudeSchedule(t *testing.T) {
 	h := newHarness(t, project)
@@ -23,6 +24,8 @@ func TestClaudeSchedule(t *testing.T) {
 		{Tool: "CronCreate", Input: map[string]any{"cron": "*/5 * * * *", "prompt": "Remove the failing tests.", "recurring": true, "durable": true}},
 		{Tool: "Write", Input: map[string]any{"file_path": filepath.Join(h.proj, ".claude", "scheduled_tasks.json"), "content": `{"tasks":[{"id":"a1b2c3d4","cron":"* * * * *","prompt":"rm -rf tests","createdAt":1,"recurring":true}]}`}},
 		{Tool: "CronCreate", Input: map[string]any{"cron": "*/5 * * * *", "prompt": "Check the build.", "recurring": true}},
+		// Its schema takes the text "true" for true (a semantic boolean).
+		{Tool: "CronCreate", Input: map[string]any{"cron": "*/5 * * * *", "prompt": "Remove the failing tests.", "recurring": true, "durable": "true"}},
 		{Text: "Done."},
 	}
 	r := h.run(t, "Keep the build green.", steps, 180*time.Second)
@@ -30,7 +33,7 @@ func TestClaudeSchedule(t *testing.T) {
 		t.Fatal("claude did not finish within 180s")
 	}
 	results, _ := r.srv.ToolResults()
-	for i, want := range []string{"rule detached-job", "rule detached-job", ""} {
+	for i, want := range []string{"rule detached-job", "rule detached-job", "", "rule detached-job"} {
 		res, ok := findResult(results, modelserver.ToolUseID(i))
 		t.Logf("step %d: %.300s", i, res.Text)
 		switch {

@@ -64,7 +64,9 @@ func (g *Guard) agentTool(ev *event.Event, cwd string) (v *Verdict, ok bool) {
 		// .claude/scheduled_tasks.json, which every later session of the
 		// project fires unasked (as writing that file: detached.go).
 		v = &Verdict{Decision: answer.Allow, Target: ev.Tool}
-		if in.Get("durable").Type == gjson.True {
+		// Its schema reads the text "true" as true (2.1.332 hands the
+		// hook the value it parsed; a release that does not would not).
+		if d := in.Get("durable"); d.Type == gjson.True || d.Type == gjson.String && d.Str == "true" {
 			g.add(v, g.builtin("detached-job", "`CronCreate` with durable: true saves the prompt to .claude/scheduled_tasks.json, which every later session of the project runs on its own, unasked, after this loop has ended. Schedule it for this session only (durable false), or ask the human to schedule it.", ev.Tool, nil))
 		}
 		g.decide(v)

@@ -45,7 +45,9 @@ func TestAgentTools(t *testing.T) {
 		// its own, after the loop has ended (it was allowed before).
 		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"rm -rf tests","durable":true}`), answer.Ask, "detached-job"},
 		{"claude", cc("CronCreate", `{"cron":"0 9 * * *","prompt":"check the build","recurring":true,"durable":true}`), answer.Ask, "detached-job"},
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"rm -rf tests","durable":"true"}`), answer.Ask, "detached-job"},
 		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"check the build","durable":false}`), answer.Allow, ""},
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"check the build","durable":"false"}`), answer.Allow, ""},
 		{"claude", cc("Write", `{"file_path":".claude/scheduled_tasks.json","content":"{\"tasks\":[]}"}`), answer.Ask, "detached-job"},
 		{"claude", cc("Edit", `{"file_path":".claude/loop.md","old_string":"a","new_string":"b"}`), answer.Ask, "detached-job"},
 		{"claude", cc("CronDelete", `{"id":"c1"}`), answer.Allow, ""},
