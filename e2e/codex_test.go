@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,12 +38,9 @@ func TestCodex(t *testing.T) {
 	for k, v := range buggy {
 		files[k] = v
 	}
-	h := newHarness(t, files)
+	h := codexProject(t, files)
 	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
 		t.Fatal(err)
 	}
 	ver := exec.Command(codex, "--version")
@@ -52,10 +48,6 @@ func TestCodex(t *testing.T) {
 	v, err := ver.Output() // stderr warns that CODEX_HOME is under /tmp
 	if err != nil || strings.TrimSpace(string(v)) != "codex-cli "+codexVersion {
 		t.Fatalf("codex --version = %q, %v; want codex-cli %s: run `npm ci --prefix e2e`", v, err, codexVersion)
-	}
-	out := h.ralph(t, "install", "--agent", "codex", "--bin", h.bin)
-	if !strings.Contains(out, "Installed ralph-hooks for Codex CLI") {
-		t.Fatalf("ralph install --agent codex: %s", out)
 	}
 	id := startLoop(t, h, "Make go test pass", "--completion", "go test ./...", "--max-iterations", "5")
 	before := snapshot(t, h.proj, "tests")
@@ -67,26 +59,16 @@ func TestCodex(t *testing.T) {
 		{Tool: "apply_patch", Input: map[string]any{"input": "*** Begin Patch\n*** Update File: calc.go\n@@\n-func Mul(a, b int) int { return a + b }\n+func Mul(a, b int) int { return a * b }\n*** End Patch\n"}},
 		{Text: "Fixed Add and Mul.\n" + fmt.Sprintf(reflection, "fixing Add and Mul", "go test passes", "read the code", "nothing")},
 	}
-	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-
 	start := time.Now()
-	cx := runCodex(t, h, url, "Make go test pass.")
+	srv, cx := playCodex(t, h, "Make go test pass.", steps)
 	t.Logf("codex ran for %v, %d model requests, %d of %d steps played",
 		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(steps))
 	defer func() {
 		if t.Failed() {
-			t.Logf("codex stdout:\n%s\nstderr:\n%s", cx.stdout.String(), cx.stderr.String())
+			t.Logf("codex %s", cx.output())
 			logRun(t, h, &run{srv: srv}, id)
 		}
 	}()
-	if cx.timedOut {
-		t.Fatal("codex did not finish within 180s")
-	}
 	if cx.err != nil {
 		t.Errorf("codex: %v", cx.err)
 	}
@@ -155,19 +137,13 @@ func writeCodexCapture(t *testing.T, path, dir string) {
 	}
 }
 
-// codexRun is what a run of codex exec gave.
-type codexRun struct {
-	stdout, stderr bytes.Buffer
-	err            error
-	timedOut       bool
-}
-
 // runCodex runs `codex exec PROMPT` in h's project, offline: Codex's own
 // configuration names the scripted model server at url as a custom
 // provider (a model it has metadata for, so that it offers apply_patch)
 // and trusts the project, so that it reads the project's .codex/hooks.json;
-// the capture hook is in the user's hooks.json. It gives Codex 180 s.
-func runCodex(t *testing.T, h *harness, url, prompt string) *codexRun {
+// the capture hook is in the user's hooks.json; config's lines are added
+// to that configuration. It gives Codex 180 s.
+func runCodex(t *testing.T, h *harness, url, prompt string, config ...string) *cliRun {
 	t.Helper()
 	codex, err := filepath.Abs(filepath.Join("node_modules", ".bin", "codex"))
 	if err != nil {
@@ -177,7 +153,7 @@ func runCodex(t *testing.T, h *harness, url, prompt string) *codexRun {
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	config := fmt.Sprintf(`model = "gpt-5.5"
+	conf := fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "e2e"
 
 [model_providers.e2e]
@@ -188,8 +164,8 @@ env_key = "RALPH_E2E_KEY"
 
 [projects.%q]
 trust_level = "trusted"
-`, url+"/v1", h.proj)
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+`, url+"/v1", h.proj) + strings.Join(config, "\n")
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	writeCodexCapture(t, filepath.Join(codexHome, "hooks.json"), h.events)
@@ -199,10 +175,5 @@ trust_level = "trusted"
 		"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", prompt)
 	cmd.Dir = h.proj
 	cmd.Env = append(h.env, "CODEX_HOME="+codexHome, "RALPH_E2E_KEY=sk-test")
-	r := &codexRun{}
-	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
-	cmd.WaitDelay = 10 * time.Second
-	r.err = cmd.Run()
-	r.timedOut = ctx.Err() != nil
-	return r
+	return new(cliRun).start(cmd, ctx)
 }

@@ -18,29 +18,16 @@ import (
 // and that ralph refuses each deletion of a test. The captured events
 // are logged, so a change of shape in a later Codex shows here.
 func TestCodexShellForms(t *testing.T) {
-	h := newHarness(t, map[string]string{"calc.go": project["calc.go"], "tests/add_test.go": project["tests/add_test.go"]})
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
-		t.Fatal(err)
-	}
-	out := h.ralph(t, "install", "--agent", "codex", "--bin", h.bin)
-	if !strings.Contains(out, "Installed ralph-hooks for Codex CLI") {
-		t.Fatalf("ralph install --agent codex: %s", out)
-	}
+	h := codexProject(t, map[string]string{"calc.go": project["calc.go"], "tests/add_test.go": project["tests/add_test.go"]})
 	steps := []modelserver.Step{
 		{Tool: "exec_command", Input: map[string]any{"cmd": "rm -f add_test.go", "workdir": "tests"}},
 		{Tool: "exec_command", Input: map[string]any{"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: tests/add_test.go\n*** End Patch\nEOF"}},
 		{Tool: "exec_command", Input: map[string]any{"cmd": "apply_patch '*** Begin Patch\n*** Delete File: tests/add_test.go\n*** End Patch'"}},
 		{Text: "Done."},
 	}
-	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	cx := runCodex(t, h, url, "Clean up.")
-	if cx.timedOut || srv.Played() != len(steps) {
-		t.Fatalf("codex: %v, played %d of %d\n%s\n%s", cx.err, srv.Played(), len(steps), cx.stdout.String(), cx.stderr.String())
+	srv, cx := playCodex(t, h, "Clean up.", steps)
+	if srv.Played() != len(steps) {
+		t.Fatalf("codex: %v, played %d of %d\n%s", cx.err, srv.Played(), len(steps), cx.output())
 	}
 	for _, e := range readCaptured(t, h.events) {
 		if e.event == "PreToolUse" {

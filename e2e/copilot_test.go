@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
 )
@@ -34,36 +32,14 @@ func TestCopilot(t *testing.T) {
 	for k, v := range buggy {
 		files[k] = v
 	}
-	h := newHarness(t, files)
+	h := copilotProject(t, files, copilotEvents...)
 	copilot, err := filepath.Abs(filepath.Join("node_modules", ".bin", "copilot"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	// Copilot CLI also reads .claude/settings.json: only its own hooks here.
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
 		t.Fatal(err)
 	}
 	out, err := runCmd(exec.Command(copilot, "--version"), h.env)
 	if err != nil || !strings.Contains(out, copilotVersion) {
 		t.Fatalf("copilot --version = %q, %v; want %s: run `npm ci --prefix e2e`", out, err, copilotVersion)
-	}
-	out = h.ralph(t, "install", "--agent", "copilot", "--bin", h.bin)
-	if !strings.Contains(out, "Installed ralph-hooks for Copilot CLI") {
-		t.Fatalf("ralph install --agent copilot: %s", out)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	capture := map[string]any{"version": 1, "hooks": map[string]any{}}
-	for _, ev := range copilotEvents {
-		capture["hooks"].(map[string]any)[ev] = []any{map[string]any{
-			"type": "command", "bash": captureEventEnv + "=" + ev + " '" + self + "'", "timeoutSec": 30,
-		}}
-	}
-	data, _ := json.Marshal(capture)
-	if err := os.WriteFile(filepath.Join(h.proj, ".github", "hooks", "capture.json"), data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 	id := startLoop(t, h, "Make go test pass", "--completion", "go test ./...", "--max-iterations", "5")
 	before := snapshot(t, h.proj, "tests")
@@ -77,35 +53,15 @@ func TestCopilot(t *testing.T) {
 		{Tool: "edit", Input: map[string]any{"path": "calc.go", "old_str": "func Mul(a, b int) int { return a + b }", "new_str": "func Mul(a, b int) int { return a * b }"}},
 		{Text: "Fixed Add and Mul.\n" + fmt.Sprintf(reflection, "fixing Add and Mul", "go test passes", "read the code", "nothing")},
 	}
-	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, copilot, "-p", "Make go test pass.", "--allow-all-tools", "--no-auto-update")
-	cmd.Dir = h.proj
-	cmd.Env = append(h.env,
-		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+url, "COPILOT_PROVIDER_TYPE=anthropic",
-		"COPILOT_PROVIDER_API_KEY=sk-test", "COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true",
-		"COPILOT_AUTO_UPDATE=false")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	runErr := cmd.Run()
+	srv, cr := playCopilot(t, h, "Make go test pass.", steps)
 	defer func() {
 		if t.Failed() {
-			t.Logf("copilot stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			t.Logf("copilot %s", cr.output())
 			logRun(t, h, &run{srv: srv}, id)
 		}
 	}()
-	if ctx.Err() != nil {
-		t.Fatal("copilot did not finish within 180s")
-	}
-	if runErr != nil {
-		t.Errorf("copilot: %v", runErr)
+	if cr.err != nil {
+		t.Errorf("copilot: %v", cr.err)
 	}
 	if n := srv.Played(); n != len(steps) {
 		t.Errorf("the model played %d of %d steps", n, len(steps))

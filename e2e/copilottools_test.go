@@ -3,95 +3,50 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/modelserver"
 )
 
-// TestCopilotTools runs the real Copilot CLI with the hooks ralph install
-// registers and the model playing steps, and returns the tools Copilot
+// copilotRun plays steps to the real Copilot CLI in a project of the
+// buggy calculator with ralph's hooks, and returns the tools Copilot
 // offered the model and the tool results.
-func copilotRun(t *testing.T, steps []modelserver.Step) (h *harness, offered []string, results []modelserver.ToolResult) {
+func copilotRun(t *testing.T, steps []modelserver.Step) (h *harness, names []string, results []modelserver.ToolResult) {
 	t.Helper()
 	files := map[string]string{"tests/add_test.go": project["tests/add_test.go"]}
 	for k, v := range buggy {
 		files[k] = v
 	}
-	h = newHarness(t, files)
-	copilot, err := filepath.Abs(filepath.Join("node_modules", ".bin", "copilot"))
+	h = copilotProject(t, files)
+	srv, r := playCopilot(t, h, "Tidy the project.", steps)
+	if r.err != nil {
+		t.Logf("copilot: %v\n%s", r.err, r.output())
+	}
+	names = offered(srv)
+	results, err := srv.ToolResults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
-		t.Fatal(err)
-	}
-	if out := h.ralph(t, "install", "--agent", "copilot", "--bin", h.bin); !strings.Contains(out, "Installed ralph-hooks for Copilot CLI") {
-		t.Fatalf("ralph install --agent copilot: %s", out)
-	}
-	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, copilot, "-p", "Tidy the project.", "--allow-all-tools", "--no-auto-update")
-	cmd.Dir = h.proj
-	cmd.Env = append(h.env,
-		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+url, "COPILOT_PROVIDER_TYPE=anthropic",
-		"COPILOT_PROVIDER_API_KEY=sk-test", "COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true",
-		"COPILOT_AUTO_UPDATE=false")
-	out, runErr := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatal("copilot did not finish within 180s")
-	}
-	if runErr != nil {
-		t.Logf("copilot: %v\n%s", runErr, out)
-	}
-	for _, req := range srv.Requests() {
-		var body struct {
-			Tools []struct {
-				Name string `json:"name"`
-			} `json:"tools"`
-		}
-		json.Unmarshal(req.Body, &body)
-		for _, tl := range body.Tools {
-			if !slices.Contains(offered, tl.Name) {
-				offered = append(offered, tl.Name)
-			}
-		}
-	}
-	slices.Sort(offered)
-	results, err = srv.ToolResults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("copilot played %d of %d steps; tools offered: %s", srv.Played(), len(steps), strings.Join(offered, ", "))
+	t.Logf("copilot played %d of %d steps; tools offered: %s", srv.Played(), len(steps), strings.Join(names, ", "))
 	for _, r := range results {
 		t.Logf("result %s error=%v: %.400q", r.ToolUseID, r.IsError, r.Text)
 	}
-	return h, offered, results
+	return h, names, results
 }
 
 // TestCopilotTools records the tools Copilot CLI 1.0.102 offers the model,
 // to testdata/events/copilot-1.0.102/tools-offered.txt with -update.
 func TestCopilotTools(t *testing.T) {
-	_, offered, _ := copilotRun(t, []modelserver.Step{{Text: "Nothing to do."}})
-	if len(offered) == 0 {
+	_, names, _ := copilotRun(t, []modelserver.Step{{Text: "Nothing to do."}})
+	if len(names) == 0 {
 		t.Fatal("Copilot CLI offered no tools")
 	}
 	if *update {
 		p := filepath.Join("..", "testdata", "events", "copilot-"+copilotVersion, "tools-offered.txt")
-		if err := os.WriteFile(p, []byte(strings.Join(offered, "\n")+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -112,5 +67,41 @@ func TestCopilotSubagent(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.proj, "tests", "add_test.go")); err != nil {
 		t.Errorf("the tests are gone: %v", err)
+	}
+}
+
+// TestCopilotSQL: Copilot CLI 1.0.102's sql tool works on its own
+// session database, and ralph lets it through unjudged (it sees it as
+// TodoWrite): so Copilot itself must refuse the statements that write a
+// file anywhere, VACUUM INTO and ATTACH (which creates the file), however
+// they are spelled. If a later Copilot runs one, the file shows here.
+func TestCopilotSQL(t *testing.T) {
+	queries := []string{
+		"VACUUM INTO 'tests/v1_test.go'",
+		"vacuum\ninto 'tests/v2_test.go'",
+		"VACUUM main INTO 'tests/v3_test.go'",
+		"VACUUM/**/INTO 'tests/v4_test.go'",
+		"ATTACH DATABASE 'tests/a5_test.go' AS a; CREATE TABLE a.t(x)",
+		"/* c */ ATTACH 'tests/a6_test.go' AS b; CREATE TABLE b.t(x)",
+		"SELECT 1; ATTACH 'tests/a7_test.go' AS c; CREATE TABLE c.t(x)",
+		"-- x\nattach 'file:tests/a8_test.go?mode=rwc' as d; create table d.t(x)",
+	}
+	var steps []modelserver.Step
+	for _, q := range queries {
+		steps = append(steps, modelserver.Step{Tool: "sql", Input: map[string]any{"query": q, "description": "Keep a copy"}})
+	}
+	steps = append(steps, modelserver.Step{Text: "Done."})
+	h, _, results := copilotRun(t, steps)
+	for i, q := range queries {
+		if r, ok := findResult(results, modelserver.ToolUseID(i)); !ok || !strings.Contains(r.Text, "Blocked SQL statement") {
+			t.Errorf("%q: want Copilot's refusal (Blocked SQL statement), got %+v (found %v)", q, r, ok)
+		}
+	}
+	ents, err := os.ReadDir(filepath.Join(h.proj, "tests"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 {
+		t.Errorf("tests/ holds %d files, want add_test.go alone: %v", len(ents), ents)
 	}
 }

@@ -108,49 +108,13 @@ func TestShellStateClaude(t *testing.T) {
 }
 
 func TestShellStateCopilot(t *testing.T) {
-	h := newHarness(t, map[string]string{"calc.go": project["calc.go"]})
-	copilot, err := filepath.Abs(filepath.Join("node_modules", ".bin", "copilot"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(h.proj, ".claude")); err != nil {
-		t.Fatal(err)
-	}
-	h.ralph(t, "install", "--agent", "copilot", "--bin", h.bin)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	capture := map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{map[string]any{
-		"type": "command", "bash": captureEventEnv + "=preToolUse '" + self + "'", "timeoutSec": 30,
-	}}}}
-	data, _ := json.Marshal(capture)
-	if err := os.WriteFile(filepath.Join(h.proj, ".github", "hooks", "capture.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	h := copilotProject(t, map[string]string{"calc.go": project["calc.go"]}, "preToolUse")
 	steps := shellSteps("bash", func(cmd string) map[string]any {
 		return map[string]any{"command": cmd, "description": "shell state"}
 	})
-	srv := modelserver.New(steps)
-	url, stop, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, copilot, "-p", "Show what the shell keeps.", "--allow-all-tools", "--no-auto-update")
-	cmd.Dir = h.proj
-	cmd.Env = append(h.env,
-		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+url, "COPILOT_PROVIDER_TYPE=anthropic",
-		"COPILOT_PROVIDER_API_KEY=sk-test", "COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true",
-		"COPILOT_AUTO_UPDATE=false")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	runErr := cmd.Run()
-	if ctx.Err() != nil || srv.Played() != len(steps) {
-		t.Fatalf("copilot: %v, played %d of %d\n%s\n%s", runErr, srv.Played(), len(steps), stdout.String(), stderr.String())
+	srv, cr := playCopilot(t, h, "Show what the shell keeps.", steps)
+	if srv.Played() != len(steps) {
+		t.Fatalf("copilot: %v, played %d of %d\n%s", cr.err, srv.Played(), len(steps), cr.output())
 	}
 	results, err := srv.ToolResults()
 	if err != nil {

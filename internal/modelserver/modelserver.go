@@ -41,11 +41,21 @@ import (
 //
 // A tool the request declares as free-form (the OpenAI Responses API's
 // "custom" tools, such as Codex CLI's apply_patch) takes a text, not an
-// object: the step's Input["input"] string is that text.
+// object: the step's Input["input"] string is that text. A function of a
+// namespace the request declares (Codex CLI's collaboration tools) is
+// called with that namespace.
+//
+// Steps are played in order, but a step with For goes only to a request
+// whose body For accepts; until one comes, the requests it refuses get
+// the steps after it. Agents that run subagents in parallel with their
+// own turn (Codex CLI's spawn_agent) send requests in an order no script
+// can know: For tells the subagent's (say, without the parent's prompt)
+// from the parent's.
 type Step struct {
 	Tool  string
 	Input map[string]any
 	Text  string
+	For   func(body []byte) bool
 }
 
 // Request is one HTTP request the server received.
@@ -76,14 +86,16 @@ type Server struct {
 	steps []Step
 
 	mu     sync.Mutex
-	next   int // next step to play
+	next   int    // first step not played
+	played []bool // steps played, by index (For plays them out of order)
+	count  int    // how many have been played
 	reqs   []Request
 	msgSeq int
 }
 
 // New returns a server that plays steps in order.
 func New(steps []Step) *Server {
-	return &Server{steps: steps}
+	return &Server{steps: steps, played: make([]bool, len(steps))}
 }
 
 // ToolUseID returns the id the server gives the tool call of step i
@@ -122,7 +134,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) Played() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.next
+	return s.count
 }
 
 // ToolResults returns the tool results the agent has sent so far; see the
@@ -253,13 +265,21 @@ func (s *Server) play(rec Request, main bool) turn {
 	defer s.mu.Unlock()
 	s.msgSeq++
 	t := turn{step: -1, seq: s.msgSeq}
+	i := -1
+	if main {
+		i = s.pick(rec.Body)
+	}
 	switch {
 	case !main:
 		t.text = "OK"
-	case s.next < len(s.steps):
-		t.step = s.next
-		st := s.steps[s.next]
-		s.next++
+	case i >= 0:
+		t.step = i
+		st := s.steps[i]
+		s.played[t.step] = true
+		s.count++
+		for s.next < len(s.steps) && s.played[s.next] {
+			s.next++
+		}
 		t.text, t.tool, t.input = st.Text, st.Tool, st.Input
 		if t.tool == "" && t.text == "" {
 			t.text = Done
@@ -273,6 +293,16 @@ func (s *Server) play(rec Request, main bool) turn {
 	rec.Step = t.step
 	s.reqs = append(s.reqs, rec)
 	return t
+}
+
+// pick returns the first step not played whose For accepts body, or -1.
+func (s *Server) pick(body []byte) int {
+	for i := s.next; i < len(s.steps); i++ {
+		if !s.played[i] && (s.steps[i].For == nil || s.steps[i].For(body)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // callID is the id of t's tool call.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -437,4 +438,31 @@ func dataEvents(t *testing.T, r io.Reader) []map[string]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFor: a step with For goes to the first request it accepts; the
+// requests it refuses meanwhile get the steps after it, and the steps it
+// skipped go to the next requests, in order.
+func TestFor(t *testing.T) {
+	child := func(b []byte) bool { return !strings.Contains(string(b), "parent") }
+	s := New([]Step{
+		{Tool: "Bash", Input: map[string]any{"command": "spawn"}},
+		{Tool: "Bash", Input: map[string]any{"command": "rm -rf tests"}, For: child},
+		{Text: "parent waits"},
+		{Text: "child done", For: child},
+		{Text: "parent done"},
+	})
+	body := func(who string) []byte {
+		return []byte(`{"model":"m","max_tokens":10,"tools":[{"name":"Bash","input_schema":{}}],"messages":[{"role":"user","content":"` + who + `"}]}`)
+	}
+	var got []int
+	for _, who := range []string{"parent", "parent", "child", "child", "parent", "parent"} {
+		got = append(got, s.play(Request{Body: body(who)}, true).step)
+	}
+	if want := []int{0, 2, 1, 3, 4, -1}; !slices.Equal(got, want) {
+		t.Errorf("steps played %v, want %v", got, want)
+	}
+	if s.Played() != 5 {
+		t.Errorf("Played() = %d, want 5", s.Played())
+	}
 }

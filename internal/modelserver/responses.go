@@ -24,8 +24,11 @@ type responsesRequest struct {
 	Model  string `json:"model"`
 	Stream bool   `json:"stream"`
 	Tools  []struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
+		Type  string `json:"type"`
+		Name  string `json:"name"`
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"` // a namespace's tools (Codex's collaboration: spawn_agent, …)
 	} `json:"tools"`
 	Input json.RawMessage `json:"input"`
 }
@@ -44,10 +47,17 @@ func (s *Server) responses(w http.ResponseWriter, rec Request) {
 		return
 	}
 	t := s.play(rec, len(req.Tools) > 0)
-	custom := false
+	custom, namespace := false, ""
 	for _, tl := range req.Tools {
 		if tl.Name == t.tool && tl.Type == "custom" {
 			custom = true
+		}
+		if tl.Type == "namespace" {
+			for _, nt := range tl.Tools {
+				if nt.Name == t.tool {
+					namespace = tl.Name
+				}
+			}
 		}
 	}
 	id := fmt.Sprintf("resp_e2e_%03d", t.seq)
@@ -65,6 +75,9 @@ func (s *Server) responses(w http.ResponseWriter, rec Request) {
 			item["type"], item["input"] = "custom_tool_call", in
 		} else {
 			item["type"], item["arguments"] = "function_call", string(mustJSON(t.input))
+		}
+		if namespace != "" {
+			item["namespace"] = namespace
 		}
 		items = append(items, item)
 	}
@@ -114,9 +127,13 @@ func (s *Server) responses(w http.ResponseWriter, rec Request) {
 				"part": map[string]any{"type": "output_text", "text": text, "annotations": []any{}}})
 		case "function_call":
 			args := item["arguments"].(string)
-			ev("response.output_item.added", map[string]any{"output_index": i, "item": map[string]any{
+			added := map[string]any{
 				"id": itemID, "type": "function_call", "status": "in_progress", "call_id": item["call_id"], "name": item["name"], "arguments": "",
-			}})
+			}
+			if ns, ok := item["namespace"]; ok {
+				added["namespace"] = ns
+			}
+			ev("response.output_item.added", map[string]any{"output_index": i, "item": added})
 			for _, d := range split(args, 3) {
 				ev("response.function_call_arguments.delta", map[string]any{"item_id": itemID, "output_index": i, "delta": d})
 			}

@@ -183,3 +183,25 @@ func TestResponsesToolResults(t *testing.T) {
 		t.Error("no error for an output that is a number")
 	}
 }
+
+// TestResponsesNamespace: a function of a namespace the request declares
+// (Codex CLI's collaboration: spawn_agent, …) is called with the
+// namespace's name, without which Codex answers "unsupported call"; a
+// top-level function has none.
+func TestResponsesNamespace(t *testing.T) {
+	s := New([]Step{
+		{Tool: "spawn_agent", Input: map[string]any{"task_name": "tidy", "message": "x"}},
+		{Tool: "exec_command", Input: map[string]any{"cmd": "ls"}},
+	})
+	req := `{"model":"gpt-test","tools":[{"type":"function","name":"exec_command","parameters":{}},{"type":"namespace","name":"collaboration","tools":[{"type":"function","name":"spawn_agent","parameters":{}}]}],"input":"go"}`
+	for i, want := range []string{"collaboration", ""} {
+		rec := post(t, s, "/v1/responses", req)
+		var resp struct{ Output []map[string]any }
+		if err := json.Unmarshal(rec.Body.Bytes(), &resp); rec.Code != 200 || err != nil || len(resp.Output) != 1 {
+			t.Fatalf("reply %d: status %d, %v: %s", i, rec.Code, err, rec.Body)
+		}
+		if got, _ := resp.Output[0]["namespace"].(string); got != want || resp.Output[0]["type"] != "function_call" {
+			t.Errorf("reply %d: namespace %q, type %v; want %q, function_call", i, got, resp.Output[0]["type"], want)
+		}
+	}
+}

@@ -24,6 +24,10 @@ import (
 //     where the project's hooks do not run, from a prompt the guard
 //     cannot judge.
 //
+//   - CronCreate with durable true saves its prompt to
+//     .claude/scheduled_tasks.json, which later sessions fire on their
+//     own: asked, as a write of that file is (rule detached-job).
+//
 // A subagent isolated in a worktree (isolation "worktree"), EnterWorktree
 // and Workflow's subagents make tool calls of their own, which the hooks
 // judge (captured: a subagent's Bash in .claude/worktrees/agent-… is
@@ -51,6 +55,19 @@ func (g *Guard) agentTool(ev *event.Event, cwd string) (v *Verdict, ok bool) {
 		v = &Verdict{Decision: answer.Allow, Target: ev.Tool}
 		if in.Get("isolation").Str == "remote" {
 			g.add(v, g.builtin("nested-agent", "this subagent runs in a remote cloud environment (isolation \"remote\"), where the project's hooks do not guard its tool calls, from a prompt ralph cannot judge. Run it here, without isolation or in a worktree.", ev.Tool, nil))
+		}
+		g.decide(v)
+		return v, true
+	case "CronCreate":
+		// A session-only job's prompt comes back into this session as a
+		// turn the hooks judge; a durable one is written to
+		// .claude/scheduled_tasks.json, which every later session of the
+		// project fires unasked (as writing that file: detached.go).
+		v = &Verdict{Decision: answer.Allow, Target: ev.Tool}
+		// Its schema reads the text "true" as true (2.1.332 hands the
+		// hook the value it parsed; a release that does not would not).
+		if d := in.Get("durable"); d.Type == gjson.True || d.Type == gjson.String && d.Str == "true" {
+			g.add(v, g.builtin("detached-job", "`CronCreate` with durable: true saves the prompt to .claude/scheduled_tasks.json, which every later session of the project runs on its own, unasked, after this loop has ended. Schedule it for this session only (durable false), or ask the human to schedule it.", ev.Tool, nil))
 		}
 		g.decide(v)
 		return v, true

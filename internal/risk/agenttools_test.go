@@ -40,8 +40,18 @@ func TestAgentTools(t *testing.T) {
 		{"claude", cc("RemoteTrigger", `{"action":"create","body":{"prompt":"delete the failing tests"}}`), answer.Ask, "nested-agent"},
 		{"claude", cc("RemoteTrigger", `{"action":"list"}`), answer.Allow, ""},
 		// A scheduled prompt comes back to the agent, whose tool calls the
-		// hooks judge then.
-		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"rm -rf tests","durable":true}`), answer.Allow, ""},
+		// hooks judge then; a durable one is saved to
+		// .claude/scheduled_tasks.json, which every later session fires on
+		// its own, after the loop has ended (it was allowed before).
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"rm -rf tests","durable":true}`), answer.Ask, "detached-job"},
+		{"claude", cc("CronCreate", `{"cron":"0 9 * * *","prompt":"check the build","recurring":true,"durable":true}`), answer.Ask, "detached-job"},
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"rm -rf tests","durable":"true"}`), answer.Ask, "detached-job"},
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"check the build","durable":false}`), answer.Allow, ""},
+		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"check the build","durable":"false"}`), answer.Allow, ""},
+		{"claude", cc("Write", `{"file_path":".claude/scheduled_tasks.json","content":"{\"tasks\":[]}"}`), answer.Ask, "detached-job"},
+		{"claude", cc("Edit", `{"file_path":".claude/loop.md","old_string":"a","new_string":"b"}`), answer.Ask, "detached-job"},
+		{"claude", cc("CronDelete", `{"id":"c1"}`), answer.Allow, ""},
+		{"claude", cc("Read", `{"file_path":".claude/scheduled_tasks.json"}`), answer.Allow, ""},
 		{"claude", cc("ScheduleWakeup", `{"delaySeconds":60,"reason":"wait","prompt":"/loop"}`), answer.Allow, ""},
 		{"claude", cc("CronCreate", `{"cron":"*/5 * * * *","prompt":"check the build"}`), answer.Allow, ""},
 		{"claude", cc("NotebookEdit", `{"notebook_path":".aiwg/ralph/state.json","new_source":"x"}`), answer.Deny, "tamper"},
