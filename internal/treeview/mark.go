@@ -65,21 +65,37 @@ func (v *View) mark(key string, withFiles bool) []byte {
 		rels = append(rels, rel)
 	}
 	sort.Strings(rels)
-	files := make(map[string][]string, len(v.dirs)) // names by directory
+	files := make(map[string][]markFile, len(v.dirs)) // by directory
 	size := 64 + len(key) + len(v.root) + len(rels)*(8+stampLen)
+	// The files stat'ed: each directory's entries', then the others'.
+	add := func(dir, name string, s stat) bool {
+		if !s.ok || !s.s.Mode.IsRegular() || s.s.Settled(now).CTime == 0 {
+			return false
+		}
+		if v.dirs[dir] == nil || name == "" {
+			return false
+		}
+		files[dir] = append(files[dir], markFile{name, s.s})
+		size += len(name) + 4 + stampLen
+		return true
+	}
+	for rel, d := range v.dirs {
+		if !withFiles {
+			break
+		}
+		for k, s := range d.stats {
+			if s.done && !add(rel, d.entries[k].Name, s) {
+				return nil
+			}
+		}
+	}
 	for rel, s := range v.stats {
 		if !withFiles {
 			break
 		}
-		if !s.ok || !s.s.Mode.IsRegular() || s.s.Settled(now).CTime == 0 {
+		if !add(dirOf(rel), rel[strings.LastIndexByte(rel, '/')+1:], s) {
 			return nil
 		}
-		dir, name := dirOf(rel), rel[strings.LastIndexByte(rel, '/')+1:]
-		if v.dirs[dir] == nil || name == "" {
-			return nil
-		}
-		files[dir] = append(files[dir], name)
-		size += len(name) + 4 + stampLen
 	}
 	b := make([]byte, 0, size)
 	for _, f := range []string{markHeader, v.root, key} {
@@ -89,12 +105,12 @@ func (v *View) mark(key string, withFiles bool) []byte {
 	for _, rel := range rels {
 		b = appendString(b, rel)
 		b = appendStampBinary(b, v.dirs[rel].stamp)
-		names := files[rel]
-		sort.Strings(names)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(names)))
-		for _, name := range names {
-			b = appendString(b, name)
-			b = appendStampBinary(b, v.stats[join(rel, name)].s)
+		fs := files[rel]
+		slices.SortFunc(fs, func(a, b markFile) int { return strings.Compare(a.name, b.name) })
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(fs)))
+		for _, f := range fs {
+			b = appendString(b, f.name)
+			b = appendStampBinary(b, f.stamp)
 		}
 	}
 	return b

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // TestStatAll: what StatAll records is what Stat would have: regular
@@ -33,7 +34,11 @@ func TestStatAll(t *testing.T) {
 	w := Open(root, "")
 	filled := 0
 	for _, rel := range rels {
-		if _, ok := v.stats[rel]; ok {
+		_, inMap := v.stats[rel]
+		switch sl := v.slot(rel); {
+		case sl != nil && inMap:
+			t.Errorf("%s: a listed file's stat in the map", rel)
+		case sl != nil && sl.done, sl == nil && inMap:
 			filled++
 		}
 		got, gok := v.Stat(rel)
@@ -62,7 +67,83 @@ func BenchmarkStatAll(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		clear(v.stats)
+		for _, d := range v.dirs {
+			d.stats = nil
+		}
 		v.StatAll(rels)
+	}
+}
+
+// TestStatAllSeesChanges: the stats a view keeps by directory entry are
+// forgotten at each refresh, and each is of its own path: after every
+// change below, made with the mtimes set back and the sizes kept, a view
+// refreshed and stat'ed in bulk (StatAll, then Digest's stat pass) gives
+// what a view opened afresh gives, file by file, and the digest moves.
+func TestStatAllSeesChanges(t *testing.T) {
+	old := time.Now().Add(-time.Hour)
+	for name, change := range map[string]func(t *testing.T, root string){
+		"edited in place, same size, mtime back": func(t *testing.T, root string) {
+			p := filepath.Join(root, "d1", "f001.go")
+			must(t, os.WriteFile(p, []byte("package x // 000X"), 0o644))
+			must(t, os.Chtimes(p, old, old))
+		},
+		"two files swapped by rename": func(t *testing.T, root string) {
+			a, b := filepath.Join(root, "d1", "f001.go"), filepath.Join(root, "d1", "f004.go")
+			must(t, os.Rename(a, a+".tmp"))
+			must(t, os.Rename(b, a))
+			must(t, os.Rename(a+".tmp", b))
+		},
+		"a file replaced by a symlink to its twin": func(t *testing.T, root string) {
+			p := filepath.Join(root, "d2", "f002.go")
+			must(t, os.Remove(p))
+			must(t, os.Symlink("f005.go", p))
+		},
+		"a directory replaced by a copy, mtimes back": func(t *testing.T, root string) {
+			d := filepath.Join(root, "d0")
+			must(t, os.Rename(d, d+".old"))
+			must(t, os.Mkdir(d, 0o755))
+			des, _ := os.ReadDir(d + ".old")
+			for _, de := range des {
+				data, _ := os.ReadFile(filepath.Join(d+".old", de.Name()))
+				must(t, os.WriteFile(filepath.Join(d, de.Name()), data, 0o644))
+				must(t, os.Chtimes(filepath.Join(d, de.Name()), old, old))
+			}
+			must(t, os.Chtimes(d, old, old))
+			must(t, os.RemoveAll(d+".old"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			var rels []string
+			for i := range 3 * statAllMin {
+				rel := fmt.Sprintf("d%d/f%03d.go", i%3, i)
+				write(t, root, map[string]string{rel: fmt.Sprintf("package x // %04d", i)})
+				must(t, os.Chtimes(filepath.Join(root, rel), old, old))
+				rels = append(rels, rel)
+			}
+			v := open(root, "", later)
+			v.StatAll(rels)
+			before, ok := v.Digest(later())
+			if !ok {
+				t.Fatal("digest not settled")
+			}
+			tick(t, root)
+			change(t, root)
+			v.Refresh()
+			v.StatAll(rels)
+			after, _ := v.Digest(later())
+			fresh, _ := open(root, "", later).Digest(later())
+			if after == before || after != fresh {
+				t.Errorf("digest after the change %.12s, before %.12s, of a fresh view %.12s", after, before, fresh)
+			}
+			w := open(root, "", later)
+			for _, rel := range rels {
+				got, gok := v.Stat(rel)
+				want, wok := w.Stat(rel)
+				if got != want || gok != wok {
+					t.Errorf("%s: kept %+v %v, fresh %+v %v", rel, got, gok, want, wok)
+				}
+			}
+		})
 	}
 }
