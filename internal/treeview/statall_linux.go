@@ -28,7 +28,7 @@ func (v *View) StatAll(rels []string) {
 	// a directory's files in a row: its directory is looked up once.
 	var d *dir
 	dirRel := "\x00" // no directory's path
-	k := -1           // the entry last found in d
+	k := -1          // the entry last found in d
 	for _, rel := range rels {
 		dr, name := "", rel
 		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
