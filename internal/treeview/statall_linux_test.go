@@ -2,9 +2,12 @@ package treeview
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -145,5 +148,51 @@ func TestStatAllSeesChanges(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSlotIsItsPath: whatever order paths are asked in (a walk's, one
+// sieved, the same twice, shuffled, with names not listed and paths no
+// view makes), each listed path has its own entry's slot and no other.
+func TestSlotIsItsPath(t *testing.T) {
+	root := t.TempDir()
+	var rels []string
+	for i := range 40 {
+		rel := fmt.Sprintf("d%d/f%02d.go", i%2, i)
+		write(t, root, map[string]string{rel: ""})
+		rels = append(rels, rel)
+	}
+	write(t, root, map[string]string{"top.go": ""})
+	v := open(root, "", later)
+	want := func(rel string) *stat {
+		dr, name := dirOf(rel), rel[strings.LastIndexByte(rel, '/')+1:]
+		if d := v.dirs[dr]; d != nil && name != "" {
+			for k, e := range d.entries {
+				if e.Name == name {
+					return d.slot(k)
+				}
+			}
+		}
+		return nil
+	}
+	orders := [][]string{rels, append([]string{"top.go"}, rels...)}
+	var sieved, twice []string
+	for i, rel := range rels {
+		if i%5 != 0 {
+			sieved = append(sieved, rel)
+		}
+		twice = append(twice, rel, rel, "d0/nope.go", "d1/", "d1//f01.go", "./top.go", "top.go", "d2/f00.go")
+	}
+	shuffled := slices.Clone(rels)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	backward := slices.Clone(rels)
+	slices.Reverse(backward)
+	orders = append(orders, sieved, twice, shuffled, backward)
+	for n, order := range orders {
+		for _, rel := range order {
+			if got, w := v.slot(rel), want(rel); got != w {
+				t.Fatalf("order %d: %q: slot %p, its entry's %p", n, rel, got, w)
+			}
+		}
 	}
 }

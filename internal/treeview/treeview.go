@@ -363,10 +363,22 @@ func (v *View) slot(rel string) *stat {
 		}
 		k = 0
 	}
-	if k >= len(d.entries) || d.entries[k].Name != name {
-		var found bool
-		if k, found = entryOf(d.entries, name); !found {
-			return nil // not listed
+	// the last entry again, the next, or one a few on (a caller's
+	// sieve skips some), else a search
+	switch {
+	case k > 0 && d.entries[k-1].Name == name:
+		k--
+	case k < len(d.entries) && d.entries[k].Name == name:
+	default:
+		found := false
+		for end := min(k+4, len(d.entries)); k+1 < end && !found; {
+			k++
+			found = d.entries[k].Name == name
+		}
+		if !found {
+			if k, found = entryOf(d.entries, name); !found {
+				return nil // not listed
+			}
 		}
 	}
 	v.cur.rel, v.cur.d, v.cur.k = dirRel, d, k
