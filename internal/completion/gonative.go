@@ -98,15 +98,27 @@ func cgoPreamble(src []byte) ([]byte, bool) {
 // goNativeFiles digests the non-Go files ([nativeExts]) of the directories
 // of the Go files gos, whole (see [goNative]). A file unchanged since base
 // was collected keeps base's digest.
+// relDir is the directory of a path the view made (clean, relative, cut at
+// its last slash; "." the root), as path.Dir gives it without its Clean.
+func relDir(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return "."
+}
+
 func goNativeFiles(v *treeview.View, gos []string, in, base Inputs, since time.Time) {
 	dirs := map[string]bool{}
+	last := "\x00" // a view lists a directory's files in a row
 	for _, g := range gos {
-		dirs[path.Dir(g)] = true
+		if d := relDir(g); d != last {
+			dirs[d], last = true, d
+		}
 	}
 	if len(dirs) == 0 {
 		return
 	}
-	rels := v.Files(func(name string) bool { return hasExt(nativeExts, path.Ext(name)) }, func(rel string) bool { return dirs[path.Dir(rel)] })
+	rels := v.Files(func(name string) bool { return hasExt(nativeExts, path.Ext(name)) }, func(rel string) bool { return dirs[relDir(rel)] })
 	eachChanged(v, rels, in, base, since, []string{nativeLabel}, func(rel string, src []byte) {
 		in.add(nativeLabel+rel+": file", src)
 	})

@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -108,6 +109,16 @@ func TestExitLines(t *testing.T) {
 	} {
 		if got := strings.Join(exitLines(c.rel, []byte(c.src)), "|"); got != c.want {
 			t.Errorf("%s %q: got %q, want %q", c.rel, c.src, got, c.want)
+		}
+	}
+}
+
+// TestRelDir: the directory goNativeFiles groups a view's paths by is
+// path.Dir's, for every path a view makes.
+func TestRelDir(t *testing.T) {
+	for _, rel := range []string{"x.go", "a/x.go", "a/b/c/x.s", ".hidden/x.go", "a/.x", "a b/c d.go", "ä/ö.go"} {
+		if got, want := relDir(rel), path.Dir(rel); got != want {
+			t.Errorf("relDir(%q) = %q, path.Dir %q", rel, got, want)
 		}
 	}
 }

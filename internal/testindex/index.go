@@ -144,6 +144,14 @@ func Read(path string) (Index, error) {
 
 // Decode decodes the contents of an index file.
 func Decode(data []byte) (Index, error) {
+	if idx, ok := decodeFast(data); ok {
+		return idx, nil // fast.go: Write's form
+	}
+	return decodeGJSON(data)
+}
+
+// decodeGJSON is Decode of any JSON.
+func decodeGJSON(data []byte) (Index, error) {
 	if !gjson.ValidBytes(data) {
 		return nil, errors.New("not JSON")
 	}

@@ -1,6 +1,7 @@
 package testindex
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,4 +88,49 @@ func BenchmarkReadPair(b *testing.B) {
 			Read(base)
 		}
 	})
+}
+
+// TestWrittenDecodesFast: an index as Write writes it (test names with
+// the characters Go, pytest and Jest names hold) takes decodeFast's path,
+// and gives what gjson's does.
+func TestWrittenDecodesFast(t *testing.T) {
+	idx := Index{}
+	for i := range 200 {
+		idx[fmt.Sprintf("pkg/p%03d/f%03d_test.go", i%7, i)] = File{Size: int64(i), ModTime: 1795786368473454120 + int64(i), CTime: 1795786368473454120, Ino: uint64(10077577 + i),
+			Tests: []string{fmt.Sprintf("TestF%d", i), "test_x[param-1]", "describe it works / with 'quotes'"}, Skips: i % 3, Assertions: i}
+	}
+	idx["empty_test.go"] = File{Tests: []string{}}
+	idx["broken_test.go"] = File{Err: "too large"}
+	path := filepath.Join(t.TempDir(), "test-index.json")
+	if err := Write(path, idx); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	fast, ok := decodeFast(data)
+	slow, err := decodeGJSON(data)
+	if !ok || err != nil || !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fast, idx) {
+		t.Fatalf("fast path %v, gjson %v; equal %v", ok, err, reflect.DeepEqual(fast, slow))
+	}
+}
+
+// BenchmarkDecode decodes an index of 5,000 test files as Write writes it.
+func BenchmarkDecode(b *testing.B) {
+	idx := Index{}
+	for i := range 5000 {
+		idx[fmt.Sprintf("pkg/p%03d/f%03d_test.go", i/10, i)] = File{Size: 100, ModTime: 1795786368473454120, CTime: 1795786368473454120, Ino: uint64(10077577 + i), Tests: []string{fmt.Sprintf("TestF%d", i)}, Assertions: 1}
+	}
+	data, _ := json.MarshalIndent(idx, "", "  ")
+	for _, c := range []struct {
+		name string
+		dec  func([]byte) (Index, error)
+	}{{"Decode", Decode}, {"gjson", decodeGJSON}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := c.dec(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

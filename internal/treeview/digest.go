@@ -25,12 +25,7 @@ import (
 // before any stat): a change in the same clock tick as a stat could leave
 // its stamp as it was, so such a digest must not stand for the tree later.
 func (v *View) Digest(now time.Time, extra ...string) (sum string, ok bool) {
-	var rels []string
-	v.walkFiles("", &rels)
-	if len(v.stats) == 0 {
-		v.stats = make(map[string]stat, len(rels)) // sized once, not grown 16 times
-	}
-	v.StatAll(rels)
+	v.statTree()
 	d := digester{v: v, h: sha256.New(), buf: make([]byte, 0, digestBuf), limit: now.Add(-Margin).UnixNano(), ok: true}
 	d.dir("")
 	for _, p := range extra {
@@ -83,19 +78,22 @@ func (d *digester) dir(rel string) {
 	}
 	d.stamp(dr.stamp, true)
 	d.num(int64(len(dr.entries)))
-	for _, e := range dr.entries {
+	for k, e := range dr.entries {
 		d.str(e.Name)
 		d.buf = append(d.buf, e.Kind)
-		p := join(rel, e.Name)
 		switch {
 		case e.Kind == Dir && rel == "" && (e.Name == ".git" || e.Name == ".aiwg"):
 			// the project's git directory and ralph's state: no
 			// snapshot holds them.
 		case e.Kind == Dir:
-			d.dir(p) // one the view does not read (node_modules…) fails
+			d.dir(join(rel, e.Name)) // one the view does not read (node_modules…) fails
 		default:
-			s, found := d.v.Stat(p)
-			d.stamp(s, found)
+			// The entry's own slot: what Stat of its path returns.
+			sl := dr.slot(k)
+			if !sl.done {
+				*sl = d.v.lstat(join(rel, e.Name))
+			}
+			d.stamp(sl.s, sl.ok)
 		}
 	}
 }

@@ -101,6 +101,9 @@ func decode(data []byte, root string) (dirs map[string]*dir, ok bool) {
 			default:
 				return nil, false
 			}
+			if i > 0 && f[1:] <= d.entries[i-1].Name {
+				return nil, false // not a listing: one name once, in order (View.slot finds them so)
+			}
 			d.entries[i] = Entry{Name: f[1:], Kind: f[0]}
 		}
 		if _, dup := dirs[rel]; dup {

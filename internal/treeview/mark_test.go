@@ -2,6 +2,7 @@ package treeview
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -255,5 +256,47 @@ func TestMarkStale(t *testing.T) {
 	}
 	if same, stale := check(root, "k", m, counts, later); !same || !stale {
 		t.Errorf("an output written long ago: unchanged %v, stale %v; want true, true", same, stale)
+	}
+}
+
+// TestMarkRoundTrip: a decoded mark gives back, directory by directory and
+// in order, every file the view stat'ed with the stamp it had, read from
+// the mark's own bytes.
+func TestMarkRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	var rels []string
+	for i := range 300 {
+		rel := fmt.Sprintf("d%d/sub%d/f%03d_test.go", i%3, i%2, i)
+		if i%7 == 0 {
+			rel = fmt.Sprintf("t%03d_test.go", i) // the root's
+		}
+		write(t, root, map[string]string{rel: strings.Repeat("x", i)})
+		rels = append(rels, rel)
+	}
+	v := open(root, "", later)
+	v.StatAll(rels)
+	want := map[string]Stamp{}
+	for _, rel := range rels {
+		st, _ := v.Stat(rel)
+		want[rel] = st
+	}
+	dirs, n, ok := decodeMark(root, "k", v.Mark("k"))
+	if !ok || n != len(rels) {
+		t.Fatalf("decoded %v, %d files; want %d", ok, n, len(rels))
+	}
+	got := map[string]Stamp{}
+	for _, d := range dirs {
+		last := ""
+		d.each(func(name string, st Stamp) bool {
+			if name <= last {
+				t.Errorf("%s: %q after %q", d.rel, name, last)
+			}
+			last = name
+			got[join(d.rel, name)] = st
+			return true
+		})
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("decoded %d files, want %d; differ", len(got), len(want))
 	}
 }

@@ -45,7 +45,7 @@ func (m markRoot) checkDir(d *markDir) (same, filesOK bool) {
 		at, path = unix.AT_FDCWD, absOf(m.path, d.rel)
 	}
 	var st unix.Stat_t
-	if len(d.files) == 0 {
+	if d.n == 0 {
 		err := unix.Fstatat(at, path, &st, unix.AT_SYMLINK_NOFOLLOW)
 		for err == unix.EINTR {
 			err = unix.Fstatat(at, path, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -64,17 +64,11 @@ func (m markRoot) checkDir(d *markDir) (same, filesOK bool) {
 		return false, false
 	}
 	same = d.stamp.Same(unixStamp(&st))
-	for i := range d.files {
-		f := &d.files[i]
-		err := unix.Fstatat(fd, f.name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		for err == unix.EINTR {
-			err = unix.Fstatat(fd, f.name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		}
-		if err != nil || !f.stamp.Same(unixStamp(&st)) {
-			return same, false
-		}
-	}
-	return same, true
+	var buf [256]byte // a name's NUL-ended copy for the call (a longer one grows it)
+	b := buf[:0]
+	return same, d.each(func(name string, want Stamp) bool {
+		return fstatatName(fd, name, &b, &st) == nil && want.Same(unixStamp(&st))
+	})
 }
 
 // unixStamp is the stamp of a stat, as lstatStamp takes it.

@@ -16,11 +16,8 @@ func (m markRoot) checkDir(d *markDir) (same, filesOK bool) {
 	abs := absOf(m.path, d.rel)
 	st, ok := lstatStamp(abs)
 	same = ok && d.stamp.Same(st)
-	for _, f := range d.files {
-		st, ok := lstatStamp(abs + "/" + f.name)
-		if !ok || !f.stamp.Same(st) {
-			return same, false
-		}
-	}
-	return same, true
+	return same, d.each(func(name string, want Stamp) bool {
+		st, ok := lstatStamp(abs + "/" + name)
+		return ok && want.Same(st)
+	})
 }

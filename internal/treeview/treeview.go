@@ -35,6 +35,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -97,14 +99,28 @@ type dir struct {
 	stamp   Stamp
 	entries []Entry // sorted by name, as os.ReadDir returns them
 	seen    bool    // reached by the current refresh
+	// stats are the lstats this process took of the entries, by entry
+	// (nil: none yet): a Stop stats every file of the tree, and a slice a
+	// directory costs neither a path made nor a map's hashing per file.
+	stats []stat
 }
 
 // View is the tree under a root as last seen.
 type View struct {
-	root  string
-	path  string          // the view's file; "" : kept in memory only
-	dirs  map[string]*dir // by slash-separated path relative to root ("" the root)
-	stats map[string]stat // the files stat'ed by this process
+	root string
+	path string          // the view's file; "" : kept in memory only
+	dirs map[string]*dir // by slash-separated path relative to root ("" the root)
+	// stats are the files stat'ed by this process that are not an entry of
+	// a directory of the view (see [View.slot]); the others' are the
+	// directory's.
+	stats map[string]stat
+	// cur is the entry slot last found: callers stat a directory's files
+	// in a row, and the next is found without the map or a search.
+	cur struct {
+		rel string
+		d   *dir
+		k   int
+	}
 	dirty bool
 	now   func() time.Time // the clock stamps are settled by (tests move it)
 	// Read counts the directories read (not just stat'ed) by the last
@@ -113,8 +129,10 @@ type View struct {
 }
 
 type stat struct {
-	s  Stamp
-	ok bool
+	s      Stamp
+	ok     bool
+	done   bool // taken (a directory's slot: see [View.slot])
+	queued bool // in StatAll's batch
 }
 
 // Open returns the view of the tree under root kept at path (in a loop's
@@ -168,9 +186,11 @@ func (v *View) Root() string { return v.root }
 // directories under them. It forgets what the process stat'ed.
 func (v *View) Refresh() {
 	clear(v.stats)
+	v.cur.d = nil
 	v.Read = 0
 	for _, d := range v.dirs {
 		d.seen = false
+		d.stats = nil
 	}
 	v.refresh("", v.now())
 	for rel, d := range v.dirs {
@@ -300,15 +320,82 @@ func (v *View) List(rel string) (entries []Entry, ok bool) {
 // trusts a recorded stamp only when settled before it was recorded
 // ([Stamp.Settled]). ok is false when there is no such file.
 func (v *View) Stat(rel string) (Stamp, bool) {
+	if sl := v.slot(rel); sl != nil {
+		if !sl.done {
+			*sl = v.lstat(rel)
+		}
+		return sl.s, sl.ok
+	}
 	if s, done := v.stats[rel]; done {
 		return s.s, s.ok
 	}
-	var s stat
-	if info, err := os.Lstat(v.abs(rel)); err == nil {
-		s = stat{StampOf(info), true}
-	}
+	s := v.lstat(rel)
 	v.stats[rel] = s
 	return s.s, s.ok
+}
+
+// lstat is the stat of rel taken now.
+func (v *View) lstat(rel string) stat {
+	if info, err := os.Lstat(v.abs(rel)); err == nil {
+		return stat{s: StampOf(info), ok: true, done: true}
+	}
+	return stat{done: true}
+}
+
+// slot returns where the stat of rel is kept when rel names an entry of a
+// directory of the view: rel cut at its last slash is the directory's path
+// and the entry's name, so that one slot is one path (the file stat'ed is
+// the path rel names whatever the entry's kind: a slot is never a
+// stand-in for another path). nil for any other path ("", "a/", a path
+// the view does not list), whose stat the map keeps.
+func (v *View) slot(rel string) *stat {
+	dirRel, name := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dirRel, name = rel[:i], rel[i+1:]
+	}
+	if name == "" {
+		return nil
+	}
+	d, k := v.cur.d, v.cur.k+1
+	if d == nil || dirRel != v.cur.rel {
+		if d = v.dirs[dirRel]; d == nil {
+			return nil
+		}
+		k = 0
+	}
+	// the last entry again, the next, or one a few on (a caller's
+	// sieve skips some), else a search
+	switch {
+	case k > 0 && d.entries[k-1].Name == name:
+		k--
+	case k < len(d.entries) && d.entries[k].Name == name:
+	default:
+		found := false
+		for end := min(k+4, len(d.entries)); k+1 < end && !found; {
+			k++
+			found = d.entries[k].Name == name
+		}
+		if !found {
+			if k, found = entryOf(d.entries, name); !found {
+				return nil // not listed
+			}
+		}
+	}
+	v.cur.rel, v.cur.d, v.cur.k = dirRel, d, k
+	return d.slot(k)
+}
+
+// entryOf returns the index of name in a listing sorted by name.
+func entryOf(es []Entry, name string) (int, bool) {
+	return slices.BinarySearchFunc(es, name, func(e Entry, n string) int { return strings.Compare(e.Name, n) })
+}
+
+// slot returns the stat slot of entry k.
+func (d *dir) slot(k int) *stat {
+	if d.stats == nil {
+		d.stats = make([]stat, len(d.entries))
+	}
+	return &d.stats[k]
 }
 
 // Path returns the absolute path of rel.

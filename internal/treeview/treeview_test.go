@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/state"
 )
 
 // later is a clock an hour ahead: every stamp taken by it is settled, so
@@ -281,5 +283,29 @@ func TestTornViewNotLoaded(t *testing.T) {
 		if v := Load(root, path); v != nil {
 			t.Fatalf("cut to %d of %d bytes, the view loads: %q", n, len(whole), v.Files(nil, nil))
 		}
+	}
+}
+
+// TestListingOutOfOrderNotLoaded: a view file whose listing, under the
+// directory's own stamp, is out of order or names a file twice is not a
+// view (View.slot finds an entry's stat by its name: one name, one slot):
+// the tree is read again.
+func TestListingOutOfOrderNotLoaded(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"a.go": "", "b.go": "", "c.go": ""})
+	for name, bend := range map[string]func([]Entry) []Entry{
+		"unsorted":  func(es []Entry) []Entry { return []Entry{es[1], es[0], es[2]} },
+		"duplicate": func(es []Entry) []Entry { return []Entry{es[0], es[0], es[1], es[2]} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dirs := open(root, "", later).dirs
+			dirs[""].entries = bend(dirs[""].entries)
+			path := filepath.Join(t.TempDir(), Name)
+			must(t, state.WriteCache(path, encode(root, dirs), 0o644))
+			v := open(root, path, later)
+			if got := v.Files(nil, nil); !slices.Equal(got, []string{"a.go", "b.go", "c.go"}) || v.Read != 1 {
+				t.Errorf("files %q, %d directories read; want the tree read again", got, v.Read)
+			}
+		})
 	}
 }
