@@ -86,7 +86,7 @@ func writeLatest(sc project.Scope, l surface.Latest) error {
 // returns the regression, if any, and writes the surface read as the next
 // scan's cache. A loop without a surface baseline (started before ralph
 // read surfaces) has nothing to compare.
-func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
+func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, same, trust bool, task string, base, cur Metrics, baseIdx, idx testindex.Index, n int) (*Regression, error) {
 	info, err := os.Lstat(surface.BaselinePath(sc))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -111,7 +111,7 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, s
 		}
 	}
 	if current == nil {
-		gone, baseSymbols, current, werr = scanRemoved(sc, tree, cfg, same, stamp)
+		gone, baseSymbols, current, werr = scanRemoved(sc, tree, cfg, same, trust, stamp)
 		if gone == nil && current == nil {
 			return nil, werr // no baseline after all
 		}
@@ -161,8 +161,14 @@ func featureRemoval(sc project.Scope, tree *treeview.View, cfg *config.Config, s
 // when same), what is gone from the baseline with stamp, and the number
 // of the baseline's symbols; the surface read is written as the next
 // scan's cache. current is nil when the baseline is gone.
-func scanRemoved(sc project.Scope, tree *treeview.View, cfg *config.Config, same bool, stamp treeview.Stamp) (gone []surface.Symbol, baseSymbols int, current func() int, werr error) {
+func scanRemoved(sc project.Scope, tree *treeview.View, cfg *config.Config, same, trust bool, stamp treeview.Stamp) (gone []surface.Symbol, baseSymbols int, current func() int, werr error) {
 	last, since, whole := readLatestOK(sc)
+	if !trust {
+		// Not the latest surface the last Stop wrote (its stamp, sealed
+		// in the state): a cache anything the agent runs can forge, with
+		// a changed file's new stamps and its old symbols.
+		last, whole = surface.Latest{}, false
+	}
 	now, unchanged := last.Index, true // the tree is the last scan's (treemark.go)
 	if !same || !whole {
 		now, unchanged = scanSame(tree, cfg, last.Index, since)

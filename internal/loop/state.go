@@ -116,6 +116,15 @@ type State struct {
 	Fence int64  `json:"fence"`
 	Lease *Lease `json:"lease,omitempty"`
 
+	// What the last Stop wrote beside the state, as caches in the project
+	// that anything the agent runs can rewrite: the SHA-256 of the latest
+	// test index (test-index.json), the key of the tree's mark and the
+	// stamp of the latest surface (surface.bin). A Stop trusts those files
+	// only as far as they match (stop.go).
+	TestIndex string `json:"test_index_sha256,omitempty"`
+	TreeKey   string `json:"tree_key,omitempty"`
+	Surface   string `json:"surface_stamp,omitempty"`
+
 	// Written by pre-tool-call (package pretool): the last and the recent
 	// risky actions (the design's last_risky_action and risky_actions).
 	LastRiskyAction  json.RawMessage   `json:"last_risky_action,omitempty"`

@@ -20,6 +20,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/surface"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
@@ -168,14 +169,20 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if ask {
 		return s.ask(st, it, token, warnings)
 	}
-	after, stale, err := s.commit(sc, it, refl, token)
+	var data []byte // the latest test index to write, its sum sealed in the state
+	if idx != nil {
+		if data, err = testindex.Encode(idx); err != nil {
+			return Result{}, fmt.Errorf("encoding %s: %w", testindex.LatestPath(sc), err)
+		}
+	}
+	after, stale, err := s.commit(sc, it, refl, token, data)
 	if err != nil {
 		return Result{}, err
 	}
 	if stale {
 		return Result{Answer: answer.Answer{System: fmt.Sprintf("ralph: loop %s: this stop hook lost its lease while judging the iteration; its result was discarded", sc.Loop)}}, nil
 	}
-	saved := save(sc, it, idx, after)
+	saved := save(sc, it, data, after)
 	if len(saved) > 0 {
 		s.treeKey = "" // the latest test index may be of another tree
 	}
@@ -298,7 +305,9 @@ var writeCompletion = completion.Write
 // commit records the iteration in the loop's state, if the lease is still
 // the one of token; stale says it was not (taken over, or the loop was
 // aborted and archived meanwhile).
-func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64) (after *State, stale bool, err error) {
+// index is the latest test index save will write (nil: none), whose sum
+// the state keeps with the tree mark's key.
+func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, token int64, index []byte) (after *State, stale bool, err error) {
 	now := s.Now()
 	it.EndedAt = now.UTC()
 	calls := recentCalls(sc, 2*recentHistory)
@@ -310,6 +319,11 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 		}
 		st.Lease = nil
 		st.ToolCallHistory = calls
+		if index != nil {
+			st.TestIndex = testindex.Sum(index)
+		}
+		st.TreeKey = s.treeKey
+		st.Surface = fileStamp(surface.LatestBinPath(sc)) // written while judged
 		s.record(st, it, refl, now)
 		cur = *st
 		return nil
@@ -333,7 +347,7 @@ var (
 // save writes what the committed iteration adds beside the state: its
 // file, its line of the history, the index of the test files, a gate's
 // events, the registry's view. It returns what could not be written.
-func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []string {
+func save(sc project.Scope, it *Iteration, index []byte, after *State) []string {
 	// The registry's view is written beside the rest: each waits on the
 	// disk for its sync (the vault's, for the registry).
 	regErr := make(chan error, 1)
@@ -358,8 +372,8 @@ func save(sc project.Scope, it *Iteration, idx testindex.Index, after *State) []
 	if err := appendLine(sc.History(), line); err != nil {
 		warnings = append(warnings, err.Error())
 	}
-	if idx != nil {
-		if err := testindex.Write(testindex.LatestPath(sc), idx); err != nil {
+	if index != nil {
+		if err := state.WriteFile(testindex.LatestPath(sc), index, 0o644); err != nil {
 			warnings = append(warnings, err.Error())
 		}
 	}
@@ -499,18 +513,33 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		mark = ""
 	}
 	// The same tree as the last Stop's: its scans stand (treemark.go).
+	// The mark is a file in the project: it stands only for the key the
+	// last Stop sealed in the state.
 	s.treeKey = treeKey(mark, cfg)
-	same := sameTree(sc, s.treeKey)
+	surfaced := fileStamp(surface.LatestBinPath(sc)) == st.Surface
+	same := s.treeKey == st.TreeKey && surfaced && sameTree(sc, s.treeKey)
 	go func() {
 		defer close(snapped)
 		tree, snapErr = store.TakeMarked(ctx, mark)
 	}()
 	// The latest index and the baseline, decoded once when they are the
-	// same bytes (test files as at the start).
-	prev, base, _ := testindex.ReadPair(testindex.LatestPath(sc), testindex.BaselinePath(sc))
+	// same bytes (test files as at the start). The latest index is a cache
+	// in the project that anything the agent runs can rewrite: its entries
+	// stand only when it holds the baseline's bytes (sealed) or the bytes
+	// the last Stop wrote (their sum sealed in the state). Else the tree
+	// is scanned over the baseline: an entry forged with a changed test
+	// file's new stamps and its old tests must not hide the change. A
+	// rewrite by post-tool-call costs the scan of the test files changed
+	// since the start, not a verdict.
+	indexAt := testindex.LatestPath(sc)
+	prev, base, sum, _ := testindex.ReadPair(indexAt, testindex.BaselinePath(sc))
+	trusted := sum == "" || sum == st.TestIndex
+	if !trusted {
+		prev, same, indexAt = maps.Clone(base), false, testindex.BaselinePath(sc)
+	}
 	idx := prev
 	if !same {
-		idx = testindex.ScanView(view, cfg.TestFiles, prev, written(testindex.LatestPath(sc)))
+		idx = testindex.ScanView(view, cfg.TestFiles, prev, written(indexAt))
 	}
 	it.Metrics = Metrics{Counts: idx.Totals()}
 	measure(ctx, sc.Root, cfg, &it.Metrics)
@@ -518,7 +547,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	var surfErr error
 	if cfg.AgentPersistence.Detection.PatternsEnabled.Has("feature_removal") {
 		var r *Regression
-		if r, surfErr = featureRemoval(sc, view, cfg, same, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
+		if r, surfErr = featureRemoval(sc, view, cfg, same, surfaced, st.Task, st.Baseline, it.Metrics, base, idx, it.N); r != nil {
 			regs = append(regs, *r)
 		}
 	}
@@ -532,7 +561,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	}
 	it.TestsRun = j.tests
 	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
-	if maps.EqualFunc(idx, prev, testindex.Same) && prev.Settled(written(testindex.LatestPath(sc))) {
+	if trusted && maps.EqualFunc(idx, prev, testindex.Same) && prev.Settled(written(indexAt)) {
 		idx = nil // nothing to write back
 	}
 	var warnings []string

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +79,47 @@ func TestTreeMarkJudgesEveryChange(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, ""},
+		{"a test deleted, the latest index forged to keep it", func(t *testing.T, s *Stop) {
+			forgeIndex(t, s)
+		}, "test_deletion"},
+		{"a test deleted, the latest index and the mark forged for the tree after it", func(t *testing.T, s *Stop) {
+			forgeIndex(t, s)
+			// The mark an agent would write: the key of the tree as it is
+			// now, as the Stop computes it, and the latest files' stamps.
+			view := TreeView(s.Scope)
+			mark, ok := view.Digest(treeClock(), Snapshots(s.Scope).Inputs()...)
+			if !ok {
+				t.Fatal("no digest of the tree")
+			}
+			key := treeKey(mark, s.Config)
+			writeTreeMark(s.Scope, key)
+			if !sameTree(s.Scope, key) {
+				t.Fatal("the forged mark does not read as the tree's: the case tests nothing")
+			}
+		}, "test_deletion"},
+		{"a function removed, then the latest surface forged to have nothing gone, the mark rewritten", func(t *testing.T, s *Stop) {
+			p := filepath.Join(s.Scope.Root, "calc", "calc.go")
+			if err := os.WriteFile(p, []byte(strings.Replace(src, "Mul", "Mux", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if it := end(t, s).Iteration; !slices.ContainsFunc(it.Regressions, func(r Regression) bool { return r.Type == "feature_removal" }) {
+				t.Fatalf("the removal was not seen before the forgery: %+v", it.Regressions)
+			}
+			// The same tree: only the cache says nothing is gone.
+			bin := surface.LatestBinPath(s.Scope)
+			l, err := surface.ReadLatest(bin)
+			if err != nil || len(l.Gone) == 0 {
+				t.Fatalf("no latest surface with the removal to forge: %v %+v", err, l.Gone)
+			}
+			l.Gone = nil
+			if err := surface.WriteLatest(bin, l); err != nil {
+				t.Fatal(err)
+			}
+			writeTreeMark(s.Scope, s.treeKey)
+			if !sameTree(s.Scope, s.treeKey) {
+				t.Fatal("the rewritten mark does not stand: the case tests nothing")
+			}
+		}, "feature_removal"},
 		{"the latest surface torn by a crash, the mark vouching for it", func(t *testing.T, s *Stop) {
 			// The cache is written unsynced (state.WriteCache): after a
 			// crash its stamp may be kept and its bytes not. Taken for
@@ -131,6 +173,40 @@ func TestTreeMarkJudgesEveryChange(t *testing.T) {
 				t.Errorf("regressions %v, want %s among them", types, tt.want)
 			}
 		})
+	}
+}
+
+// forgeIndex deletes TestSub and rewrites the loop's latest test index
+// as an agent hiding it would: the test file's entry given the file's new
+// stamps and its old tests, the file's modification time set ahead.
+func forgeIndex(t *testing.T, s *Stop) {
+	t.Helper()
+	p := filepath.Join(s.Scope.Root, "calc", "calc_test.go")
+	if err := os.WriteFile(p, []byte(oneTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := testindex.Read(testindex.LatestPath(s.Scope))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := idx["calc/calc_test.go"]
+	if !ok || !slices.Contains(f.Tests, "TestSub") {
+		t.Fatalf("the latest index has no TestSub to keep: %+v", idx)
+	}
+	st, err := filestamp.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Size, f.ModTime, f.CTime, f.Ino = st.Size, st.MTime, st.CTime, st.Ino
+	idx["calc/calc_test.go"] = f
+	if err := testindex.Write(testindex.LatestPath(s.Scope), idx); err != nil {
+		t.Fatal(err)
+	}
+	// Written, by its modification time, long after the test file changed:
+	// its entries read as settled.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(testindex.LatestPath(s.Scope), later, later); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,6 +1,8 @@
 package testindex
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,11 +117,28 @@ func (idx Index) Missing(base Index) []string {
 
 // Write replaces the index file at path with idx, atomically.
 func Write(path string, idx Index) error {
-	data, err := json.MarshalIndent(idx, "", "  ")
+	data, err := Encode(idx)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return state.WriteFile(path, append(data, '\n'), 0o644)
+	return state.WriteFile(path, data, 0o644)
+}
+
+// Encode returns the bytes Write writes for idx.
+func Encode(idx Index) ([]byte, error) {
+	data, err := json.MarshalIndent(idx, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Sum returns the SHA-256 of an index file's bytes, in hex: what a loop's
+// sealed state records of the latest index it wrote (test-index.json is
+// a cache in the project, which anything the agent runs can rewrite).
+func Sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
 }
 
 // Read reads the index file at path; a missing one is empty.

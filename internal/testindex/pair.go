@@ -15,16 +15,22 @@ import (
 // two files hold the same bytes: a loop whose test files are as they were
 // at the start, where every Stop reads both. The two are distinct maps
 // either way; their File values share the Tests slices, which no reader
-// changes.
-func ReadPair(latest, base string) (cur, old Index, err error) {
+// changes. sum is the Sum of the latest file's bytes, "" when it is
+// missing or holds the baseline's: what the caller checks against the
+// latest index it wrote before trusting its entries.
+func ReadPair(latest, base string) (cur, old Index, sum string, err error) {
 	a, aErr := readBytes(latest)
 	b, bErr := readBytes(base)
+	same := aErr == nil && a != nil && bErr == nil && b != nil && bytes.Equal(a, b)
 	cur, aErr = decodeAt(latest, a, aErr)
-	if aErr == nil && a != nil && bErr == nil && b != nil && bytes.Equal(a, b) {
-		return cur, maps.Clone(cur), nil
+	if same && aErr == nil {
+		return cur, maps.Clone(cur), "", nil
+	}
+	if a != nil && !same {
+		sum = Sum(a)
 	}
 	old, bErr = decodeAt(base, b, bErr)
-	return cur, old, errors.Join(aErr, bErr)
+	return cur, old, sum, errors.Join(aErr, bErr)
 }
 
 // readBytes reads the file at path: nil and no error when it is missing.

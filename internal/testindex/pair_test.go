@@ -43,9 +43,18 @@ func TestReadPair(t *testing.T) {
 			}
 			wantCur, curErr := Read(latest)
 			wantOld, oldErr := Read(base)
-			cur, old, err := ReadPair(latest, base)
+			cur, old, sum, err := ReadPair(latest, base)
 			if !reflect.DeepEqual(cur, wantCur) || !reflect.DeepEqual(old, wantOld) {
 				t.Fatalf("ReadPair = %v, %v; Read of each = %v, %v", cur, old, wantCur, wantOld)
+			}
+			// The sum vouches for the latest bytes unless they are the
+			// baseline's (or there are none).
+			wantSum := ""
+			if tc.latest != missing && (tc.base == missing || tc.latest != tc.base) {
+				wantSum = Sum([]byte(tc.latest))
+			}
+			if sum != wantSum {
+				t.Fatalf("ReadPair's sum %q, want %q", sum, wantSum)
 			}
 			if (err != nil) != (curErr != nil || oldErr != nil) {
 				t.Fatalf("ReadPair's error %v; Read's %v and %v", err, curErr, oldErr)
