@@ -145,13 +145,17 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		dry = true
 	}
 	var tampered string
+	var reg []byte // the registry as the vault's check held it to its seal
 	if !dry {
-		tampered = checkVault(root, getenv, now(), stderr)
+		tampered, reg = checkVault(root, getenv, now(), stderr)
+	}
+	if vaultChecked != nil {
+		vaultChecked(root)
 	}
 	found := registry.Found{ID: in.Loop}
 	var lookupErr error
 	if !in.Given && unsafe == nil {
-		found, lookupErr = h.find(root, ev.SessionID, dry, getenv, now, stderr)
+		found, lookupErr = h.find(root, reg, ev.SessionID, dry, getenv, now, stderr)
 	}
 	scope, err := project.NewScope(root, found.ID)
 	if err != nil {
@@ -182,6 +186,11 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	return exit.OK
 }
+
+// vaultChecked, when set, runs between the vault's check and the lookup of
+// the call's loop: tests change ralph's files there, as an agent's process
+// running beside the hook can.
+var vaultChecked func(root string)
 
 // parse reads the command line: --agent, --dry-run and the hook's own
 // flags. Every error is a usage error.
@@ -257,9 +266,17 @@ func readAll(stdin io.Reader) ([]byte, error) {
 // find finds the loop of the session's call and binds the project's one
 // unbound loop to the session on its first call (not in a dry run), so
 // that no other session drives it. No loop is the zero Found; err says
-// why the loops could not be looked up.
-func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
-	found, err := registry.Lookup(root, session, getenv)
+// why the loops could not be looked up. reg, when not nil, is the
+// registry's content as the vault's check held it: the file is not read
+// again, so nothing written to it since chooses the call's loop.
+func (h *Hook) find(root string, reg []byte, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
+	var found registry.Found
+	var err error
+	if reg != nil {
+		found, err = registry.LookupIn(root, reg, session, getenv)
+	} else {
+		found, err = registry.Lookup(root, session, getenv)
+	}
 	if err != nil {
 		// The guard must still guard: go on outside any loop.
 		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)

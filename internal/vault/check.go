@@ -49,10 +49,28 @@ func (r Restored) String() string {
 // seal only while the sealed registry lists an active loop. It returns what
 // it restored; a project with no vault has nothing to check.
 func (v *Vault) Check() ([]Restored, error) {
+	out, _, err := v.check("")
+	return out, err
+}
+
+// CheckRegistry is Check that also returns the registry's bytes as the
+// check held them to their seal: the file's own, which matched it, or the
+// sealed copy put back in its place. A hook judges its call by these, not
+// by a second read of the file, which a process of the agent's could have
+// rewritten after the check. data is nil when the check holds none (no
+// registry sealed, or it could not be checked): the caller reads the file.
+func (v *Vault) CheckRegistry() (restored []Restored, data []byte, err error) {
+	return v.check(registryRel)
+}
+
+// check is Check; keep names the sealed file whose checked bytes it
+// returns ("": none).
+func (v *Vault) check(keep string) ([]Restored, []byte, error) {
 	ix, err := v.Read()
 	if err != nil || len(ix.Files) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
+	var kept []byte
 	var out []Restored
 	var errs []error
 	type settle struct {
@@ -69,16 +87,26 @@ func (v *Vault) Check() ([]Restored, error) {
 		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
 			continue // written, not yet registered, or ended
 		}
-		if ok, st := same(v.path(rel), rec, now); ok {
+		var into *[]byte
+		if rel == keep && !rec.Absent {
+			into = &kept
+		}
+		if ok, st := same(v.path(rel), rec, now, into); ok {
 			if st != nil {
 				settled[rel] = settle{rec.SHA256, *st}
 			}
+			if into != nil && kept == nil {
+				kept = v.sealedCopy(rec) // trusted by its stamp, not read
+			}
 			continue
 		}
-		r, err := v.restore(rel)
+		r, put, err := v.restore(rel)
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if into != nil {
+			kept = put
 		}
 		if r == nil {
 			continue
@@ -105,7 +133,17 @@ func (v *Vault) Check() ([]Restored, error) {
 		})
 	}
 	more, err := v.checkScopes(ix)
-	return append(out, more...), errors.Join(append(errs, err)...)
+	return append(out, more...), kept, errors.Join(append(errs, err)...)
+}
+
+// sealedCopy returns the sealed copy of rec's version, nil when it is gone
+// or does not match its digest.
+func (v *Vault) sealedCopy(rec Record) []byte {
+	data, err := os.ReadFile(v.blob(rec.SHA256))
+	if err != nil || digest(data) != rec.SHA256 {
+		return nil
+	}
+	return data
 }
 
 func sorted(m map[string]Record) []string {
@@ -123,8 +161,9 @@ func sorted(m map[string]Record) []string {
 // a same-size change with its mtime set back (touch -r) through; a stamp's
 // settled ctime and inode do not (package filestamp). When it read a
 // matching digest of a file of at least stampSize bytes whose stamp is
-// settled, it returns that stamp, to be recorded.
-func same(path string, rec Record, now time.Time) (bool, *filestamp.Stamp) {
+// settled, it returns that stamp, to be recorded. When keep is not nil and
+// it read a matching digest, *keep is set to a copy of the bytes read.
+func same(path string, rec Record, now time.Time, keep *[]byte) (bool, *filestamp.Stamp) {
 	st, err := os.Lstat(path)
 	if rec.Absent {
 		return errors.Is(err, fs.ErrNotExist), nil
@@ -145,6 +184,9 @@ func same(path string, rec Record, now time.Time) (bool, *filestamp.Stamp) {
 	*bp = data
 	if digest(data) != rec.SHA256 {
 		return false, nil
+	}
+	if keep != nil {
+		*keep = slices.Clone(data)
 	}
 	if s := cur.Settled(now); s.CTime != 0 && rec.Size >= stampSize && (rec.Stamp == nil || *rec.Stamp != s) {
 		return true, &s
@@ -175,28 +217,46 @@ func digest(data []byte) string {
 
 // restore puts back rel under its lock, after checking again that it still
 // differs from the seal (ralph may have written and sealed it meanwhile).
-// It returns nil when there was nothing to do.
-func (v *Vault) restore(rel string) (*Restored, error) {
+// It returns nil when there was nothing to do. put is what the file holds
+// when restore is done with it, as sealed (nil when the file was not put
+// back whole: sealed absent, or an agent's settings): the bytes it found
+// matching the seal under the lock, or the sealed copy it wrote.
+func (v *Vault) restore(rel string) (r *Restored, put []byte, err error) {
 	path := v.path(rel)
 	unlock, err := v.lockFor(rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
 	ix, err := v.Read()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rec, ok := ix.Files[rel]
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
-	if same, _ := same(path, rec, clock()); same {
-		return nil, nil
+	var now []byte
+	if same, _ := same(path, rec, clock(), &now); same {
+		if now == nil && !rec.Absent {
+			now = v.sealedCopy(rec)
+		}
+		return nil, now, nil
 	}
 	if rec.Settings {
-		return v.restoreHooks(rel, path, rec)
+		r, err := v.restoreHooks(rel, path, rec)
+		return r, nil, err
 	}
+	r, err = v.restoreWhole(rel, path, rec)
+	if err != nil || rec.Absent {
+		return r, nil, err
+	}
+	return r, v.sealedCopy(rec), nil
+}
+
+// restoreWhole is restore of a file sealed whole (or as absent).
+func (v *Vault) restoreWhole(rel, path string, rec Record) (*Restored, error) {
+	var err error
 	var data []byte
 	if !rec.Absent {
 		if data, err = os.ReadFile(v.blob(rec.SHA256)); err != nil {
