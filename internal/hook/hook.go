@@ -26,6 +26,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // Hook is one hook binary.
@@ -81,9 +82,12 @@ type Call struct {
 	Stderr    io.Writer
 	DryRun    bool // write nothing but the answer (ralph replay, ralph explain)
 
-	cfg       *config.Config // loaded by Config
-	problem   error          // what is wrong with aiwg.yml, if anything
-	cfgLoaded bool
+	cfg *config.Config // loaded by Config
+	// heldConfig is aiwg.yml as the vault's check held it to its seal
+	// (while a loop runs): Config loads it, not the file read again.
+	heldConfig *vault.Held
+	problem    error // what is wrong with aiwg.yml, if anything
+	cfgLoaded  bool
 }
 
 // Result is a handler's answer plus what the audit line records.
@@ -145,9 +149,13 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		dry = true
 	}
 	var tampered string
-	var reg []byte // the registry as the vault's check held it to its seal
+	var held map[string]vault.Held // the registry and aiwg.yml as the vault's check held them
 	if !dry {
-		tampered, reg = checkVault(root, getenv, now(), stderr)
+		tampered, held = checkVault(root, getenv, now(), stderr)
+	}
+	var reg []byte
+	if h, ok := held[vault.RegistryRel]; ok {
+		reg = h.Data
 	}
 	if vaultChecked != nil {
 		vaultChecked(root)
@@ -162,6 +170,9 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
 	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, LookupErr: lookupErr, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
+	if h, ok := held[project.ConfigFile]; ok && scope.Config() == filepath.Join(root, project.ConfigFile) {
+		c.heldConfig = &h
+	}
 
 	res, herr := h.Handle(c)
 	res.Answer = tamperAnswer(ev, res.Answer, tampered)

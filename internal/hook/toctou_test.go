@@ -113,3 +113,81 @@ func TestRegistrySwappedAfterCheck(t *testing.T) {
 		})
 	}
 }
+
+// The same for aiwg.yml, held to its seal while a loop runs: a rewrite
+// after the vault's check does not give the call its configuration (here
+// fail_closed turned off; and a file made where the seal says there is
+// none).
+func TestConfigSwappedAfterCheck(t *testing.T) {
+	const id, session = "ralph-conf-1234abcd", "s1"
+	for _, tc := range []struct {
+		name, sealed, forged string // "" sealed: no aiwg.yml
+	}{
+		{"rewritten", "fail_closed: true\n", "fail_closed: false\n"},
+		{"created", "", "fail_closed: false\nrisk_packs: [nope]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(vault.Env, t.TempDir())
+			t.Setenv("RALPH_LOOP_ID", "")
+			t.Setenv("CLAUDE_PROJECT_DIR", "")
+			root := t.TempDir()
+			path := filepath.Join(root, project.ConfigFile)
+			if tc.sealed != "" {
+				if err := os.WriteFile(path, []byte(tc.sealed), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := registry.Update(root, time.Now(), func(r *registry.Registry) error {
+				_, err := r.Add(registry.Entry{LoopID: id, Status: registry.Running, SessionID: session, PID: os.Getpid()}, false)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			v, err := vault.Open(root, os.Getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.SealConfig(); err != nil { // as a loop's start does
+				t.Fatal(err)
+			}
+			vaultChecked = func(string) {
+				if err := os.WriteFile(path, []byte(tc.forged), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+			defer func() { vaultChecked = nil }()
+			var failClosed bool
+			var file string
+			var problem error
+			h := &Hook{Name: "pre-tool-call", Event: event.PreToolUse, Handle: func(c *Call) (Result, error) {
+				cfg := c.Config()
+				failClosed, file, problem = cfg.FailClosed, cfg.File, c.ConfigProblem()
+				return Result{}, nil
+			}}
+			ev, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": session, "cwd": root,
+				"tool_name": "Edit", "tool_input": map[string]any{"file_path": filepath.Join(root, "a.go"), "old_string": "a", "new_string": "b"}})
+			var stdout, stderr bytes.Buffer
+			if code := h.Main(nil, bytes.NewReader(ev), &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			if problem != nil {
+				t.Errorf("the forged aiwg.yml was read: %v", problem)
+			}
+			if tc.sealed != "" && (!failClosed || file != path) {
+				t.Errorf("configuration fail_closed=%v from %q, want the sealed file's fail_closed: true", failClosed, file)
+			}
+			if tc.sealed == "" && file != "" {
+				t.Errorf("configuration from %q, want the defaults: the seal says there is no aiwg.yml", file)
+			}
+			// The next call's check removes or puts back the forged file.
+			vaultChecked = nil
+			stdout.Reset()
+			if code := h.Main(nil, bytes.NewReader(ev), &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "state-tamper") {
+				t.Errorf("the next call says nothing of the forged aiwg.yml: %s", stdout.String())
+			}
+		})
+	}
+}

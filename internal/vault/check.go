@@ -49,28 +49,44 @@ func (r Restored) String() string {
 // seal only while the sealed registry lists an active loop. It returns what
 // it restored; a project with no vault has nothing to check.
 func (v *Vault) Check() ([]Restored, error) {
-	out, _, err := v.check("")
+	out, _, err := v.check(nil)
 	return out, err
 }
 
-// CheckRegistry is Check that also returns the registry's bytes as the
-// check held them to their seal: the file's own, which matched it, or the
-// sealed copy put back in its place. A hook judges its call by these, not
-// by a second read of the file, which a process of the agent's could have
-// rewritten after the check. data is nil when the check holds none (no
-// registry sealed, or it could not be checked): the caller reads the file.
-func (v *Vault) CheckRegistry() (restored []Restored, data []byte, err error) {
-	return v.check(registryRel)
+// Held is a sealed file's content as a check held it to its seal.
+type Held struct {
+	Data   []byte // the file's bytes (nil when Absent)
+	Absent bool   // sealed as missing, and missing
 }
 
-// check is Check; keep names the sealed file whose checked bytes it
-// returns ("": none).
-func (v *Vault) check(keep string) ([]Restored, []byte, error) {
+// RegistryRel is the registry's vault name (its path relative to the root).
+var RegistryRel = registryRel
+
+// CheckHeld is Check that also returns the content of the sealed files
+// rels (vault names) as the check held them to their seal: the file's own
+// bytes, which matched it, or the sealed copy put back in its place (or its
+// absence). A hook judges its call by these, not by a second read of the
+// file, which a process of the agent's could have rewritten after the
+// check. A file the check does not hold (not sealed, not held while no loop
+// runs, or not checkable) is not in held: the caller reads it itself.
+func (v *Vault) CheckHeld(rels ...string) (restored []Restored, held map[string]Held, err error) {
+	return v.check(rels)
+}
+
+// check is Check; it returns the content of the sealed files keep as
+// CheckHeld does.
+func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	ix, err := v.Read()
 	if err != nil || len(ix.Files) == 0 {
 		return nil, nil, err
 	}
-	var kept []byte
+	var held map[string]Held
+	hold := func(rel string, h Held) {
+		if held == nil {
+			held = map[string]Held{}
+		}
+		held[rel] = h
+	}
 	var out []Restored
 	var errs []error
 	type settle struct {
@@ -87,16 +103,24 @@ func (v *Vault) check(keep string) ([]Restored, []byte, error) {
 		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
 			continue // written, not yet registered, or ended
 		}
+		kept := slices.Contains(keep, rel)
+		var data []byte
 		var into *[]byte
-		if rel == keep && !rec.Absent {
-			into = &kept
+		if kept {
+			into = &data
 		}
 		if ok, st := same(v.path(rel), rec, now, into); ok {
 			if st != nil {
 				settled[rel] = settle{rec.SHA256, *st}
 			}
-			if into != nil && kept == nil {
-				kept = v.sealedCopy(rec) // trusted by its stamp, not read
+			switch {
+			case kept && rec.Absent:
+				hold(rel, Held{Absent: true})
+			case kept && data == nil:
+				data = v.sealedCopy(rec) // trusted by its stamp, not read
+				fallthrough
+			case kept && data != nil:
+				hold(rel, Held{Data: data})
 			}
 			continue
 		}
@@ -105,8 +129,8 @@ func (v *Vault) check(keep string) ([]Restored, []byte, error) {
 			errs = append(errs, err)
 			continue
 		}
-		if into != nil {
-			kept = put
+		if kept && put != nil {
+			hold(rel, *put)
 		}
 		if r == nil {
 			continue
@@ -133,7 +157,7 @@ func (v *Vault) check(keep string) ([]Restored, []byte, error) {
 		})
 	}
 	more, err := v.checkScopes(ix)
-	return append(out, more...), kept, errors.Join(append(errs, err)...)
+	return append(out, more...), held, errors.Join(append(errs, err)...)
 }
 
 // sealedCopy returns the sealed copy of rec's version, nil when it is gone
@@ -218,10 +242,10 @@ func digest(data []byte) string {
 // restore puts back rel under its lock, after checking again that it still
 // differs from the seal (ralph may have written and sealed it meanwhile).
 // It returns nil when there was nothing to do. put is what the file holds
-// when restore is done with it, as sealed (nil when the file was not put
-// back whole: sealed absent, or an agent's settings): the bytes it found
-// matching the seal under the lock, or the sealed copy it wrote.
-func (v *Vault) restore(rel string) (r *Restored, put []byte, err error) {
+// when restore is done with it, as sealed: the bytes it found matching the
+// seal under the lock, or the sealed copy it wrote (or its absence); nil
+// when it cannot say (an agent's settings, held to ralph's part only).
+func (v *Vault) restore(rel string) (r *Restored, put *Held, err error) {
 	path := v.path(rel)
 	unlock, err := v.lockFor(rel)
 	if err != nil {
@@ -236,22 +260,30 @@ func (v *Vault) restore(rel string) (r *Restored, put []byte, err error) {
 	if !ok {
 		return nil, nil, nil
 	}
+	sealed := func() *Held {
+		if rec.Absent {
+			return &Held{Absent: true}
+		}
+		if data := v.sealedCopy(rec); data != nil {
+			return &Held{Data: data}
+		}
+		return nil
+	}
 	var now []byte
 	if same, _ := same(path, rec, clock(), &now); same {
-		if now == nil && !rec.Absent {
-			now = v.sealedCopy(rec)
+		if now != nil {
+			return nil, &Held{Data: now}, nil
 		}
-		return nil, now, nil
+		return nil, sealed(), nil
 	}
 	if rec.Settings {
 		r, err := v.restoreHooks(rel, path, rec)
 		return r, nil, err
 	}
-	r, err = v.restoreWhole(rel, path, rec)
-	if err != nil || rec.Absent {
-		return r, nil, err
+	if r, err = v.restoreWhole(rel, path, rec); err != nil {
+		return nil, nil, err
 	}
-	return r, v.sealedCopy(rec), nil
+	return r, sealed(), nil
 }
 
 // restoreWhole is restore of a file sealed whole (or as absent).

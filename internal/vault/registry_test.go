@@ -8,22 +8,27 @@ import (
 	"time"
 )
 
-// CheckRegistry hands back the registry's bytes as its check held them to
+// CheckHeld hands back the registry's bytes as its check held them to
 // the seal, whichever way it did — read and matched, trusted by its stamp,
 // or put back — and nothing when it holds none: a hook judges its call by
 // them, so they must be the sealed version's, never the file's later
 // bytes nor a buffer the check reuses.
-func TestCheckRegistry(t *testing.T) {
+func TestCheckHeldRegistry(t *testing.T) {
 	const id = "ralph-fix-1234abcd"
 	rel := filepath.Join(".aiwg", "ralph", "registry.json")
 	check := func(t *testing.T, v *Vault, want []byte, restored int) {
 		t.Helper()
-		got, data, err := v.CheckRegistry()
+		got, held, err := v.CheckHeld(RegistryRel)
 		if err != nil || len(got) != restored {
-			t.Fatalf("CheckRegistry restored %+v, %v; want %d", got, err, restored)
+			t.Fatalf("CheckHeld restored %+v, %v; want %d", got, err, restored)
 		}
+		h, ok := held[RegistryRel]
+		if ok != (want != nil) || h.Absent {
+			t.Fatalf("CheckHeld held the registry: %v %+v; want %v", ok, h, want != nil)
+		}
+		data := h.Data
 		if !bytes.Equal(data, want) || (want == nil) != (data == nil) {
-			t.Fatalf("CheckRegistry's registry = %q, want %q", data, want)
+			t.Fatalf("CheckHeld's registry = %q, want %q", data, want)
 		}
 		// Its own copy: a later check's reads do not write over it.
 		keep := bytes.Clone(data)
@@ -119,4 +124,51 @@ func TestCheckRegistry(t *testing.T) {
 		}
 		check(t, v, nil, 0)
 	})
+}
+
+// aiwg.yml is held while a loop runs: its bytes, or its absence — a file
+// made where the seal says none is removed, and held absent — and not held
+// while none runs (the human's to change then).
+func TestCheckHeldConfig(t *testing.T) {
+	held := func(t *testing.T, v *Vault, restored int) (Held, bool) {
+		t.Helper()
+		got, held, err := v.CheckHeld("aiwg.yml")
+		if err != nil || len(got) != restored {
+			t.Fatalf("CheckHeld restored %+v, %v; want %d", got, err, restored)
+		}
+		h, ok := held["aiwg.yml"]
+		return h, ok
+	}
+	v, root := sealedProject(t, "ralph-fix-1234abcd")
+	path := filepath.Join(root, "aiwg.yml")
+	if h, ok := held(t, v, 0); !ok || h.Absent || string(h.Data) != "fail_closed: true\n" {
+		t.Fatalf("held %v %+v, want the sealed file", ok, h)
+	}
+	if err := os.WriteFile(path, []byte("fail_closed: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := held(t, v, 1); !ok || h.Absent || string(h.Data) != "fail_closed: true\n" {
+		t.Fatalf("held %v %+v, want the sealed file put back", ok, h)
+	}
+	os.Remove(path)
+	if err := v.SealConfig(); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := held(t, v, 0); !ok || !h.Absent || h.Data != nil {
+		t.Fatalf("held %v %+v, want absent", ok, h)
+	}
+	if err := os.WriteFile(path, []byte("fail_closed: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := held(t, v, 1); !ok || !h.Absent {
+		t.Fatalf("held %v %+v, want absent (the made file removed)", ok, h)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		t.Fatal("the made aiwg.yml is still there")
+	}
+
+	v, root = sealedProject(t, "") // no loop runs
+	if h, ok := held(t, v, 0); ok {
+		t.Fatalf("held %+v with no loop running", h)
+	}
 }
