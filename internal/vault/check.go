@@ -416,3 +416,59 @@ func compact(raw string) string {
 	}
 	return b.String()
 }
+
+// SealedBase is what a writer of ralph's state starts from (package state's
+// Update, under the file's lock): the bytes of path it just read (data;
+// exists false when there was no file, or it could not be read), unless path is a file the vault
+// holds to its seal and they are not the sealed version — a change ralph
+// did not make, since the last check — in which case it is the sealed copy
+// (nil for a file sealed as absent) and changed is true. Without this,
+// ralph's next write of the file would start from the change and seal it
+// as ralph's own.
+// A file the vault does not hold, or cannot say of, is data as read.
+func SealedBase(path string, data []byte, exists bool) (base []byte, changed bool) {
+	root, rel, ok := Sealed(path)
+	if !ok || root == "" {
+		return data, false
+	}
+	v, err := Open(root, os.Getenv)
+	if err != nil {
+		return data, false
+	}
+	ix, err := v.Read()
+	if err != nil {
+		return data, false
+	}
+	rec, ok := ix.Files[rel]
+	if !ok || !held(ix, rel) {
+		return data, false
+	}
+	if rec.Absent {
+		return nil, exists
+	}
+	if exists && int64(len(data)) == rec.Size && digest(data) == rec.SHA256 {
+		return data, false
+	}
+	sealed := v.sealedCopy(rec)
+	if sealed == nil {
+		return data, false // the check says what is wrong with the vault
+	}
+	// The version before the seal: ralph's own write, cut short by a crash
+	// between its seal and its rename (Record.Prev); rolled forward, no
+	// change of anyone else's.
+	prev := exists && rec.Prev != "" && digest(data) == rec.Prev
+	return sealed, !prev
+}
+
+// held reports whether the check holds rel to its seal: the registry
+// always, aiwg.yml while a loop runs, a loop's files while the sealed
+// registry lists it (as Check).
+func held(ix *Index, rel string) bool {
+	if rel == project.ConfigFile {
+		return len(ix.Active) > 0
+	}
+	if id, ok := loopOf(rel); ok {
+		return slices.Contains(ix.Active, id)
+	}
+	return true
+}

@@ -172,3 +172,43 @@ func TestCheckHeldConfig(t *testing.T) {
 		t.Fatalf("held %+v with no loop running", h)
 	}
 }
+
+// SealedBase: a held file as sealed is built on as it is; changed, gone or
+// holding another version, it is a change ralph did not make — but for
+// ralph's own previous version, a write a crash cut short, which is rolled
+// forward to the sealed copy without calling it a change; a file the vault
+// does not hold is built on as it is.
+func TestSealedBase(t *testing.T) {
+	const id = "ralph-fix-1234abcd"
+	v, root := sealedProject(t, id)
+	t.Setenv(Env, filepath.Dir(filepath.Dir(v.Dir))) // SealedBase opens the vault from the environment
+	rel := filepath.Join(".aiwg", "ralph", "loops", id, "state.json")
+	path := filepath.Join(root, rel)
+	v1, _ := os.ReadFile(path)
+	v2 := []byte(`{"loop_id":"` + id + `","status":"paused"}`)
+	if err := v.Seal(rel, v2, false); err != nil { // sealed, not yet renamed into place
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		exists  bool
+		want    []byte
+		changed bool
+	}{
+		{"as sealed", v2, true, v2, false},
+		{"ralph's previous version", v1, true, v2, false},
+		{"changed", []byte(`{"status":"running"}`), true, v2, true},
+		{"same size", bytes.Replace(v2, []byte("paused"), []byte("pawsed"), 1), true, v2, true},
+		{"gone", nil, false, v2, true},
+	} {
+		got, changed := SealedBase(path, c.data, c.exists)
+		if !bytes.Equal(got, c.want) || changed != c.changed {
+			t.Errorf("%s: SealedBase = %q, %v; want %q, %v", c.name, got, changed, c.want, c.changed)
+		}
+	}
+	other := filepath.Join(root, ".aiwg", "ralph", "loops", "ralph-other-1234abcd", "state.json")
+	if got, changed := SealedBase(other, []byte("x"), true); string(got) != "x" || changed {
+		t.Errorf("a loop not registered: SealedBase = %q, %v; want it as read", got, changed)
+	}
+}
