@@ -167,7 +167,7 @@ func TestCheckHeldConfig(t *testing.T) {
 		t.Fatal("the made aiwg.yml is still there")
 	}
 
-	v, root = sealedProject(t, "") // no loop runs
+	v, _ = sealedProject(t, "") // no loop runs
 	if h, ok := held(t, v, 0); ok {
 		t.Fatalf("held %+v with no loop running", h)
 	}
