@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
-	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
@@ -61,7 +60,6 @@ func gate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	hook.CheckVault(root, e.getenv, time.Now(), e.stderr) // as control does
 	d, err := loop.DecideGate(context.Background(), root, id, decision, time.Now())
 	if d == nil {
 		return fmt.Errorf("gate: %w", err)

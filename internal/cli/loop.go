@@ -15,7 +15,6 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
-	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
 	"github.com/ralph-hooks/ralph-hooks/internal/posttool"
 	"github.com/ralph-hooks/ralph-hooks/internal/proc"
@@ -555,10 +554,6 @@ func control(verb string) func(e *env, args []string) error {
 		if force != nil && *force {
 			fn = loop.ForceAbort
 		}
-		// As every hook and ralph run do before they trust ralph's state:
-		// a change made since the last check is put back (and reported)
-		// before this command writes the state, never built on.
-		hook.CheckVault(root, e.getenv, time.Now(), e.stderr)
 		if _, err := fn(root, id, time.Now()); err != nil {
 			if force != nil && !*force && strings.Contains(err.Error(), "is corrupt") {
 				return fmt.Errorf("%s: %w; ralph abort %s --force ends it anyway", verb, err, id)
