@@ -174,19 +174,6 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 	}
 	defer unlock()
 	old, err := rawfile.ReadFile(path) // a FIFO in its place must not block
-	if vaultKept(path) {
-		// A change made since the vault's last check (a process of the
-		// agent's, between two hook calls) is not ralph's to build on:
-		// written from, it would be sealed as ralph's own. It is left as
-		// it is, for the next check to put ralph's copy back and report.
-		base, changed := vault.SealedBase(path, old, err == nil)
-		if changed {
-			return &ChangedError{Path: path}
-		}
-		if base != nil {
-			old, err = base, nil // as read, or ralph's own write a crash cut short, rolled forward
-		}
-	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -195,14 +182,6 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	return WriteFile(path, data, 0o644)
-}
-
-// ChangedError is Update's refusal of a file the vault holds that was
-// changed outside ralph since the vault's last check.
-type ChangedError struct{ Path string }
-
-func (e *ChangedError) Error() string {
-	return fmt.Sprintf("%s was changed outside ralph since ralph's last check of its state: not written (the next hook call puts ralph's copy back and reports the change)", e.Path)
 }
 
 // ReadJSON decodes the JSON file at path into v. A missing file leaves v
