@@ -377,6 +377,21 @@ const SpecFile = ".specify/config/persistence.yaml"
 // key, so aiwg.yml (ralph's own file, which the guard protects) wins. A
 // missing file is skipped.
 func Load(path string) (*Config, error) {
+	return load(path, nil, false)
+}
+
+// LoadHeld is Load with aiwg.yml's content given: data, or its absence
+// (absent), as the vault's check held it to its seal; the file is not read.
+// SpecFile beside it is read as Load reads it.
+func LoadHeld(path string, data []byte, absent bool) (*Config, error) {
+	if !absent && data == nil {
+		data = []byte{}
+	}
+	return load(path, data, absent)
+}
+
+// load is Load; when held or absent, held is aiwg.yml's content.
+func load(path string, held []byte, absent bool) (*Config, error) {
 	base, err := Default()
 	if err != nil {
 		return nil, err
@@ -392,7 +407,14 @@ func Load(path string) (*Config, error) {
 	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 		return nil, readErr(spec, err)
 	}
-	data, err = rawfile.ReadFile(path)
+	switch {
+	case absent:
+		return base, nil // missing, and no link to nowhere either: the vault's lstat said so
+	case held != nil:
+		data, err = held, nil
+	default:
+		data, err = rawfile.ReadFile(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if to, lerr := os.Readlink(path); lerr == nil {
 			// A link to nowhere is a broken file, not a missing one: the

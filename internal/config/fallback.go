@@ -37,6 +37,16 @@ func LoadOrFallback(path string) (cfg *Config, problem error) {
 	return cfg, nil
 }
 
+// LoadHeldOrFallback is LoadOrFallback of aiwg.yml's content as the
+// vault's check held it (LoadHeld).
+func LoadHeldOrFallback(path string, data []byte, absent bool) (cfg *Config, problem error) {
+	cfg, err := LoadHeld(path, data, absent)
+	if err != nil {
+		return Fallback(path), err
+	}
+	return cfg, nil
+}
+
 // Digest identifies the contents of the configuration files at path (and
 // of the seed's persistence.yaml beside it), to tell one broken version of
 // them from another: a problem is reported once per change of the files.

@@ -30,7 +30,11 @@ type Problem struct {
 // then reports once per version of the file. It loads once per call.
 func (c *Call) Config() *config.Config {
 	if c.cfg == nil {
-		c.cfg, c.problem = config.LoadOrFallback(c.Scope.Config())
+		if h := c.heldConfig; h != nil {
+			c.cfg, c.problem = config.LoadHeldOrFallback(c.Scope.Config(), h.Data, h.Absent)
+		} else {
+			c.cfg, c.problem = config.LoadOrFallback(c.Scope.Config())
+		}
 		c.cfgLoaded = true
 	}
 	return c.cfg

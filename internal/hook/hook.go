@@ -26,6 +26,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // Hook is one hook binary.
@@ -81,9 +82,12 @@ type Call struct {
 	Stderr    io.Writer
 	DryRun    bool // write nothing but the answer (ralph replay, ralph explain)
 
-	cfg       *config.Config // loaded by Config
-	problem   error          // what is wrong with aiwg.yml, if anything
-	cfgLoaded bool
+	cfg *config.Config // loaded by Config
+	// heldConfig is aiwg.yml as the vault's check held it to its seal
+	// (while a loop runs): Config loads it, not the file read again.
+	heldConfig *vault.Held
+	problem    error // what is wrong with aiwg.yml, if anything
+	cfgLoaded  bool
 }
 
 // Result is a handler's answer plus what the audit line records.
@@ -145,19 +149,30 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		dry = true
 	}
 	var tampered string
+	var held map[string]vault.Held // the registry and aiwg.yml as the vault's check held them
 	if !dry {
-		tampered = checkVault(root, getenv, now(), stderr)
+		tampered, held = checkVault(root, getenv, now(), stderr)
+	}
+	var reg []byte
+	if h, ok := held[vault.RegistryRel]; ok {
+		reg = h.Data
+	}
+	if vaultChecked != nil {
+		vaultChecked(root)
 	}
 	found := registry.Found{ID: in.Loop}
 	var lookupErr error
 	if !in.Given && unsafe == nil {
-		found, lookupErr = h.find(root, ev.SessionID, dry, getenv, now, stderr)
+		found, lookupErr = h.find(root, reg, ev.SessionID, dry, getenv, now, stderr)
 	}
 	scope, err := project.NewScope(root, found.ID)
 	if err != nil {
 		scope, _ = project.NewScope(root, "") // an external loop: the project's log
 	}
 	c := &Call{Hook: h.Name, Event: ev, Scope: scope, Loop: found.Entry, Unbound: found.Unbound, LookupErr: lookupErr, Getenv: getenv, Now: now, Stderr: stderr, DryRun: dry}
+	if h, ok := held[project.ConfigFile]; ok && scope.Config() == filepath.Join(root, project.ConfigFile) {
+		c.heldConfig = &h
+	}
 
 	res, herr := h.Handle(c)
 	res.Answer = tamperAnswer(ev, res.Answer, tampered)
@@ -182,6 +197,11 @@ func (h *Hook) Main(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	return exit.OK
 }
+
+// vaultChecked, when set, runs between the vault's check and the lookup of
+// the call's loop: tests change ralph's files there, as an agent's process
+// running beside the hook can.
+var vaultChecked func(root string)
 
 // parse reads the command line: --agent, --dry-run and the hook's own
 // flags. Every error is a usage error.
@@ -257,9 +277,17 @@ func readAll(stdin io.Reader) ([]byte, error) {
 // find finds the loop of the session's call and binds the project's one
 // unbound loop to the session on its first call (not in a dry run), so
 // that no other session drives it. No loop is the zero Found; err says
-// why the loops could not be looked up.
-func (h *Hook) find(root, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
-	found, err := registry.Lookup(root, session, getenv)
+// why the loops could not be looked up. reg, when not nil, is the
+// registry's content as the vault's check held it: the file is not read
+// again, so nothing written to it since chooses the call's loop.
+func (h *Hook) find(root string, reg []byte, session string, dry bool, getenv func(string) string, now func() time.Time, stderr io.Writer) (registry.Found, error) {
+	var found registry.Found
+	var err error
+	if reg != nil {
+		found, err = registry.LookupIn(root, reg, session, getenv)
+	} else {
+		found, err = registry.Lookup(root, session, getenv)
+	}
 	if err != nil {
 		// The guard must still guard: go on outside any loop.
 		fmt.Fprintf(stderr, "ralph: warning: %v; going on without a loop\n", err)

@@ -23,31 +23,34 @@ import (
 // (an agent without hooks, or a route the guard could not see, may have
 // changed it and ended the session before any hook ran).
 func CheckVault(root string, getenv func(string) string, now time.Time, stderr io.Writer) string {
-	return checkVault(root, getenv, now, stderr)
+	msg, _ := checkVault(root, getenv, now, stderr)
+	return msg
 }
 
 // checkVault compares ralph's state in the project with its sealed copy
 // before the call trusts it, puts back what ralph did not write, and takes
 // every loop the change touched to the human gate with a critical
 // regression. It returns what the agent and the human are told ("" when
-// nothing was changed).
-func checkVault(root string, getenv func(string) string, now time.Time, stderr io.Writer) string {
+// nothing was changed), and the registry and aiwg.yml as the check held
+// them to their seal (vault.CheckHeld; a file it does not hold is not in
+// held).
+func checkVault(root string, getenv func(string) string, now time.Time, stderr io.Writer) (msg string, held map[string]vault.Held) {
 	v, err := vault.Open(root, getenv)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	if adopted, err := v.Adopt(); err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: sealing ralph's state outside the project: %v\n", err)
 	} else if adopted {
 		fmt.Fprintf(stderr, "ralph: warning: no copy of this project's ralph state was kept outside it (a loop from an older ralph, or the copy was deleted): sealed it as it is now, in %s\n", v.Dir)
-		return ""
+		return "", nil
 	}
-	restored, err := v.Check()
+	restored, held, err := v.CheckHeld(vault.RegistryRel, project.ConfigFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
 	}
 	if len(restored) == 0 {
-		return ""
+		return "", held
 	}
 	var what []string
 	loops := map[string]bool{}
@@ -62,17 +65,22 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		}
 	}
 	detail := strings.Join(what, "; ")
+	if len(order) > 0 {
+		// gateTamper rewrites the registry (the loops waiting): the
+		// lookup reads what it wrote.
+		delete(held, vault.RegistryRel)
+	}
 	for _, id := range order {
 		if err := gateTamper(root, id, detail, now); err != nil {
 			fmt.Fprintf(stderr, "ralph: warning: recording the change to ralph's state in loop %s: %v\n", id, err)
 		}
 	}
-	msg := "ralph-hooks (state-tamper): ralph's own state was changed by something other than ralph: " + detail + "."
+	msg = "ralph-hooks (state-tamper): ralph's own state was changed by something other than ralph: " + detail + "."
 	if len(order) > 0 {
 		msg += fmt.Sprintf(" Recorded as a critical regression: loop %s waits for the human's decision (ralph gate %s approve|reject|abort). Stop and say what changed it.", strings.Join(order, ", "), order[0])
 	}
 	fmt.Fprintln(stderr, "ralph: "+msg)
-	return msg
+	return msg, held
 }
 
 // tamperAnswer adds the vault's message to the handler's answer: a Stop or

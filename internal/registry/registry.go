@@ -292,12 +292,23 @@ type Found struct {
 // no session (to be bound with Bind). It returns a zero Found when the call
 // belongs to no loop: a loop is never driven by another session.
 func Lookup(root, session string, getenv func(string) string) (Found, error) {
+	return lookup(root, session, getenv, func() ([]Entry, error) { return active(root) })
+}
+
+// LookupIn is Lookup in data, the content of root's registry already read
+// (and checked against its seal by the caller): the file is not read.
+func LookupIn(root string, data []byte, session string, getenv func(string) string) (Found, error) {
+	path := project.Layout{Root: root}.Registry()
+	return lookup(root, session, getenv, func() ([]Entry, error) { return activeIn(path, data) })
+}
+
+func lookup(root, session string, getenv func(string) string, active func() ([]Entry, error)) (Found, error) {
 	if id := getenv("RALPH_LOOP_ID"); id != "" {
 		if err := project.CheckLoopID(id); err != nil {
 			return Found{}, fmt.Errorf("RALPH_LOOP_ID: %w", err)
 		}
 		f := Found{ID: id}
-		entries, _ := active(root)
+		entries, _ := active()
 		for i := range entries {
 			if entries[i].LoopID == id {
 				f.Entry = &entries[i]
@@ -305,7 +316,7 @@ func Lookup(root, session string, getenv func(string) string) (Found, error) {
 		}
 		return f, nil
 	}
-	entries, err := active(root)
+	entries, err := active()
 	if err != nil {
 		return Found{}, err
 	}
@@ -347,6 +358,11 @@ func active(root string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading loop registry: %w", err)
 	}
+	return activeIn(path, data)
+}
+
+// activeIn is active of data, the registry at path.
+func activeIn(path string, data []byte) ([]Entry, error) {
 	corrupt := func(why string) error {
 		return fmt.Errorf("loop registry %s is corrupt (%s); it was left as is: move it aside to start afresh", path, why)
 	}

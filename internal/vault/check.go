@@ -49,9 +49,43 @@ func (r Restored) String() string {
 // seal only while the sealed registry lists an active loop. It returns what
 // it restored; a project with no vault has nothing to check.
 func (v *Vault) Check() ([]Restored, error) {
+	out, _, err := v.check(nil)
+	return out, err
+}
+
+// Held is a sealed file's content as a check held it to its seal.
+type Held struct {
+	Data   []byte // the file's bytes (nil when Absent)
+	Absent bool   // sealed as missing, and missing
+}
+
+// RegistryRel is the registry's vault name (its path relative to the root).
+var RegistryRel = registryRel
+
+// CheckHeld is Check that also returns the content of the sealed files
+// rels (vault names) as the check held them to their seal: the file's own
+// bytes, which matched it, or the sealed copy put back in its place (or its
+// absence). A hook judges its call by these, not by a second read of the
+// file, which a process of the agent's could have rewritten after the
+// check. A file the check does not hold (not sealed, not held while no loop
+// runs, or not checkable) is not in held: the caller reads it itself.
+func (v *Vault) CheckHeld(rels ...string) (restored []Restored, held map[string]Held, err error) {
+	return v.check(rels)
+}
+
+// check is Check; it returns the content of the sealed files keep as
+// CheckHeld does.
+func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	ix, err := v.Read()
 	if err != nil || len(ix.Files) == 0 {
-		return nil, err
+		return nil, nil, err
+	}
+	var held map[string]Held
+	hold := func(rel string, h Held) {
+		if held == nil {
+			held = map[string]Held{}
+		}
+		held[rel] = h
 	}
 	var out []Restored
 	var errs []error
@@ -69,16 +103,34 @@ func (v *Vault) Check() ([]Restored, error) {
 		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
 			continue // written, not yet registered, or ended
 		}
-		if ok, st := same(v.path(rel), rec, now); ok {
+		kept := slices.Contains(keep, rel)
+		var data []byte
+		var into *[]byte
+		if kept {
+			into = &data
+		}
+		if ok, st := same(v.path(rel), rec, now, into); ok {
 			if st != nil {
 				settled[rel] = settle{rec.SHA256, *st}
 			}
+			switch {
+			case kept && rec.Absent:
+				hold(rel, Held{Absent: true})
+			case kept && data == nil:
+				data = v.sealedCopy(rec) // trusted by its stamp, not read
+				fallthrough
+			case kept && data != nil:
+				hold(rel, Held{Data: data})
+			}
 			continue
 		}
-		r, err := v.restore(rel)
+		r, put, err := v.restore(rel)
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if kept && put != nil {
+			hold(rel, *put)
 		}
 		if r == nil {
 			continue
@@ -105,7 +157,17 @@ func (v *Vault) Check() ([]Restored, error) {
 		})
 	}
 	more, err := v.checkScopes(ix)
-	return append(out, more...), errors.Join(append(errs, err)...)
+	return append(out, more...), held, errors.Join(append(errs, err)...)
+}
+
+// sealedCopy returns the sealed copy of rec's version, nil when it is gone
+// or does not match its digest.
+func (v *Vault) sealedCopy(rec Record) []byte {
+	data, err := os.ReadFile(v.blob(rec.SHA256))
+	if err != nil || digest(data) != rec.SHA256 {
+		return nil
+	}
+	return data
 }
 
 func sorted(m map[string]Record) []string {
@@ -123,8 +185,9 @@ func sorted(m map[string]Record) []string {
 // a same-size change with its mtime set back (touch -r) through; a stamp's
 // settled ctime and inode do not (package filestamp). When it read a
 // matching digest of a file of at least stampSize bytes whose stamp is
-// settled, it returns that stamp, to be recorded.
-func same(path string, rec Record, now time.Time) (bool, *filestamp.Stamp) {
+// settled, it returns that stamp, to be recorded. When keep is not nil and
+// it read a matching digest, *keep is set to a copy of the bytes read.
+func same(path string, rec Record, now time.Time, keep *[]byte) (bool, *filestamp.Stamp) {
 	st, err := os.Lstat(path)
 	if rec.Absent {
 		return errors.Is(err, fs.ErrNotExist), nil
@@ -145,6 +208,9 @@ func same(path string, rec Record, now time.Time) (bool, *filestamp.Stamp) {
 	*bp = data
 	if digest(data) != rec.SHA256 {
 		return false, nil
+	}
+	if keep != nil {
+		*keep = slices.Clone(data)
 	}
 	if s := cur.Settled(now); s.CTime != 0 && rec.Size >= stampSize && (rec.Stamp == nil || *rec.Stamp != s) {
 		return true, &s
@@ -175,28 +241,54 @@ func digest(data []byte) string {
 
 // restore puts back rel under its lock, after checking again that it still
 // differs from the seal (ralph may have written and sealed it meanwhile).
-// It returns nil when there was nothing to do.
-func (v *Vault) restore(rel string) (*Restored, error) {
+// It returns nil when there was nothing to do. put is what the file holds
+// when restore is done with it, as sealed: the bytes it found matching the
+// seal under the lock, or the sealed copy it wrote (or its absence); nil
+// when it cannot say (an agent's settings, held to ralph's part only).
+func (v *Vault) restore(rel string) (r *Restored, put *Held, err error) {
 	path := v.path(rel)
 	unlock, err := v.lockFor(rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
 	ix, err := v.Read()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rec, ok := ix.Files[rel]
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
-	if same, _ := same(path, rec, clock()); same {
-		return nil, nil
+	sealed := func() *Held {
+		if rec.Absent {
+			return &Held{Absent: true}
+		}
+		if data := v.sealedCopy(rec); data != nil {
+			return &Held{Data: data}
+		}
+		return nil
+	}
+	var now []byte
+	if same, _ := same(path, rec, clock(), &now); same {
+		if now != nil {
+			return nil, &Held{Data: now}, nil
+		}
+		return nil, sealed(), nil
 	}
 	if rec.Settings {
-		return v.restoreHooks(rel, path, rec)
+		r, err := v.restoreHooks(rel, path, rec)
+		return r, nil, err
 	}
+	if r, err = v.restoreWhole(rel, path, rec); err != nil {
+		return nil, nil, err
+	}
+	return r, sealed(), nil
+}
+
+// restoreWhole is restore of a file sealed whole (or as absent).
+func (v *Vault) restoreWhole(rel, path string, rec Record) (*Restored, error) {
+	var err error
 	var data []byte
 	if !rec.Absent {
 		if data, err = os.ReadFile(v.blob(rec.SHA256)); err != nil {

@@ -154,7 +154,7 @@ func TestCheck(t *testing.T) {
 				if rel == "aiwg.yml" && c.loop == "" {
 					continue
 				}
-				if ok, _ := same(filepath.Join(root, rel), rec, time.Now()); !ok {
+				if ok, _ := same(filepath.Join(root, rel), rec, time.Now(), nil); !ok {
 					t.Errorf("%s is not as sealed after Check", rel)
 				}
 			}
