@@ -103,7 +103,12 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 			args = append(args, "--no-walk=unsorted")
 		}
 		names = g.gitNames(dir, args...)
+	case "bisect":
+		return g.bisectOps(gc) // linerefs.go
 	case "rebase":
+		if ops := g.rebaseTodo(gc, dir); ops != nil { // linerefs.go
+			return ops
+		}
 		var onto string
 		names, onto = g.rebased(gc, dir)
 		if onto != "" {

@@ -421,3 +421,76 @@ func (g *Guard) stashPushed(gc *gitCall, dir string) ([]string, []gitText) {
 	}
 	return names, texts
 }
+
+// rebaseTodo returns an ask for git rebase -i (--interactive), whose
+// todo list the sequence editor rewrites: with GIT_SEQUENCE_EDITOR="sed
+// -i 1s/pick/drop/" git 2.39 dropped the commit that added a test, and
+// the test went (allowed: the commits were judged as replayed as they
+// are). Asked when the commits it replays touch a test or a protected
+// file.
+func (g *Guard) rebaseTodo(gc *gitCall, dir string) []op {
+	fl, operands := splitFlags(gc.args, "sXx")
+	if !fl.has("i", "interactive") && !fl.abbrev("interactive") || stopping(fl) || fl.has("edit-todo", "show-current-patch") {
+		return nil
+	}
+	upstream := "@{upstream}"
+	if fl.has("root") {
+		upstream = ""
+	} else if len(operands) > 0 {
+		ref, ok := revision(operands[0])
+		if !ok {
+			return nil // computed: refsUnknown's
+		}
+		upstream = ref
+	}
+	rng := "HEAD"
+	if upstream != "" {
+		rng = upstream + "..HEAD"
+	}
+	top := g.repoTop(dir)
+	if top == "" {
+		return nil
+	}
+	for _, n := range g.gitNames(dir, "log", "--format=", rng) {
+		p := filepath.Join(top, filepath.FromSlash(n))
+		if rel, ok := g.inProject(p); ok && (g.IsTestPath(rel) || g.protectedWrite(p)) {
+			return []op{g.unlisted(gc.cmd, "what the commits it replays hold ("+rel+" among them): its todo list is the editor's to change (drop, edit, squash), which ralph cannot see")}
+		}
+	}
+	return nil
+}
+
+// bisectOps returns an ask for a git bisect step that checks out a commit
+// git picks (start with a bad and a good commit, good, bad, new, old,
+// skip, next, run, replay, reset to a commit): what that commit lacks
+// cannot be listed before git picks it (git bisect start BAD GOOD checked
+// out a commit without the test, allowed). --no-checkout moves no file.
+func (g *Guard) bisectOps(gc *gitCall) []op {
+	fl, operands := splitFlags(gc.args, "")
+	if len(operands) == 0 || fl.has("no-checkout") {
+		return nil
+	}
+	switch operands[0].Lit() {
+	case "start":
+		revs := 0
+		for _, a := range gc.args[1:] {
+			if a.Lit() == "--" {
+				break
+			}
+			if !strings.HasPrefix(a.Lit(), "-") {
+				revs++
+			}
+		}
+		if revs < 2 {
+			return nil
+		}
+	case "good", "bad", "new", "old", "skip", "next", "run", "replay":
+	case "reset":
+		if len(operands) < 2 {
+			return nil // back to where the bisect started
+		}
+	default:
+		return nil // log, view, visualize, terms, help
+	}
+	return []op{g.unlisted(gc.cmd, "the files of the commits git bisect checks out, which git picks as it goes")}
+}
