@@ -31,15 +31,12 @@ type lineRefs struct {
 	names map[string]bool
 	any   string
 	index bool // a plumbing command of the line set the index (read-tree, update-index)
-	// commit: any is a commit of that index, which moves HEAD with the
-	// index (a git stash after it stashes what it did before).
-	commit bool
 }
 
 // noteRefs records in g.refs what c makes or moves, for the git commands
 // after it on the line.
 func (g *Guard) noteRefs(c *shell.Cmd) {
-	if g.refs.any != "" && !g.refs.commit {
+	if g.refs.any != "" {
 		return
 	}
 	if c.Name != "git" {
@@ -58,9 +55,7 @@ func (g *Guard) noteRefs(c *shell.Cmd) {
 	}
 	names, any := g.refWrites(gc)
 	if any {
-		if g.refs.any == "" || gc.sub != "commit" && gc.sub != "am" {
-			g.refs.any, g.refs.commit = quoted(c), gc.sub == "commit" || gc.sub == "am"
-		}
+		g.refs.any = quoted(c)
 		return
 	}
 	for _, n := range names {
@@ -145,8 +140,10 @@ func (g *Guard) refWrites(gc *gitCall) (names []string, any bool) {
 			return nil, g.resetMoves(gc, fl, operands)
 		case "commit", "am":
 			// A commit of an index the line set by plumbing (git read-tree
-			// off, git update-index --cacheinfo) holds what no file showed.
-			return nil, len(g.lineUntracked) > 0 || g.refs.index
+			// off, git update-index --cacheinfo) holds what no file showed
+			// (git rm --cached only takes files out: git stash -u judges
+			// them, stashuntracked.go).
+			return nil, g.refs.index
 		}
 		return nil, true
 	case "read-tree", "update-index", "apply", "mktree", "hash-object":
@@ -278,8 +275,7 @@ func (g *Guard) refsUnknown(gc *gitCall) []op {
 			return []op{g.unlisted(gc.cmd, "what the revision "+w.Raw+" holds (git cannot list it before the line runs; name the commit literally)")}
 		}
 	}
-	stashPush := gc.sub == "stash" && len(refs) == 0
-	if g.refs.any != "" && !(stashPush && g.refs.commit) {
+	if g.refs.any != "" {
 		return []op{g.unlisted(gc.cmd, "what "+g.refs.any+", earlier in the line, makes of HEAD or the refs (git cannot list it before the line runs; run the two as separate calls)")}
 	}
 	for _, w := range refs {
