@@ -52,6 +52,9 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		if stopping(fl) || fl.values["s"] == "ours" || fl.values["strategy"] == "ours" {
 			return nil
 		}
+		if gc.sub == "pull" && (len(operands) > 0 && g.otherLocalRepo(dir, operands[0]) || len(operands) == 0 && g.upstreamOther(dir)) { // linerefs.go
+			return []op{g.unlisted(gc.cmd, "what the commits of the repository "+operands[0].Raw+" on this machine hold (ralph does not read another repository)")}
+		}
 		switch {
 		case gc.sub == "pull" && (len(operands) == 0 || len(operands) == 1 && g.thisRepo(dir, operands[0])):
 			// No branch named: the upstream's, known when it is in this

@@ -154,7 +154,7 @@ func (g *Guard) refWrites(gc *gitCall) (names []string, any bool) {
 	case "fetch":
 		// A fetch from this repository writes refs from its own commits; a
 		// remote's content is not known before it fetches either way.
-		if len(operands) == 0 || !operands[0].Dynamic && !g.thisRepo(gc.cmd.Cwd, operands[0]) {
+		if len(operands) == 0 || !operands[0].Dynamic && !g.thisRepo(gc.cmd.Cwd, operands[0]) && !g.otherLocalRepo(gc.cmd.Cwd, operands[0]) {
 			return nil, false
 		}
 		specs, dyn := lits(operands[1:])
@@ -372,6 +372,17 @@ func (g *Guard) upstreamHere(dir string) string {
 	return merge
 }
 
+// upstreamOther reports whether the current branch's upstream is another
+// repository on this machine (git pull with no repository named).
+func (g *Guard) upstreamOther(dir string) bool {
+	cur := strings.TrimSpace(string(g.gitOutput(dir, "symbolic-ref", "-q", "--short", "HEAD")))
+	if cur == "" {
+		return false
+	}
+	remote := strings.TrimSpace(string(g.gitOutput(dir, "config", "--get", "branch."+cur+".remote")))
+	return remote != "" && g.otherLocalRepo(dir, shell.Word{Raw: remote, Values: []string{remote}})
+}
+
 // stashPushed returns what git stash (push, save) takes out of the
 // working tree: it goes back to HEAD, so a file the index holds and HEAD
 // lacks goes, and a changed one takes HEAD's text. After git reset --soft
@@ -489,4 +500,31 @@ func (g *Guard) bisectOps(gc *gitCall) []op {
 		return nil // log, view, visualize, terms, help
 	}
 	return []op{g.unlisted(gc.cmd, "the files of the commits git bisect checks out, which git picks as it goes")}
+}
+
+// otherLocalRepo reports whether w, the repository of git pull or fetch,
+// is another repository on this machine: a path, a file:// URL, or a
+// remote whose URL is one. A clone the agent made and committed a
+// test's deletion in (git clone . /tmp/e; git -C /tmp/e rm …; commit)
+// then pulled from brought the deletion in, allowed: such a pull asks, as
+// ralph does not read the other repository's commits.
+func (g *Guard) otherLocalRepo(dir string, w shell.Word) bool {
+	v, ok := w.Value()
+	if !ok || v == "" || v == "." || g.thisRepo(dir, w) {
+		return false
+	}
+	p := v
+	if !strings.ContainsAny(v, "/\\") && !strings.HasPrefix(v, ".") {
+		p = strings.TrimSpace(string(g.gitOutput(dir, "config", "--get", "remote."+v+".url")))
+	}
+	if strings.HasPrefix(p, "file://") {
+		p = strings.TrimPrefix(p, "file://")
+	} else if p == "" || strings.Contains(p, ":") {
+		return false // another machine's, or no such remote: git fails
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	_, err := os.Stat(p)
+	return err == nil
 }
