@@ -109,13 +109,9 @@ func (g *Guard) refWrites(gc *gitCall) (names []string, any bool) {
 		}
 		return lits(operands[:1])
 	case "update-ref":
-		if fl.has("stdin") || len(operands) == 0 {
-			return nil, fl.has("stdin")
-		}
-		if n, _ := operands[0].Value(); refName(n) == "HEAD" {
-			return nil, true
-		}
-		return lits(operands[:1])
+		// Any ref: the branch HEAD is on moves HEAD (git update-ref
+		// refs/heads/main off && git stash).
+		return nil, len(operands) > 0 || fl.has("stdin")
 	case "symbolic-ref", "replace", "config", "remote", "reset", "commit", "am", "filter-branch", "notes":
 		switch gc.sub {
 		case "symbolic-ref":
