@@ -60,7 +60,7 @@ type op struct {
 
 // Command judges a Bash command line run in cwd.
 func (g *Guard) Command(cmdline, cwd string) *Verdict {
-	g.lineLinks, g.lineTexts, g.lineUntracked = nil, nil, nil
+	g.lineLinks, g.lineTexts, g.lineUntracked, g.refs = nil, nil, nil, lineRefs{}
 	a := g.analyzer.Analyze(cmdline, cwd)
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {
@@ -153,6 +153,7 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for i := range ops {
 		g.judgeOp(v, &ops[i])
 	}
+	g.noteRefs(c) // linerefs.go: for the commands after c
 }
 
 // quoted renders a command for a reason: in backquotes, with what it was

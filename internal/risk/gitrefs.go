@@ -36,6 +36,9 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		return nil
 	}
 	g.gitSlow = false
+	if ops := g.refsUnknown(gc); ops != nil { // linerefs.go
+		return ops
+	}
 	var names []string
 	var texts []gitText // test files the command rewrites, and from where
 	to := ""            // the commit a switch goes to
@@ -49,13 +52,29 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		if stopping(fl) || fl.values["s"] == "ours" || fl.values["strategy"] == "ours" {
 			return nil
 		}
-		if gc.sub == "pull" {
+		if gc.sub == "pull" && (len(operands) > 0 && g.otherLocalRepo(dir, operands[0]) || len(operands) == 0 && g.upstreamOther(dir)) { // linerefs.go
+			return []op{g.unlisted(gc.cmd, "what the commits of the repository "+operands[0].Raw+" on this machine hold (ralph does not read another repository)")}
+		}
+		switch {
+		case gc.sub == "pull" && (len(operands) == 0 || len(operands) == 1 && g.thisRepo(dir, operands[0])):
+			// No branch named: the upstream's, known when it is in this
+			// repository (linerefs.go).
+			up := g.upstreamHere(dir)
+			if up == "" {
+				return nil
+			}
+			operands = []shell.Word{{Raw: up, Values: []string{up}}}
+		case gc.sub == "pull":
 			// Only a pull from this repository is known before it fetches:
 			// ".", its path, or a remote whose URL is it.
-			if len(operands) == 0 || !g.thisRepo(dir, operands[0]) {
+			if !g.thisRepo(dir, operands[0]) {
 				return nil
 			}
 			operands = operands[1:]
+		case len(operands) == 0:
+			// git merge with no commit merges the upstream
+			// (merge.defaultToUpstream).
+			operands = []shell.Word{{Raw: "@{upstream}", Values: []string{"@{upstream}"}}}
 		}
 		for _, w := range operands {
 			if ref, ok := revision(w); ok {
@@ -87,7 +106,12 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 			args = append(args, "--no-walk=unsorted")
 		}
 		names = g.gitNames(dir, args...)
+	case "bisect":
+		return g.bisectOps(gc) // linerefs.go
 	case "rebase":
+		if ops := g.rebaseTodo(gc, dir); ops != nil { // linerefs.go
+			return ops
+		}
 		var onto string
 		names, onto = g.rebased(gc, dir)
 		if onto != "" {
@@ -138,6 +162,8 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		names, s = g.stashed(gc, dir)
 		if s != "" {
 			texts = g.gitTexts(dir, s, s+"^1", s)
+		} else {
+			names, texts = g.stashPushed(gc, dir) // linerefs.go
 		}
 	}
 	ops := g.gitDeletions(gc.cmd, dir, names)

@@ -226,8 +226,9 @@ type guardState struct {
 	// lineUntracked are the paths a git command of the line took out of
 	// the index, untracked for a git stash -u after it (stashuntracked.go).
 	lineUntracked []string
-	fold          int8 // whether the project's filesystem folds case (fold.go)
-	gitSlow       bool // git did not answer gitrefs.go in time
+	refs          lineRefs // the refs the command line makes or moves (linerefs.go)
+	fold          int8     // whether the project's filesystem folds case (fold.go)
+	gitSlow       bool     // git did not answer gitrefs.go in time
 }
 
 // withinFold is within, ignoring case: on a case-insensitive filesystem

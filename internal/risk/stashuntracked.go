@@ -64,8 +64,12 @@ func (g *Guard) noteUntracked(c *shell.Cmd) {
 		if !ok || strings.HasPrefix(ref, "-") {
 			return
 		}
+		top := g.repoTop(g.Root)
+		if top == "" {
+			top = g.Root
+		}
 		for _, n := range g.gitNames(g.Root, "diff", "--diff-filter=D", "HEAD", ref, "--") {
-			g.lineUntracked = append(g.lineUntracked, filepath.Join(g.Root, filepath.FromSlash(n))) // names from the top
+			g.lineUntracked = append(g.lineUntracked, filepath.Join(top, filepath.FromSlash(n))) // names from the top
 		}
 		return
 	default:
@@ -123,15 +127,25 @@ func (g *Guard) stashRules(c *shell.Cmd) []Finding {
 	if !ok {
 		return nil // not a repository, or no answer: git stash fails too, or the Stop sees it
 	}
+	// Porcelain paths are the repository's top's: a project in a
+	// subfolder of its repository has them under its folder (before,
+	// proj/tests/x_test.go was matched against the project's test globs
+	// as it was, and missed).
+	top := g.repoTop(g.Root)
+	if top == "" {
+		top = g.Root
+	}
 	for _, e := range strings.Split(string(out), "\x00") {
 		if len(e) < 4 || e[:3] != "?? " && !(all && e[:3] == "!! ") {
 			continue
 		}
-		rel := filepath.FromSlash(strings.TrimSuffix(e[3:], "/"))
+		abs := filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(e[3:], "/")))
+		rel, in := g.inProject(abs)
 		switch {
+		case !in:
 		case strings.HasSuffix(e, "/"):
 			// An ignored directory, listed whole (--ignored).
-			tests = append(tests, g.testsIn(filepath.Join(g.Root, rel), rel)...)
+			tests = append(tests, g.testsIn(abs, rel)...)
 		case g.IsTestPath(rel):
 			tests = append(tests, rel)
 		}

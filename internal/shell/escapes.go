@@ -25,7 +25,10 @@ var runsRest = []struct {
 	skip              int
 }{
 	{"unshare", "", "mount-proc map-user map-group setgroups propagation root wd", 0},
-	{"nsenter", "tmnuipUCTSGrwF", "target mount uts ipc net pid cgroup user time setuid setgid root wd", 0},
+	// nsenter: -m, -u, -i, -n, -p, -U, -C, -T, -r, -w take their file or
+	// directory only glued (-mFILE, --mount=FILE); as values they ate the
+	// program (nsenter -t 1 -m rm -rf tests, allowed).
+	{"nsenter", "tSGW", "target setuid setgid wdns", 0},
 	{"chroot", "", "userspec groups", 1},
 	{"setarch", "", "", 1},
 	{"chrt", "", "", 1},
@@ -42,6 +45,24 @@ var runsRest = []struct {
 	{"entr", "", "", 0},
 	{"systemd-inhibit", "", "what who why mode", 0},
 	{"eatmydata", "", "", 0},
+	// atk11: each ran the command after its options (util-linux, openssh
+	// here; cgexec from libcgroup's manual).
+	{"setpriv", "", "reuid regid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule", 0},
+	{"ssh-agent", "aEPt", "", 0},
+	{"linux32", "", "", 0},
+	{"linux64", "", "", 0},
+	{"x86_64", "", "", 0},
+	{"i386", "", "", 0},
+	{"i686", "", "", 0},
+	{"cgexec", "g", "", 0},
+}
+
+// perfRuns are the perf subcommands that run the command after their
+// options, with the options that take a value (short letters, long names).
+var perfRuns = map[string][2]string{
+	"stat":   {"extpoGrCIMD", "event field-separator pid tid output cgroup repeat cpu interval-print metrics delay post pre"},
+	"record": {"eFcoptCmGuDr", "event freq count output pid tid cpu mmap-pages cgroup uid delay realtime"},
+	"trace":  {"eopt", "event expr output pid tid duration"},
 }
 
 // runRest returns the entry of runsRest for program name.
@@ -59,7 +80,7 @@ var escapeNames = []string{
 	"sg", "tar", "gtar", "bsdtar", "zip", "rsync", "ssh", "scp", "sftp", "man", "less", "more", "vi",
 	"vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim", "rvim", "gdb", "sqlite3", "psql",
 	"mysql", "mariadb", "strace", "ltrace", "socat", "nc", "ncat", "netcat", "hyperfine", "expect",
-	"sed", "gsed", "split",
+	"sed", "gsed", "split", "perf", "capsh", "runcon",
 }
 
 // escapes reports whether program name runs command lines it is given
@@ -209,6 +230,15 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 			w.vimCommand(c, name, v, run)
 		}
 	case "gdb":
+		// gdb --args PROG ARG…: run (-ex run, a script, a typed r) runs it
+		// (gdb 13 here: gdb -batch -ex run --args rm -rf d deleted d).
+		for i, a := range args {
+			if a.Lit() == "--args" {
+				w.exec(c.with("gdb --args"), args[i+1:], sc, nil, nil)
+				args = args[:i]
+				break
+			}
+		}
 		for i := 0; i < len(args); i++ {
 			v, n, ok := value(i, "--eval-command", "-ex")
 			if !ok {
@@ -347,6 +377,48 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 				}
 				i += n - 1
 			}
+		}
+	case "perf":
+		// perf stat|record|trace [OPTIONS] CMD… runs CMD (perf 6.x here).
+		if len(args) == 0 {
+			return
+		}
+		opts, ok := perfRuns[args[0].Lit()]
+		if !ok {
+			return
+		}
+		short, long := opts[0], opts[1]
+		if rest, ok := skipOpts(args[1:], short, long); ok && len(rest) > 0 {
+			w.exec(c.with("perf "+args[0].Lit()), rest, sc, nil, nil)
+		}
+	case "capsh":
+		// capsh [--OPTION=…] -- ARGS runs bash ARGS (capsh -- -c CMD,
+		// libcap 2.66 here); --shell=PATH names another shell.
+		shell := "bash"
+		for i, a := range args {
+			s := a.Lit()
+			if v, ok := strings.CutPrefix(s, "--shell="); ok {
+				shell = v
+			}
+			if s == "--" || s == "==" {
+				rest := append([]Word{{Raw: shell, Values: []string{shell}}}, args[i+1:]...)
+				w.exec(c.with("capsh --"), rest, sc, nil, nil)
+				return
+			}
+		}
+	case "runcon":
+		// runcon CONTEXT CMD…, or runcon [-c] [-u U] [-r R] [-t T] [-l L] CMD…
+		// (coreutils manual; no SELinux kernel here to run it).
+		rest, ok := skipOpts(args, "urtl", "user role type range")
+		if !ok {
+			return
+		}
+		fl, _ := skipOpts(args, "", "")
+		if len(fl) == len(args) && len(rest) > 1 { // no option: a context first
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			w.exec(c.with("runcon"), rest, sc, nil, nil)
 		}
 	default:
 		short, long, skip, ok := runRest(name)

@@ -769,12 +769,12 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		switch {
 		case a == "-S" || isLong(a, "--split-string", false):
 			if i+1 < len(args) {
-				return w.joined(c.with("env -S"), args[i+1:], sc, in)
+				return w.joined(c.with("env -S"), args[i+1:], nsc, in)
 			}
 			return nil
 		case isLong(a, "--split-string", true):
 			s, _, _ := longValue(a, "--split-string")
-			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), sc, in)
+			return w.joined(c.with("env -S"), append([]Word{{Raw: s, Values: []string{s}}}, args[i+1:]...), nsc, in)
 		case a == "-u" || a == "-C" || a == "-P" || a == "-a" || isLong(a, "--unset", false) ||
 			isLong(a, "--chdir", false) || isLong(a, "--argv0", false):
 			if i+1 < len(args) && (a == "-C" || isLong(a, "--chdir", false)) {
@@ -782,16 +782,35 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 				w.cd("cd", args[i+1:i+2], nsc)
 			}
 			i++
-		case isLong(a, "--chdir", true) || strings.HasPrefix(a, "-C") && !args[i].Dynamic:
-			// --chdir=DIR, --ch=DIR, -CDIR
+		case isLong(a, "--chdir", true):
+			// --chdir=DIR, --ch=DIR
 			d, _, _ := longValue(a, "--chdir")
-			if !strings.HasPrefix(a, "--") {
-				d = a[2:]
-			}
 			nsc = sc.clone()
 			w.cd("cd", []Word{{Raw: d, Values: []string{d}}}, nsc)
 		case a == "--":
 			return w.exec(c.with("env"), args[i+1:], nsc, redirs, in)
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			// A cluster of short options, whose last may take its value
+			// glued or from the next word (GNU env, real: env -iS'rm -rf
+			// t', env -S"rm -rf t", env -iC DIR CMD, env -iu NAME CMD).
+			letter, val, ok := envCluster(args[i])
+			if !ok {
+				break // -i, -0, -v, an unknown letter: no value
+			}
+			if val == nil {
+				if i+1 >= len(args) {
+					return nil
+				}
+				i++
+				val = &args[i]
+			}
+			switch letter {
+			case 'S':
+				return w.joined(c.with("env -S"), append([]Word{*val}, args[i+1:]...), nsc, in)
+			case 'C':
+				nsc = sc.clone()
+				w.cd("cd", []Word{*val}, nsc)
+			}
 		case strings.HasPrefix(a, "-"):
 		case envAssign(args[i]):
 			if nsc == sc {
@@ -813,6 +832,29 @@ func (w *walker) env(c *ctx, args []Word, sc *scope, redirs []Redir, in *Cmd) *C
 		}
 	}
 	return nil
+}
+
+// envCluster reads a cluster of env's short options (-i, -0, -v take no
+// value; -u, -C, -S, -P, -a take one): the letter that takes a value and
+// that value when it is glued to the cluster (nil: the next word). ok is
+// false when no letter of w takes a value. The value of a computed word is
+// computed (env -S"$x").
+func envCluster(w Word) (letter byte, val *Word, ok bool) {
+	a := w.Lit()
+	for j := 1; j < len(a); j++ {
+		switch a[j] {
+		case 'u', 'C', 'S', 'P', 'a':
+			rest := a[j+1:]
+			if rest == "" && !w.Dynamic {
+				return a[j], nil, true
+			}
+			if _, lit := w.Value(); !lit {
+				return a[j], &Word{Raw: rest, Dynamic: true}, true
+			}
+			return a[j], &Word{Raw: rest, Values: []string{rest}}, true
+		}
+	}
+	return 0, nil, false
 }
 
 // flock handles flock [opts] FILE CMD… and flock [opts] FILE -c CMD.
