@@ -398,7 +398,11 @@ func save(c *hook.Call, v *risk.Verdict) (string, error) {
 	}
 	store := checkpoint.Store{Dir: c.Scope.Checkpoints()}
 	lim := checkpointLimits
-	lim.Deadline = time.Now().Add(checkpointTime)
+	limit := checkpointTime
+	if d, err := time.ParseDuration(c.Getenv("RALPH_CHECKPOINT_TIMEOUT")); err == nil && d > 0 {
+		limit = d // the human's (hooks' environment), with a longer hook timeout
+	}
+	lim.Deadline = time.Now().Add(limit)
 	m, err := store.Create(c.Scope.Root, v.Changes, meta, lim)
 	if err != nil {
 		return "", fmt.Errorf("checkpoint: %w", err)
