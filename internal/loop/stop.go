@@ -77,23 +77,6 @@ type Stop struct {
 	// under the lock.
 	Read    *ReadState
 	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
-	lease   leaseWrite
-}
-
-// leaseWrite is the write of a lease taken, still under way while the
-// completion command starts (takeLease).
-type leaseWrite struct {
-	done chan error // its result; nil when no write is under way
-	err  error
-}
-
-// wait waits for the lease's write, once, and returns its error.
-func (w *leaseWrite) wait() error {
-	if w.done != nil {
-		w.err = <-w.done
-		w.done = nil
-	}
-	return w.err
 }
 
 // ReadState is what Read answered.
@@ -160,12 +143,8 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
 	}
-	defer s.lease.wait() // on every path out: no write outlives the hook
 	st = leased
-	it, idx, refl, warnings, ask, err := s.evaluate(ctx, sc, st, token)
-	if err != nil {
-		return Result{}, err
-	}
+	it, idx, refl, warnings, ask := s.evaluate(ctx, sc, st, token)
 	if ask {
 		return s.ask(st, it, token, warnings)
 	}
@@ -198,51 +177,22 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 // token and the state as the lease left it. When the loop no longer runs,
 // or another stop hook holds the lease, the token is 0 and the answer
 // says why the session may stop.
-//
-// The lease is decided under the state's lock; its write (the state
-// sealed in the vault, synced, renamed into place) goes on while the
-// completion command starts, the lock held until it is done, so that no
-// other process reads the state under its lock or changes it in between
-// (s.lease; measure waits for it before it reads anything the command may
-// have changed). A sync is mostly a wait on the disk, and the lease's was
-// one of the stop's waits one after another.
 func (s *Stop) takeLease(sc project.Scope) (int64, *State, answer.Answer, error) {
-	type decision struct {
-		token  int64
-		leased *State
-	}
-	decided := make(chan decision, 1)
-	done := make(chan error, 1)
+	var token int64
+	var leased *State
 	now := s.Now()
-	go func() {
-		done <- update(sc, now, func(st *State) error {
-			if st.Status != Running {
-				return errStatus
-			}
-			if st.Lease.live(now) {
-				return errBusy
-			}
-			token := st.Fence + 1 // update bumps the fence to this
-			st.Lease = &Lease{PID: os.Getpid(), Token: token, Expires: now.Add(LeaseTime)}
-			// Decoded for this update alone, and written as it is when
-			// update returns: from here on nothing writes to it.
-			decided <- decision{token, st}
-			leaseDecided()
-			return nil
-		})
-	}()
-	var err error
-	select {
-	case d := <-decided:
-		s.lease = leaseWrite{done: done}
-		return d.token, d.leased, answer.Answer{}, nil
-	case err = <-done:
-		if err == nil { // decided, and written already
-			d := <-decided
-			s.lease = leaseWrite{}
-			return d.token, d.leased, answer.Answer{}, nil
+	err := update(sc, now, func(st *State) error {
+		if st.Status != Running {
+			return errStatus
 		}
-	}
+		if st.Lease.live(now) {
+			return errBusy
+		}
+		token = st.Fence + 1 // update bumps the fence to this
+		st.Lease = &Lease{PID: os.Getpid(), Token: token, Expires: now.Add(LeaseTime)}
+		leased = st // decoded for this update alone; written as it is when update returns
+		return nil
+	})
 	switch {
 	case errors.Is(err, errStatus):
 		st, _, _ := Read(sc.Root, sc.Loop)
@@ -259,26 +209,25 @@ func (s *Stop) takeLease(sc project.Scope) (int64, *State, answer.Answer, error)
 		msg := fmt.Sprintf("ralph: loop %s: another stop hook (pid %d) is still judging the previous iteration, so this Stop does not end the loop. Wait a moment, check that the work is done, then stop again.", sc.Loop, pid)
 		return 0, nil, answer.Answer{Decision: answer.Block, Reason: msg, System: msg}, nil
 	}
-	return 0, nil, answer.Answer{}, err
+	if err != nil {
+		return 0, nil, answer.Answer{}, err
+	}
+	return token, leased, answer.Answer{}, nil
 }
 
 // evaluate measures and scores the iteration under the lease, renewed
 // while it runs, and reflects on it. ask
-// says the agent is to be asked for its reflection first. An error says
-// the lease could not be written: nothing is judged.
-func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool, err error) {
+// says the agent is to be asked for its reflection first.
+func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token int64) (it *Iteration, idx testindex.Index, refl *reflection.Result, warnings []string, ask bool) {
 	renewed := make(chan struct{})
 	stop := renew(sc, token, s.Now, renewed)
 	defer func() {
 		stop()
 		<-renewed
 	}()
-	it, idx, latest, warnings, err := s.measure(ctx, st)
-	if err != nil {
-		return nil, nil, nil, nil, false, err
-	}
+	it, idx, latest, warnings := s.measure(ctx, st)
 	if s.askReflection(st, it) {
-		return it, idx, nil, appendErr(warnings, <-latest), true, nil
+		return it, idx, nil, appendErr(warnings, <-latest), true
 	}
 	// Every iteration gets its reflection, the one that completes the loop
 	// too (seed 002: success or failure), while the completion's latest
@@ -287,7 +236,7 @@ func (s *Stop) evaluate(ctx context.Context, sc project.Scope, st *State, token 
 	warnings = appendErr(warnings, <-latest)
 	warnings = appendErr(warnings, err)
 	refl = r
-	return it, idx, refl, warnings, false, nil
+	return it, idx, refl, warnings, false
 }
 
 // appendErr appends err's text to warnings, when there is an error.
@@ -423,10 +372,6 @@ func (s *Stop) decide(sc project.Scope, after *State, it *Iteration, refl *refle
 	return res
 }
 
-// leaseDecided is called under the state's lock once a lease is decided,
-// before it is written; a test holds it to see the command start first.
-var leaseDecided = func() {}
-
 // leaseTicker ticks the renewal of a lease; tests replace it to renew at
 // moments of their choosing.
 var leaseTicker = func(d time.Duration) (<-chan time.Time, func()) {
@@ -464,19 +409,13 @@ func renew(sc project.Scope, token int64, now func() time.Time, done chan struct
 // working tree. It returns the index of the test files, or nil when it has
 // not changed, the result of the write of the completion's latest results
 // (still under way), and what went wrong without spoiling the measurement.
-// An error says the lease, written while the command started, could not
-// be: nothing is measured.
-func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, <-chan error, []string, error) {
+func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.Index, <-chan error, []string) {
 	sc, cfg := s.Scope, s.Config
 	timeout := time.Duration(st.Completion.Timeout * float64(time.Second))
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
-	// The lease's write is done before the state is checked and read again.
-	if err := s.lease.wait(); err != nil {
-		return nil, nil, nil, nil, err
-	}
 	tampered := afterCommand(sc.Root, st.Iteration+1) // vaultcheck.go
 	it := &Iteration{
 		N:          st.Iteration + 1,
@@ -579,7 +518,7 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		warnings = append(warnings, "no snapshot of iteration "+fmt.Sprint(it.N)+": "+snapErr.Error())
 	}
 	it.Snapshot = tree
-	return it, idx, latest, warnings, nil
+	return it, idx, latest, warnings
 }
 
 // regressions compares current metrics to the baseline.
