@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"cmp"
 	"strings"
 	"unicode/utf8"
 
@@ -152,14 +153,21 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		return ""
 	}
 	exact, weaker := 0, ""
+	// A length checked against a number is exact where it was the
+	// check: only in place of a check of the whole value is it weaker.
+	lengths := false
 	for _, l := range gone {
 		if exactCheck(lang, l) {
 			exact++
 		}
+		if weakCheck(lang, l) == lengthCheck {
+			lengths, exact = true, exact+1
+		}
 	}
 	for _, l := range added {
-		if exactCheck(lang, l) {
+		if exactCheck(lang, l) || lengths && weakCheck(lang, l) == lengthCheck {
 			exact--
+			continue
 		}
 		if weaker != "" {
 			continue
@@ -174,6 +182,14 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		return "replaces an exact check by " + weaker
 	}
 	if how := widened(gone, added); how != "" {
+		return how
+	}
+	if exactGone(lang, gone) {
+		if how := coarse(added); how != "" {
+			return how
+		}
+	}
+	if how := cmp.Or(placeheld(gone, added), narrowed(lang, gone, added)); how != "" {
 		return how
 	}
 	if how := droppedErrorCheck(lang, gone, added); how != "" {
@@ -265,4 +281,15 @@ func assertKind(lang, l string) (exact bool, loose string) {
 		return has("assert_eq!(", "assert_ne!(", "matches!(") != "" || strings.HasPrefix(l, "assert!(") && has("==", "!=", "<", ">") != "", ""
 	}
 	return false, ""
+}
+
+// exactGone reports whether lines gone from a test hold an exact check
+// without a tolerance.
+func exactGone(lang string, gone []string) bool {
+	for _, l := range gone {
+		if _, _, ok := tolerance(l); !ok && exactCheck(lang, l) {
+			return true
+		}
+	}
+	return false
 }

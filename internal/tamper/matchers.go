@@ -24,14 +24,19 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 	return map[string][]weakKind{
 		"python": {
 			k("a non-empty check", `\blen\([^)]*\)\s*(?:>\s*0|>=\s*1|!=\s*0)`, `assertTrue\(\s*len\(`, `assertNotEqual\(\s*len\(`, `assertGreater\(\s*len\(`, `assert\s+\w+(?:\.\w+)*\s*!=\s*(?:\[\]|\{\}|""|''|\(\))`),
+			k("a snapshot, which records whatever the code returns", `==\s*snapshot\b`, `\bassert_match_snapshot\(`, `\bsnapshot\.assert_match\(`),
+			k(lengthCheck, `^assert\s+len\(.*\)\s*==\s*\d+\s*$`, `assertEqual\(\s*len\(`, `assertLen\(`),
+			k("an inequality", `assertNotEqual\(`, `^assert\s+[^=]*[^=!<>]!=[^=]`),
 			k("a type check", `assertIsInstance\(`, `\bisinstance\(`, `\btype\([^)]*\)\s*(?:==|is)\s`),
 			k("a bound", `assertGreater(?:Equal)?\(`, `assertLess(?:Equal)?\(`, `^assert\s+[^=!]*[<>]=?[^=]*$`, `assertTrue\([^)]*[<>]`),
 		},
 		"js": {
 			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`),
+			k("a snapshot, which records whatever the code returns", `\.toMatchSnapshot\(`, `\.toMatchInlineSnapshot\(\s*\)`, `\.toMatchFileSnapshot\(`, `\.toThrowErrorMatchingSnapshot\(`, `\.toThrowErrorMatchingInlineSnapshot\(\s*\)`),
+			k("an inequality", `\.not\.(?:toBe|toEqual|toStrictEqual)\(`),
 			k("a match of anything", `\.toMatchObject\(\s*\{\s*\}\s*\)`, `expect\.anything\(\)`, `(?:array|object)Containing\(\s*(?:\[\s*\]|\{\s*\})\s*\)`),
 			k("a partial match", `\.toMatchObject\(`, `expect\.(?:array|object)Containing\(`),
-			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `expect\.any\(`, `\.toBeType`, `\.toEqual\(\s*expect\.any\(`),
+			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `\.to(?:Be|Equal|StrictEqual)\(\s*expect\.any\(`, `\.toBeType`),
 			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`),
 		},
 		"ruby": {
@@ -43,24 +48,33 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 		},
 		"java": {
 			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
+			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsEntry\(`, `\.containsSubsequence\(`),
 			k("an inequality", `assertNotEquals\(`, `\.isNotEqualTo\(`),
 			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
 			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
 		},
 		"rust": {
 			k("a non-empty check", `assert!\(\s*!\s*[\w.]+\.is_empty\(\)`, `assert!\([^)]*\.len\(\)\s*>\s*0`, `assert_ne!\([^,]*\.len\(\),\s*0`),
+			k("a check that release builds leave out", `\bdebug_assert(?:_eq|_ne)?!\(`),
+			k("a snapshot, which records whatever the code returns", `\bassert_(?:debug_|yaml_|json_|display_|ron_|toml_|csv_)?snapshot!\(`),
 			k("a type check", `assert!\(\s*matches!\(`),
 			k("an inequality", `assert_ne!\(`),
 			k("a bound", `assert!\([^=!]*[<>]=?[^=]*\)`),
 		},
 		"go": {
 			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
+			k("a snapshot, which records whatever the code returns", `\bsnaps\.Match\w*\(`, `\bcupaloy\.\w*Snapshot`, `\bautogold\.`),
+			k("a partial match", `\.(?:Contains|Subset|HasPrefix|HasSuffix)\(`, `strings\.Contains\(`),
+			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`),
 			k("a type check", `\.IsType\(`, `\.Implements\(`),
 			k("an inequality", `\.NotEqual(?:Values)?\(`),
-			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`),
+			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`, `^if\s+[^=!{;]*\s[<>]=?\s[^={;]*\{$`),
 		},
 	}
 })
+
+// lengthCheck is the kind of a check of a length alone.
+const lengthCheck = "a length check"
 
 type weakKind struct {
 	kind string
@@ -313,6 +327,12 @@ func tableCases(text string) []string {
 	for _, m := range tableStarts().FindAllStringIndex(text, 16) {
 		rest := text[m[1]:]
 		head := text[m[0]:m[1]]
+		if strings.HasPrefix(head, "[]") && !strings.Contains(head, "struct") && !strings.HasSuffix(strings.TrimRight(text[:m[0]], " \t"), "=") {
+			// []string{"a", "b"} as an argument is a value the test
+			// expects, not a table of cases: changing it is changing
+			// the expectation (judged at the Stop).
+			continue
+		}
 		switch {
 		case strings.HasSuffix(head, "{") && strings.Contains(head, "struct"):
 			// []struct{ fields }{ cases }: skip the type's braces.

@@ -86,6 +86,7 @@ const (
 	Emptied     Kind = "emptied"     // a test's body emptied
 	Bypassed    Kind = "bypassed"    // a test's assertions kept from failing it: an early return, a caught failure
 	Excluded    Kind = "excluded"    // the file kept out of the build: a Go build constraint, a Rust cfg
+	SelfUpdate  Kind = "self-update" // expected output (golden files, snapshots) rewritten from the code on every run
 	Weakened    Kind = "weakened"    // a test with fewer real assertions
 	Trivialized Kind = "trivialized" // a test with trivially true assertions in place of real ones
 	Helpers     Kind = "helpers"     // real assertions removed outside the tests
@@ -94,7 +95,7 @@ const (
 
 // critical reports whether a problem of kind k is critical (else high).
 func (k Kind) critical() bool {
-	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded
+	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded || k == SelfUpdate
 }
 
 // Problem is one thing a change does to a file's tests.
@@ -330,6 +331,8 @@ func describe(ps []Problem) string {
 			parts = append(parts, fmt.Sprintf("makes %s (line %d) pass whatever happens: it %s", p.Test, p.Line, p.How))
 		case Excluded:
 			parts = append(parts, fmt.Sprintf("keeps every test of the file from running: it %s (line %d)", p.How, p.Line))
+		case SelfUpdate:
+			parts = append(parts, fmt.Sprintf("makes its expectations agree with whatever the code does: it %s (line %d)", p.How, p.Line))
 		case SkipAdded:
 			if p.Test != "" {
 				parts = append(parts, fmt.Sprintf("adds %s to %s (line %d)", plural(p.After-p.Before, "skip"), p.Test, p.Line))

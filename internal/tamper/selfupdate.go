@@ -1,0 +1,54 @@
+package tamper
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// A test that compares with expected output kept in a file (a golden
+// file, a snapshot) passes whatever the code does when it writes that
+// file first: go test's -update flag made true by default, *update =
+// true, UPDATE_GOLDEN, INSTA_UPDATE or INSTA_FORCE_PASS set from the test
+// itself. No assertion changes; the expectations rewrite themselves from
+// the code on every run.
+
+var (
+	updateFlagRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bflag\.Bool(?:Var)?\((?:[^,]*,\s*)?"([\w.-]+)"\s*,\s*true\b`)
+	})
+	updateSetRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:var\s+)?\*?(\w+)\s*:?=\s*(?:true|True|1)\s*;?$`)
+	})
+	updateNameRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:update|update[_-]?goldens?|update[_-]?snapshots?|update[_-]?snaps|goldens?|golden[_-]?update|regen(?:erate)?|rewrite|bless|overwrite|accept|record)$`)
+	})
+	updateEnvRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:Setenv|set_var|environ\[|environ\.setdefault\(|putenv\(|setenv\(|process\.env\.|process\.env\[|ENV\[|setProperty\()\W*(\w*(?:UPDATE|GOLDEN|SNAPSHOT|INSTA_FORCE_PASS|BLESS|REGENERATE|TRYBUILD)\w*)`)
+	})
+)
+
+// selfUpdate says how a change makes a test file's expected output
+// rewrite itself on every run, and at which line after it; "" when it
+// does not.
+func selfUpdate(bsrc, asrc string) (string, int) {
+	if !strings.Contains(asrc, "true") && !strings.Contains(asrc, "True") && !strings.ContainsAny(asrc, "1") &&
+		!strings.Contains(asrc, "env") && !strings.Contains(asrc, "ENV") {
+		return "", 0
+	}
+	for _, l := range marked(bsrc, asrc) {
+		if !l.added {
+			continue
+		}
+		if m := updateFlagRe().FindStringSubmatch(l.text); m != nil && updateNameRe().MatchString(strings.TrimLeft(m[1], "-")) {
+			return "makes the -" + m[1] + " flag true by default (`" + clip(l.text, 60) + "`), so the expected output is rewritten from the code on every run", l.n
+		}
+		if m := updateSetRe().FindStringSubmatch(l.text); m != nil && updateNameRe().MatchString(m[1]) {
+			return "sets " + m[1] + " (`" + clip(l.text, 60) + "`), so the expected output is rewritten from the code on every run", l.n
+		}
+		if m := updateEnvRe().FindStringSubmatch(l.text); m != nil {
+			return "sets " + m[1] + " from the test (`" + clip(l.text, 60) + "`), so the expected output is rewritten, or its check passed, on every run", l.n
+		}
+	}
+	return "", 0
+}
