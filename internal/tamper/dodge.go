@@ -301,12 +301,16 @@ func passedOver(lang, bsrc, asrc string) (at []int, conds []string) {
 		return nil, nil
 	}
 	ls := marked(bsrc, asrc)
+	var tables map[string]table // read when first needed
 	for i, l := range ls {
 		if !l.added {
 			continue
 		}
 		cond := passOver(lang, ls, i)
-		if cond == "" {
+		if cond != "" && tables == nil {
+			tables = fileTables(asrc)
+		}
+		if cond == "" || !overCases(ls, i, cond, tables) {
 			continue
 		}
 		// A return must leave checks behind it; a continue leaves the
@@ -334,7 +338,7 @@ var (
 			"js":     regexp.MustCompile(`\.not\.toThrow|\.resolves\.`),
 			"ruby":   regexp.MustCompile(`(?:not_to|to_not)\s+raise_error|assert_nothing_raised`),
 			"java":   regexp.MustCompile(`assertDoesNotThrow\(|doesNotThrowAnyException\(`),
-			"go":     regexp.MustCompile(`\.NoError\(|^if err != nil \{`),
+			"go":     regexp.MustCompile(`\b(?:assert|require|s|r|a)\.NoError\(|^if err != nil \{$`),
 			"rust":   regexp.MustCompile(`\.is_ok\(\)|\.is_some\(\)`),
 			"python": regexp.MustCompile(`^assert\s+\w+(?:\.\w+)*\s*$|\bis not None\b`),
 		}
@@ -344,7 +348,7 @@ var (
 			"js":     regexp.MustCompile(`[^t]\.toThrow|^[^.]*\.toThrow|\.rejects\.`),
 			"ruby":   regexp.MustCompile(`\bto\s+raise_error|assert_raises`),
 			"java":   regexp.MustCompile(`assertThrows\(|assertThatThrownBy\(|isThrownBy\(`),
-			"go":     regexp.MustCompile(`\.Error\(|^if err == nil \{`),
+			"go":     regexp.MustCompile(`\b(?:assert|require|s|r|a)\.Error\(|^if err == nil \{$`),
 			"rust":   regexp.MustCompile(`\.is_err\(\)|\.is_none\(\)`),
 			"python": regexp.MustCompile(`raises\(|assertRaises`),
 		}
@@ -375,4 +379,77 @@ func inverted(lang string, gone, added []string) string {
 		}
 	}
 	return ""
+}
+
+// caseHead finds a line that runs a test over cases: a loop over a
+// table, an each, a parametrized function; the group is what it runs
+// over, when it names it.
+var caseHead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\brange\s+([\w.]+)|^for\b.*\b(?:in|of)\s+&?([\w.]+)|([\w.\]]+)\.(?:each|forEach|each_with_index)\b|\.each\(\s*([\w.]*)|\.each\x60|\bfor\s*\(.*\bof\s+([\w.]+)`)
+})
+
+// caseName matches the name of a table of cases.
+var caseName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i:tests|cases|table|examples|scenarios|vectors|params|inputs)$|^(?:tt|tc|tcs)$|^[A-Z][A-Z0-9_]+$|\]$`)
+})
+
+// overCases reports whether the exit at line i of ls is inside a test's
+// run over its cases (a loop over a table of cases, an each, a
+// parametrized function) and its condition names what the run binds: it
+// passes over some of the cases. Exits in loops over other data (a
+// syntax tree's nodes, a file's lines) are the test's own logic.
+func overCases(ls []line, i int, cond string, tables map[string]table) bool {
+	words := map[string]bool{}
+	for _, w := range tokens(cond) {
+		if isWord(firstRune(w)) {
+			words[w] = true
+		}
+	}
+	shares := func(s string) bool {
+		for _, w := range tokens(s) {
+			switch w {
+			case "for", "range", "in", "of", "_", "do", "each", "const", "let", "var", "def", "self", "t", "testing", "T", "func", "async", "test", "it":
+				continue
+			}
+			if isWord(firstRune(w)) && words[w] {
+				return true
+			}
+		}
+		return false
+	}
+	ind := ls[i].ind
+	for k := i - 1; k >= 0 && i-k <= maxSegLines; k-- {
+		l := ls[k]
+		if l.ind >= ind {
+			continue
+		}
+		ind = l.ind
+		if strings.HasPrefix(l.text, "def ") || strings.HasPrefix(l.text, "async def ") {
+			// A parametrized Python test: its arguments are the case.
+			for j := k - 1; j >= 0 && k-j <= 20 && ls[j].ind == l.ind; j-- {
+				if strings.Contains(ls[j].text, "parametrize(") {
+					return shares(l.text)
+				}
+			}
+			return false
+		}
+		m := caseHead().FindStringSubmatch(l.text)
+		if m == nil {
+			if strings.HasPrefix(l.text, "func ") {
+				return false
+			}
+			continue
+		}
+		over := ""
+		for _, g := range m[1:] {
+			if g != "" {
+				over = g
+			}
+		}
+		base := over[strings.LastIndex(over, ".")+1:]
+		if (over == "" || caseName().MatchString(base) || tables[base].cases != nil) && shares(l.text) {
+			return true
+		}
+	}
+	return false
 }

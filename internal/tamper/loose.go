@@ -100,7 +100,7 @@ func placeheld(gone, added []string) string {
 // ifCond finds the condition of an if that opens a block: Go's if c {,
 // JavaScript's if (c) {.
 var ifCond = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^if\s*(\()?(.+?)\)?\s*\{$`)
+	return regexp.MustCompile(`^if\s*(?:\((.+)\)|(.+?))\s*\{$`)
 })
 
 // narrowed says how a change narrowed the condition under which a check
@@ -109,7 +109,7 @@ func narrowed(lang string, gone, added []string) string {
 	conds := map[string]bool{}
 	for _, g := range gone {
 		if m := ifCond().FindStringSubmatch(g); m != nil && (lang == "go" || lang == "js" || lang == "java" || lang == "rust") {
-			conds[squash(m[2])] = true
+			conds[squash(m[1]+m[2])] = true
 		}
 		if c, ok := strings.CutPrefix(g, "assert "); ok && lang == "python" {
 			conds["py:"+squash(c)] = true
@@ -117,11 +117,14 @@ func narrowed(lang string, gone, added []string) string {
 	}
 	for _, a := range added {
 		if m := ifCond().FindStringSubmatch(a); m != nil {
-			c := squash(m[2])
+			c := squash(m[1] + m[2])
 			for g := range conds {
 				if x, ok := strings.CutPrefix(c, g+"&&"); ok || strings.HasSuffix(c, "&&"+g) {
 					if !ok {
 						x = strings.TrimSuffix(c, "&&"+g)
+					}
+					if !blind(x, g) {
+						continue // a condition on the values: the test's own logic
 					}
 					return "fails only when `" + clip(x, 40) + "` holds too (`" + clip(a, 60) + "`)"
 				}
@@ -130,7 +133,7 @@ func narrowed(lang string, gone, added []string) string {
 		if c, ok := strings.CutPrefix(a, "assert "); ok && lang == "python" {
 			c = squash(c)
 			for g := range conds {
-				if x, ok := strings.CutPrefix(c, strings.TrimPrefix(g, "py:")+"or"); ok && strings.HasPrefix(g, "py:") {
+				if x, ok := strings.CutPrefix(c, strings.TrimPrefix(g, "py:")+"or"); ok && strings.HasPrefix(g, "py:") && blind(x, strings.TrimPrefix(g, "py:")) {
 					return "accepts `" + clip(x, 40) + "` as well (`" + clip(a, 60) + "`)"
 				}
 			}
@@ -172,4 +175,19 @@ func coarse(added []string) string {
 		}
 	}
 	return ""
+}
+
+// blind reports whether condition x, joined to a check's condition c,
+// narrows the check whatever the values: a constant, the environment, a
+// -short run, or c's own negation (c && !c never holds).
+func blind(x, c string) bool {
+	switch strings.TrimLeft(x, "!(") {
+	case "false", "False", "true", "True", "0", "1", "nil", "None":
+		return true
+	}
+	if strings.Contains(x, "testing.Short()") || envRead().MatchString(x) || strings.Contains(x, "runtime.GOOS") {
+		return true
+	}
+	neg := strings.NewReplacer("!=", "==", "==", "!=", "<=", ">", ">=", "<", "<", ">=", ">", "<=").Replace(c)
+	return squash(x) == squash(neg) || squash(x) == "!("+squash(c)+")" || squash(x) == "!"+squash(c)
 }

@@ -317,7 +317,22 @@ var tableStarts = sync.OnceValue(func() *regexp.Regexp {
 // tableCases returns the cases of the tables in text (a test's prelude and
 // source), each with its white space removed, in order.
 func tableCases(text string) []string {
-	var out []string
+	out, _ := readTables(text)
+	return out
+}
+
+// readTables is tableCases, and whether every table it found closes in
+// text: a test's text is clipped (maxSegLines), and a table cut there is
+// not a table that lost its cases.
+func readTables(text string) (out []string, whole bool) {
+	whole = true
+	cut := func(s string, end byte) []string {
+		e := elements(s, end)
+		if e == nil {
+			whole = false
+		}
+		return e
+	}
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "#[case(") || strings.HasPrefix(t, "#[test_case(") || strings.HasPrefix(t, "@pytest.param(") {
@@ -327,7 +342,7 @@ func tableCases(text string) []string {
 	for _, m := range tableStarts().FindAllStringIndex(text, 16) {
 		rest := text[m[1]:]
 		head := text[m[0]:m[1]]
-		if strings.HasPrefix(head, "[]") && !strings.Contains(head, "struct") && !strings.HasSuffix(strings.TrimRight(text[:m[0]], " \t"), "=") {
+		if basicSlice(head) && !strings.HasSuffix(strings.TrimRight(text[:m[0]], " \t"), "=") {
 			// []string{"a", "b"} as an argument is a value the test
 			// expects, not a table of cases: changing it is changing
 			// the expectation (judged at the Stop).
@@ -347,16 +362,16 @@ func tableCases(text string) []string {
 			rest = rest[1:]
 			fallthrough
 		case strings.HasSuffix(head, "{"):
-			out = append(out, elements(rest, '}')...)
+			out = append(out, cut(rest, '}')...)
 		case strings.HasSuffix(head, "parametrize("):
 			// the cases are the second argument
-			if args := elements(rest, ')'); len(args) >= 2 && args[1] != "" && (args[1][0] == '[' || args[1][0] == '(') {
-				out = append(out, elements(args[1][1:], closerOf(args[1][0]))...)
+			if args := cut(rest, ')'); len(args) >= 2 && args[1] != "" && (args[1][0] == '[' || args[1][0] == '(') {
+				out = append(out, cut(args[1][1:], closerOf(args[1][0]))...)
 			}
 		case strings.HasSuffix(head, "each("):
 			a := strings.TrimLeft(rest, " \t\n")
 			if a != "" && a[0] == '[' {
-				out = append(out, elements(a[1:], ']')...)
+				out = append(out, cut(a[1:], ']')...)
 			}
 		case strings.HasSuffix(head, "each\x60"):
 			if k := strings.IndexByte(rest, '`'); k >= 0 {
@@ -369,11 +384,11 @@ func tableCases(text string) []string {
 			}
 		default: // @ValueSource(ints = {1, 2}), @CsvSource({"a, 1", …})
 			if k := strings.IndexByte(rest, '{'); k >= 0 && k < strings.IndexByte(rest+")", ')') {
-				out = append(out, elements(rest[k+1:], '}')...)
+				out = append(out, cut(rest[k+1:], '}')...)
 			}
 		}
 	}
-	return out
+	return out, whole
 }
 
 func closerOf(c byte) byte {
@@ -472,8 +487,9 @@ func squeeze(s string) string {
 // casesDropped says how a change removed cases from a test's tables: the
 // case count went down and a case of before is gone. "" when not.
 func casesDropped(before, after string) string {
-	b, a := tableCases(before), tableCases(after)
-	if len(a) >= len(b) {
+	b := tableCases(before)
+	a, whole := readTables(after)
+	if len(a) >= len(b) || !whole {
 		return ""
 	}
 	have := map[string]int{}
@@ -493,4 +509,19 @@ func casesDropped(before, after string) string {
 		return "drops " + what + " of its table of " + plural(len(b), "case") + " (`" + clip(c, 60) + "`)"
 	}
 	return ""
+}
+
+// basicSlice reports whether the head of a Go composite literal is a
+// slice of a basic type: []string{…}, []int{…}.
+func basicSlice(head string) bool {
+	t, ok := strings.CutPrefix(strings.TrimSuffix(strings.TrimSpace(head), "{"), "[]")
+	if !ok {
+		return false
+	}
+	switch strings.TrimSpace(t) {
+	case "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+		"byte", "rune", "float32", "float64", "bool", "any", "error":
+		return true
+	}
+	return false
 }
