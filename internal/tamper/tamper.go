@@ -30,7 +30,25 @@
 //     never calls m.Run, an init in a test file that calls os.Exit (a new
 //     file too: testmain.go);
 //   - makes a test expect the failure it checks against (#[should_panic],
-//     @Test(expected = …) or test.failing added);
+//     @Test(expected = …) or test.failing added, not.toThrow made toThrow,
+//     NoError made Error, is_ok made is_err);
+//   - makes a test check a stub of its own (the method its assertion calls
+//     stubbed to return what it expects), run its assertions where they
+//     fail nothing (a testing.T of its own, a goroutine, promise or timer
+//     nobody waits for, a closure never called, contextlib.suppress, a
+//     catch-all except or a catch that does not rethrow, a Python assert
+//     of a tuple), pass over some of its cases (a return or continue under
+//     a condition on the case, in a run over a table), or builds it only
+//     under a Rust cfg cargo test does not set (dodge.go, stubs.go);
+//   - makes expected output rewrite itself on every run (-update true by
+//     default, INSTA_FORCE_PASS set from the test: selfupdate.go);
+//   - checks less with as many assertions in the ways round 2 added
+//     (loose.go, cases.go): a snapshot, an inequality, a length, a partial
+//     match or a wide tolerance in place of an exact check, a placeholder
+//     (mock.ANY, expect.any) in place of an expected value, a field left
+//     out of a comparison, the failure condition narrowed by a constant or
+//     the environment, a table's cases sliced or dropped from a table kept
+//     beside the tests;
 //   - removes assertions from helpers, fixtures or setup, or makes them
 //     trivially true.
 //
@@ -46,7 +64,7 @@
 // lets named tests of named files change.
 //
 // Deleting, skipping, emptying or bypassing a test (expecting its failure
-// included) is critical; fewer, trivial or loosened assertions are high.
+// included) and expectations that rewrite themselves are critical; fewer, trivial or loosened assertions are high.
 // The judged change may also come from a Bash command that rewrites a test
 // file with text pre-tool-call can read (a heredoc, cp of a file):
 // [JudgeWrite]. The rule denies both; the
@@ -103,7 +121,7 @@ type Problem struct {
 	Kind Kind
 	// Test is the test's name in the style of package testscan. For a
 	// SkipAdded it is the test whose source changed when only one did;
-	// for Excluded, Helpers and HelperTrue it is "".
+	// for Excluded, SelfUpdate, Helpers and HelperTrue it is "".
 	Test string
 	// Line is the test's line: in the file before the change for a
 	// removed test, after it otherwise. Without a test, Line to End are
@@ -115,8 +133,8 @@ type Problem struct {
 	// assertions outside the tests for SkipAdded, Helpers and HelperTrue.
 	Before, After int
 	// How says how a Bypassed test is kept from failing, how a Weakened
-	// one's exact checks were loosened, or how an Excluded file is kept
-	// out of the build.
+	// one's exact checks were loosened, how an Excluded file is kept out
+	// of the build, or how a SelfUpdate rewrites expected output.
 	How string
 }
 
