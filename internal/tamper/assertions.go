@@ -152,6 +152,7 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 	if len(gone) == 0 {
 		return ""
 	}
+	gone, added = unflipped(gone, added)
 	exact, weaker := 0, ""
 	// A length checked against a number is exact where it was the
 	// check: only in place of a check of the whole value is it weaker.
@@ -292,4 +293,46 @@ func exactGone(lang string, gone []string) bool {
 		}
 	}
 	return false
+}
+
+// unflipped leaves out of gone and added the assertions whose operator
+// alone was negated (assert x == 6 → assert x != 6, toBe(6) →
+// not.toBe(6)): the same operands, the opposite expectation. Like an
+// expected value changed inside its assertion, that is judged at the
+// Stop, which knows whether the test failed before (expectation_bent);
+// an inequality with another value (== 6 → != 5) stays a weakening.
+func unflipped(gone, added []string) ([]string, []string) {
+	flips := strings.NewReplacer(" == ", " != ", ".toBe(", ".not.toBe(", ".toEqual(", ".not.toEqual(", "to eq(", "not_to eq(",
+		"assertEqual(", "assertNotEqual(", "assertEquals(", "assertNotEquals(", "assert_eq!(", "assert_ne!(", ".Equal(", ".NotEqual(")
+	flipped := map[string]int{}
+	for _, g := range gone {
+		if f := flips.Replace(g); f != g {
+			flipped[f]++
+		}
+	}
+	if len(flipped) == 0 {
+		return gone, added
+	}
+	var keptA []string
+	undo := map[string]int{}
+	for _, a := range added {
+		if flipped[a] > 0 {
+			flipped[a]--
+			undo[a]++
+			continue
+		}
+		keptA = append(keptA, a)
+	}
+	if len(undo) == 0 {
+		return gone, added
+	}
+	var keptG []string
+	for _, g := range gone {
+		if f := flips.Replace(g); undo[f] > 0 {
+			undo[f]--
+			continue
+		}
+		keptG = append(keptG, g)
+	}
+	return keptG, keptA
 }

@@ -61,61 +61,80 @@ func casesSliced(before, after string) string {
 // CASES = [, const cases = [, var cases = []struct{…}{, static CASES:
 // &[…] = &[.
 var namedTableRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(?:(?:export\s+)?(?:const|let|var|static|pub\s+const|pub\s+static)\s+)?([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:&|vec!|Object\.freeze\(|tuple\(|list\()?\s*(\[|\()|(?m)^var\s+([A-Za-z_]\w*)\s*=\s*\[\]\s*(?:struct\s*\{|\w)`)
+	return regexp.MustCompile(`^[ \t]*(?:(?:export\s+)?(?:const|let|var|static|pub\s+const|pub\s+static)\s+)?([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:&|vec!|Object\.freeze\(|tuple\(|list\()?\s*(\[|\()|^var\s+([A-Za-z_]\w*)\s*=\s*\[\]\s*(?:struct\s*\{|\w)`)
 })
 
 // inlineTableRe finds a table written inline where its loop starts, in
 // the file around the tests: [[1, 2], [3, 4]].each do |a, b|.
 var inlineTableRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(\[.*\])\s*\.(?:each|forEach|each_with_index|map)\b`)
+	return regexp.MustCompile(`^[ \t]*(\[.*\])\s*\.(?:each|forEach|each_with_index|map)\b`)
 })
 
-// fileTables returns the tables of cases of a file's text outside its
-// tests (the cases of each, white space removed), by name; an inline
-// table's name is its line's text after the table.
+// fileTables returns the tables of cases of a file's text (the cases of
+// each, white space removed), by name; an inline table's name is its
+// line's text after the table. Read line by line: the patterns run only on
+// a line that may hold a table.
 func fileTables(src string) map[string]table {
 	out := map[string]table{}
-	lineAt := func(off int) int { return strings.Count(src[:off], "\n") + 1 }
-	for _, m := range namedTableRe().FindAllStringSubmatchIndex(src, 64) {
-		if m[2] >= 0 {
-			name := src[m[2]:m[3]]
-			closer := byte(']')
-			if src[m[4]] == '(' {
-				closer = ')'
-			}
-			if cs := elements(src[m[5]:], closer); len(cs) >= 2 {
-				out[name] = table{cs, lineAt(m[0])}
-			}
+	off, n := 0, 0
+	for l := range strings.Lines(src) {
+		at, num := off, n+1
+		off, n = off+len(l), n+1
+		if !strings.Contains(l, "=") && !strings.Contains(l, "].") {
 			continue
 		}
-		name := src[m[6]:m[7]]
-		rest := src[m[1]:]
-		if strings.Contains(src[m[0]:m[1]], "struct") {
-			k := matching(rest, '{', '}')
-			if k < 0 {
+		if mayTable(l) {
+			if m := namedTableRe().FindStringSubmatchIndex(l); m != nil {
+				if t, ok := readNamed(src[at:], l, m); ok {
+					out[t.name] = table{t.cases, num}
+				}
 				continue
 			}
-			rest = strings.TrimLeft(rest[k+1:], " \t")
-		} else if k := strings.IndexByte(rest, '{'); k >= 0 {
-			rest = rest[k:]
 		}
-		if strings.HasPrefix(rest, "{") {
-			if cs := elements(rest[1:], '}'); len(cs) >= 2 {
-				out[name] = table{cs, lineAt(m[0])}
+		if strings.Contains(l, "].") {
+			if m := inlineTableRe().FindStringSubmatchIndex(l); m != nil {
+				rest := strings.TrimRight(l[m[3]:], "\r\n")
+				if cs := elements(l[m[2]+1:m[3]]+"]", ']'); len(cs) >= 2 {
+					out[squash(rest)] = table{cs, num}
+				}
 			}
-		}
-	}
-	for _, m := range inlineTableRe().FindAllStringSubmatchIndex(src, 64) {
-		t := src[m[2]+1 : m[3]]
-		end := strings.IndexByte(src[m[3]:], '\n')
-		if end < 0 {
-			end = len(src) - m[3]
-		}
-		if cs := elements(t+"]", ']'); len(cs) >= 2 {
-			out[squash(src[m[3]:m[3]+end])] = table{cs, lineAt(m[0])}
 		}
 	}
 	return out
+}
+
+// namedTable is a named table read from its line.
+type namedTable struct {
+	name  string
+	cases []string
+}
+
+// readNamed reads the named table whose first line l, at the start of
+// text, namedTableRe matched at m.
+func readNamed(text, l string, m []int) (namedTable, bool) {
+	if m[2] >= 0 {
+		closer := byte(']')
+		if l[m[4]] == '(' {
+			closer = ')'
+		}
+		cs := elements(text[m[5]:], closer)
+		return namedTable{l[m[2]:m[3]], cs}, len(cs) >= 2
+	}
+	rest := text[m[1]:]
+	if strings.Contains(l[m[0]:m[1]], "struct") {
+		k := matching(rest, '{', '}')
+		if k < 0 {
+			return namedTable{}, false
+		}
+		rest = strings.TrimLeft(rest[k+1:], " \t")
+	} else if k := strings.IndexByte(rest, '{'); k >= 0 {
+		rest = rest[k:]
+	}
+	if !strings.HasPrefix(rest, "{") {
+		return namedTable{}, false
+	}
+	cs := elements(rest[1:], '}')
+	return namedTable{l[m[6]:m[7]], cs}, len(cs) >= 2
 }
 
 // table is a table of cases and the line it starts on.
@@ -215,4 +234,20 @@ func cfgGated(lang, before, after string) string {
 		}
 	}
 	return ""
+}
+
+// mayTable reports whether line l assigns what may be a table: what
+// follows its first = opens a list, a tuple or a slice literal.
+func mayTable(l string) bool {
+	k := strings.IndexByte(l, '=')
+	if k < 0 || k+1 < len(l) && (l[k+1] == '=' || l[k+1] == '>') {
+		return false
+	}
+	rest := strings.TrimLeft(l[k+1:], " \t")
+	for _, p := range []string{"[", "(", "&[", "vec![", "Object.freeze(", "tuple(", "list("} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -116,13 +116,17 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 		gained += a.real(j)
 	}
 	probs = append(probs, fileTablesDropped(b, a, pairs, probs)...)
-	probs = append(probs, passesOver(b, a, pairs, probs)...)
+	var fileLines []line // the file's lines after the change, marked added or not
+	if mayUpdate(asrc) || strings.Contains(asrc, "continue") || strings.Contains(asrc, "return") || strings.Contains(asrc, "next") {
+		fileLines = marked(bsrc, asrc)
+	}
+	probs = append(probs, passesOver(b, a, pairs, probs, fileLines)...)
 	if len(af.Tests) > 0 {
 		if how, line := excluded(bf.Lang, bsrc, asrc); how != "" {
 			probs = append(probs, Problem{Kind: Excluded, Line: line, How: how})
 		}
 	}
-	if how, line := selfUpdate(bsrc, asrc); how != "" {
+	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
 		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
 	first, last := changed(bsrc, asrc)
@@ -227,8 +231,8 @@ func fileTablesDropped(b, a *side, pairs [][2]int, probs []Problem) []Problem {
 // passesOver reports the tests in which the change added a return or a
 // continue under a condition (see passedOver), one problem a test; tests
 // already in probs are not reported twice.
-func passesOver(b, a *side, pairs [][2]int, probs []Problem) []Problem {
-	at, conds := passedOver(b.f.Lang, b.src, a.src)
+func passesOver(b, a *side, pairs [][2]int, probs []Problem, ls []line) []Problem {
+	at, conds := passedOver(b.f.Lang, ls, a.src)
 	if len(at) == 0 {
 		return nil
 	}

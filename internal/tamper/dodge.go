@@ -63,7 +63,7 @@ func dodged(lang, before, after string) string {
 	if how := inverted(lang, gone, added); how != "" {
 		return how
 	}
-	if how := stubbed(lang, ls); how != "" {
+	if how := stubbed(lang, ls, before); how != "" {
 		return how
 	}
 	minInd := ls[0].ind
@@ -76,7 +76,7 @@ func dodged(lang, before, after string) string {
 		}
 		rest := ls[i+1:]
 		switch {
-		case lang == "go" && (strings.Contains(l.text, "&testing.T{}") || strings.Contains(l.text, "new(testing.T)")):
+		case lang == "go" && fakeT(l.text):
 			return "runs its assertions on a testing.T of its own, which fails nothing (`" + clip(l.text, 60) + "`)"
 		case lang == "python" && tupleAssert(l.text):
 			return "asserts a tuple, which is always true (`" + clip(l.text, 60) + "`)"
@@ -291,16 +291,12 @@ var (
 	})
 )
 
-// passedOver returns the lines of the file after a change (1-based) where
+// passedOver returns the lines ls of the file after a change (1-based) where
 // it added a return or continue under a condition, with the condition:
 // a test, or one of its cases, that stops there checks nothing more.
 // Read over the whole file, not test by test: in a table-driven test the
 // loop is in the parent and the assertions in its subtests.
-func passedOver(lang, bsrc, asrc string) (at []int, conds []string) {
-	if !strings.Contains(asrc, "continue") && !strings.Contains(asrc, "return") && !strings.Contains(asrc, "next") {
-		return nil, nil
-	}
-	ls := marked(bsrc, asrc)
+func passedOver(lang string, ls []line, asrc string) (at []int, conds []string) {
 	var tables map[string]table // read when first needed
 	for i, l := range ls {
 		if !l.added {
@@ -450,6 +446,34 @@ func overCases(ls []line, i int, cond string, tables map[string]table) bool {
 		if (over == "" || caseName().MatchString(base) || tables[base].cases != nil) && shares(l.text) {
 			return true
 		}
+	}
+	return false
+}
+
+// fakeTRe finds a testing.T made by the test itself.
+var fakeTRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&testing\.T\{\}|new\(testing\.T\)`)
+})
+
+// fakeT reports whether Go statement s makes the test's assertions report
+// to a testing.T of its own, where they fail nothing: t itself replaced
+// (t = &testing.T{}), an assert.New or require.New on one, or an
+// assertion handed one whose result goes nowhere. A testing.T made to
+// read what an assertion returns (if !assert.Equal(mockT, …) { t.Error
+// … }: a test of an assertion library) is not.
+func fakeT(s string) bool {
+	loc := fakeTRe().FindStringIndex(s)
+	if loc == nil {
+		return false
+	}
+	head := strings.TrimSpace(s[:loc[0]])
+	switch {
+	case head == "t =" || head == "t :=":
+		return true
+	case strings.HasSuffix(head, "assert.New(") || strings.HasSuffix(head, "require.New(") || strings.HasSuffix(head, "suite.Run("):
+		return true
+	case (strings.HasPrefix(head, "assert.") || strings.HasPrefix(head, "require.")) && strings.HasSuffix(head, "("):
+		return true
 	}
 	return false
 }

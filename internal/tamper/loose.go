@@ -23,6 +23,15 @@ var (
 	ignoreRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\bcmpopts\.Ignore(?:Fields|MapEntries|SliceElements)\(|\bignoringFields(?:MatchingRegexes|OfTypes)?\(|\bexcluding\(|\bexclude_fields?\b`)
 	})
+	quoted = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`]*`")
+	})
+	// dquoted are the string literals a table's text may sit in: "…"
+	// on a line, `…` over several (a ' is as often an apostrophe in a
+	// comment).
+	dquoted = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`")
+	})
 	literalRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`"[^"]*"|'[^']*'|:\w+|\b\d+(?:\.\d+)?\b`)
 	})
@@ -64,7 +73,16 @@ func placeheld(gone, added []string) string {
 			}
 		}
 	}
-	if n(placeholderRe(), added) <= n(placeholderRe(), gone) {
+	// Placeholders are read outside string literals: "/anything" is a
+	// URL's path, not RSpec's anything.
+	bare := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = quoted().ReplaceAllString(l, `""`)
+		}
+		return out
+	}
+	if n(placeholderRe(), bare(added)) <= n(placeholderRe(), bare(gone)) {
 		return ""
 	}
 	lits := map[string]int{}
@@ -87,7 +105,11 @@ func placeheld(gone, added []string) string {
 		return "" // a placeholder beside the values, not in place of one
 	}
 	for _, l := range added {
+		qs := quoted().FindAllStringIndex(l, -1)
 		for _, m := range placeholderRe().FindAllStringIndex(l, -1) {
+			if inside(qs, m[0]) {
+				continue
+			}
 			if k := fieldKeyRe().FindStringSubmatch(l[:m[0]]); k != nil && volatileRe().MatchString(k[1]) {
 				continue
 			}
@@ -190,4 +212,14 @@ func blind(x, c string) bool {
 	}
 	neg := strings.NewReplacer("!=", "==", "==", "!=", "<=", ">", ">=", "<", "<", ">=", ">", "<=").Replace(c)
 	return squash(x) == squash(neg) || squash(x) == "!("+squash(c)+")" || squash(x) == "!"+squash(c)
+}
+
+// inside reports whether offset i is in one of spans.
+func inside(spans [][]int, i int) bool {
+	for _, q := range spans {
+		if q[0] <= i && i < q[1] {
+			return true
+		}
+	}
+	return false
 }

@@ -48,7 +48,7 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 		},
 		"java": {
 			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
-			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsEntry\(`, `\.containsSubsequence\(`),
+			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsSubsequence\(`),
 			k("an inequality", `assertNotEquals\(`, `\.isNotEqualTo\(`),
 			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
 			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
@@ -65,7 +65,7 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
 			k("a snapshot, which records whatever the code returns", `\bsnaps\.Match\w*\(`, `\bcupaloy\.\w*Snapshot`, `\bautogold\.`),
 			k("a partial match", `\.(?:Contains|Subset|HasPrefix|HasSuffix)\(`, `strings\.Contains\(`),
-			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`),
+			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`, `\.Equal\(\s*t\s*,\s*(?:len\(|\d+\s*,\s*len\()`, `^if\s+len\([^)]*\)\s*!=\s*\w+\s*\{`),
 			k("a type check", `\.IsType\(`, `\.Implements\(`),
 			k("an inequality", `\.NotEqual(?:Values)?\(`),
 			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`, `^if\s+[^=!{;]*\s[<>]=?\s[^={;]*\{$`),
@@ -339,7 +339,14 @@ func readTables(text string) (out []string, whole bool) {
 			out = append(out, squeeze(t))
 		}
 	}
-	for _, m := range tableStarts().FindAllStringIndex(text, 16) {
+	var qs [][]int // the string literals: a table's text inside one is text
+	for k, m := range tableStarts().FindAllStringIndex(text, 16) {
+		if k == 0 {
+			qs = dquoted().FindAllStringIndex(text, -1)
+		}
+		if inside(qs, m[0]) {
+			continue
+		}
 		rest := text[m[1]:]
 		head := text[m[0]:m[1]]
 		if basicSlice(head) && !strings.HasSuffix(strings.TrimRight(text[:m[0]], " \t"), "=") {

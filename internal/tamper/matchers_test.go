@@ -51,10 +51,10 @@ func FuzzMatchers(f *testing.F) {
 		casesSliced(before, after)
 		ownTablesDropped(before, after)
 		tablesDropped(before, after)
-		selfUpdate(before, after)
+		selfUpdate(marked(before, after))
 		for _, lang := range []string{"go", "python", "js", "ruby", "java", "rust"} {
 			dodged(lang, before, after)
-			passedOver(lang, before, after)
+			passedOver(lang, marked(before, after), after)
 			cfgGated(lang, before, after)
 		}
 	})

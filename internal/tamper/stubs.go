@@ -2,6 +2,7 @@ package tamper
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -46,15 +47,15 @@ var interaction = sync.OnceValue(func() *regexp.Regexp {
 // stubbed says how a change made a test check a stub of its own: a stub
 // it added returns a value from the very method its assertions call, so
 // they check the stub and no longer the code. "" when it did not.
-func stubbed(lang string, ls []line) string {
+func stubbed(lang string, ls []line, before string) string {
 	for _, l := range ls {
 		if !l.added {
 			continue
 		}
 		for _, re := range stubRes()[lang] {
 			m := re.FindStringSubmatch(l.text)
-			if m == nil {
-				continue
+			if m == nil || named(before, m[1]) {
+				continue // stubbed before too (in another syntax: should → expect)
 			}
 			call := regexp.MustCompile(`\.` + regexp.QuoteMeta(m[1]) + `(?:[(),.\s]|$)`)
 			for _, a := range ls {
@@ -68,4 +69,18 @@ func stubbed(lang string, ls []line) string {
 		}
 	}
 	return ""
+}
+
+// named reports whether text names method m as a stub does: :m, 'm',
+// "m", .m =.
+func named(text, m string) bool {
+	for _, f := range []string{":" + m, "'" + m + "'", `"` + m + `"`, "." + m + " ="} {
+		if i := strings.Index(text, f); i >= 0 {
+			end := i + len(f)
+			if end >= len(text) || !isWord(rune(text[end])) || strings.HasSuffix(f, "=") || strings.HasSuffix(f, "'") || strings.HasSuffix(f, `"`) {
+				return true
+			}
+		}
+	}
+	return false
 }
