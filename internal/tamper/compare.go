@@ -154,7 +154,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 }
 
 func order(k Kind) int {
-	return slices.Index([]Kind{Excluded, SelfUpdate, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
+	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
 }
 
 // outside counts the real and trivially true assertions of a file that are

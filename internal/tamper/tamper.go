@@ -42,6 +42,10 @@
 //     under a Rust cfg cargo test does not set (dodge.go, stubs.go);
 //   - makes expected output rewrite itself on every run (-update true by
 //     default, INSTA_FORCE_PASS set from the test: selfupdate.go);
+//   - keeps tests from being collected or from failing through pytest's
+//     hooks and settings in conftest.py (collect_ignore, items removed in
+//     pytest_collection_modifyitems, rep.outcome = "passed"), in a new
+//     conftest.py too (pytesthooks.go);
 //   - checks less with as many assertions in the ways round 2 added
 //     (loose.go, cases.go): a snapshot, an inequality, a length, a partial
 //     match or a wide tolerance in place of an exact check, a placeholder
@@ -105,6 +109,7 @@ const (
 	Bypassed    Kind = "bypassed"    // a test's assertions kept from failing it: an early return, a caught failure
 	Excluded    Kind = "excluded"    // the file kept out of the build: a Go build constraint, a Rust cfg
 	SelfUpdate  Kind = "self-update" // expected output (golden files, snapshots) rewritten from the code on every run
+	Deselected  Kind = "deselected"  // tests kept from running or failing by a pytest hook or setting in conftest.py
 	Weakened    Kind = "weakened"    // a test with fewer real assertions
 	Trivialized Kind = "trivialized" // a test with trivially true assertions in place of real ones
 	Helpers     Kind = "helpers"     // real assertions removed outside the tests
@@ -113,7 +118,7 @@ const (
 
 // critical reports whether a problem of kind k is critical (else high).
 func (k Kind) critical() bool {
-	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded || k == SelfUpdate
+	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded || k == SelfUpdate || k == Deselected
 }
 
 // Problem is one thing a change does to a file's tests.
@@ -121,7 +126,7 @@ type Problem struct {
 	Kind Kind
 	// Test is the test's name in the style of package testscan. For a
 	// SkipAdded it is the test whose source changed when only one did;
-	// for Excluded, SelfUpdate, Helpers and HelperTrue it is "".
+	// for Excluded, SelfUpdate, Deselected, Helpers and HelperTrue it is "".
 	Test string
 	// Line is the test's line: in the file before the change for a
 	// removed test, after it otherwise. Without a test, Line to End are
@@ -134,7 +139,8 @@ type Problem struct {
 	Before, After int
 	// How says how a Bypassed test is kept from failing, how a Weakened
 	// one's exact checks were loosened, how an Excluded file is kept out
-	// of the build, or how a SelfUpdate rewrites expected output.
+	// of the build, how a SelfUpdate rewrites expected output, or how a
+	// Deselected change keeps tests from running or failing.
 	How string
 }
 
@@ -241,6 +247,11 @@ func Check(name string, before, after []byte, opt Options) *Finding {
 	}
 	f := &Finding{Path: name, Tool: opt.Tool, Tests: len(a.Tests), Was: len(b.Tests)}
 	probs := compare(as, b, a, string(before), string(after), opt)
+	if testscan.Lang(as) == "python" {
+		if how, line := pytestBypass(before, after); how != "" {
+			probs = append(probs, Problem{Kind: Deselected, Line: line, How: how})
+		}
+	}
 	if testscan.Lang(as) == "go" {
 		if how, line := runBypass(after); how != "" {
 			if was, _ := runBypass(before); was == "" {
@@ -349,6 +360,8 @@ func describe(ps []Problem) string {
 			parts = append(parts, fmt.Sprintf("makes %s (line %d) pass whatever happens: it %s", p.Test, p.Line, p.How))
 		case Excluded:
 			parts = append(parts, fmt.Sprintf("keeps every test of the file from running: it %s (line %d)", p.How, p.Line))
+		case Deselected:
+			parts = append(parts, fmt.Sprintf("keeps tests from running or from failing: it %s (line %d)", p.How, p.Line))
 		case SelfUpdate:
 			parts = append(parts, fmt.Sprintf("makes its expectations agree with whatever the code does: it %s (line %d)", p.How, p.Line))
 		case SkipAdded:
