@@ -3,7 +3,6 @@ package tamper
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // A table-driven test runs fewer of its cases without one removed from
@@ -14,14 +13,14 @@ import (
 // changing.
 
 // sliceRe finds a slice or a filter of a table.
-var sliceRe = sync.OnceValue(func() *regexp.Regexp {
+var sliceRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`\[\s*-?\d*\s*:\s*-?\d*\s*\]|\[\s*\d*\s*\.\.=?\s*\d*\s*\]|\.(?:slice|take|skip|filter|select|reject|first|last|take_while|skip_while|drop|find_all|step_by)\s*[({]|\bfilter\(|\bitertools\.islice\(|\bislice\(`)
-})
+}}
 
 // loopRe finds a line that runs a test over a table's cases.
-var loopRe = sync.OnceValue(func() *regexp.Regexp {
+var loopRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^for\b|\brange\b|parametrize\(|\.each\b|\.forEach\(|\.each\(|\.for\(|@MethodSource|\bfor\s*\(`)
-})
+}}
 
 // casesSliced says how a change made a test's loop over a table, or its
 // parametrize, take only some of the cases, or "": a line that runs the
@@ -30,7 +29,7 @@ var loopRe = sync.OnceValue(func() *regexp.Regexp {
 func casesSliced(before, after string) string {
 	gone, added := lineDiff(before, after)
 	for _, a := range added {
-		if !loopRe().MatchString(a) || !sliceRe().MatchString(a) {
+		if !loopRe.get().MatchString(a) || !sliceRe.get().MatchString(a) {
 			continue
 		}
 		have := map[string]int{}
@@ -38,7 +37,7 @@ func casesSliced(before, after string) string {
 			have[t]++
 		}
 		for _, g := range gone {
-			if !loopRe().MatchString(g) || sliceRe().MatchString(g) {
+			if !loopRe.get().MatchString(g) || sliceRe.get().MatchString(g) {
 				continue
 			}
 			kept := true
@@ -60,15 +59,15 @@ func casesSliced(before, after string) string {
 // namedTableRe finds a table of cases named at the top of a file:
 // CASES = [, const cases = [, var cases = []struct{…}{, static CASES:
 // &[…] = &[.
-var namedTableRe = sync.OnceValue(func() *regexp.Regexp {
+var namedTableRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^[ \t]*(?:(?:export\s+)?(?:const|let|var|static|pub\s+const|pub\s+static)\s+)?([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:&|vec!|Object\.freeze\(|tuple\(|list\()?\s*(\[|\()|^var\s+([A-Za-z_]\w*)\s*=\s*\[\]\s*(?:struct\s*\{|\w)`)
-})
+}}
 
 // inlineTableRe finds a table written inline where its loop starts, in
 // the file around the tests: [[1, 2], [3, 4]].each do |a, b|.
-var inlineTableRe = sync.OnceValue(func() *regexp.Regexp {
+var inlineTableRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^[ \t]*(\[.*\])\s*\.(?:each|forEach|each_with_index|map)\b`)
-})
+}}
 
 // fileTables returns the tables of cases of a file's text (the cases of
 // each, white space removed), by name; an inline table's name is its
@@ -84,7 +83,7 @@ func fileTables(src string) map[string]table {
 			continue
 		}
 		if mayTable(l) {
-			if m := namedTableRe().FindStringSubmatchIndex(l); m != nil {
+			if m := namedTableRe.get().FindStringSubmatchIndex(l); m != nil {
 				if t, ok := readNamed(src[at:], l, m); ok {
 					out[t.name] = table{t.cases, num}
 				}
@@ -92,7 +91,7 @@ func fileTables(src string) map[string]table {
 			}
 		}
 		if strings.Contains(l, "].") {
-			if m := inlineTableRe().FindStringSubmatchIndex(l); m != nil {
+			if m := inlineTableRe.get().FindStringSubmatchIndex(l); m != nil {
 				rest := strings.TrimRight(l[m[3]:], "\r\n")
 				if cs := elements(l[m[2]+1:m[3]]+"]", ']'); len(cs) >= 2 {
 					out[squash(rest)] = table{cs, num}
@@ -200,13 +199,17 @@ func ownTablesDropped(before, after string) string {
 	return ""
 }
 
-// cfgWords are the words of a Rust cfg predicate that name the platform
-// or the build a test needs, not a feature nobody turns on.
-var cfgWords = map[string]bool{
-	"unix": true, "windows": true, "target_os": true, "target_arch": true, "target_family": true,
-	"target_env": true, "target_pointer_width": true, "target_endian": true, "target_vendor": true,
-	"target_has_atomic": true, "test": true, "miri": true, "debug_assertions": true, "panic": true,
-	"all": true, "any": true, "not": true, "doc": true, "doctest": true,
+// cfgWord reports whether w, a word of a Rust cfg predicate, names the
+// platform or the build a test needs, not a feature nobody turns on. (A
+// switch, not a map: a package-level map costs every hook's start.)
+func cfgWord(w string) bool {
+	switch w {
+	case "unix", "windows", "target_os", "target_arch", "target_family", "target_env", "target_pointer_width",
+		"target_endian", "target_vendor", "target_has_atomic", "test", "miri", "debug_assertions", "panic",
+		"all", "any", "not", "doc", "doctest":
+		return true
+	}
+	return false
 }
 
 // cfgGated says how a change compiles a Rust test only under a cfg that
@@ -228,7 +231,7 @@ func cfgGated(lang, before, after string) string {
 		// Drop the quoted values: target_os = "linux".
 		bare := regexp.MustCompile(`"[^"]*"`).ReplaceAllString(pred, "")
 		for _, w := range tokens(bare) {
-			if isWord(firstRune(w)) && !cfgWords[w] {
+			if isWord(firstRune(w)) && !cfgWord(w) {
 				return "builds it only under `" + clip(l, 60) + "`, which cargo test does not set"
 			}
 		}

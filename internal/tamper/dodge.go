@@ -3,7 +3,6 @@ package tamper
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // This file reads the ways a change keeps a test's assertions from
@@ -48,9 +47,9 @@ func marked(before, after string) []line {
 
 // assertWord reports whether a line makes an assertion, in any of the
 // languages.
-var assertWord = sync.OnceValue(func() *regexp.Regexp {
+var assertWord = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`\bassert|\bexpect\b|\bexpect\(|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\brequire\.|\bself\.assert|\bshould\b|\bverify\(|\bfail\(`)
-})
+}}
 
 // dodged says how the change from test text before to after (its
 // attributes and source) keeps its assertions from failing it, or "".
@@ -80,15 +79,15 @@ func dodged(lang, before, after string) string {
 			return "runs its assertions on a testing.T of its own, which fails nothing (`" + clip(l.text, 60) + "`)"
 		case lang == "python" && tupleAssert(l.text):
 			return "asserts a tuple, which is always true (`" + clip(l.text, 60) + "`)"
-		case lang == "python" && suppressRe().MatchString(l.text) && holdsAssert(blockOf(l, rest)):
+		case lang == "python" && suppressRe.get().MatchString(l.text) && holdsAssert(blockOf(l, rest)):
 			return "swallows its assertion failures (`" + clip(l.text, 60) + "`)"
-		case lang == "python" && catchAllRe().MatchString(l.text) && triedAssert(ls[:i], l.ind, "try:") && !reraises(blockOf(l, rest)):
+		case lang == "python" && catchAllRe.get().MatchString(l.text) && triedAssert(ls[:i], l.ind, "try:") && !reraises(blockOf(l, rest)):
 			return "swallows its assertion failures (`" + clip(l.text, 60) + "` around them)"
 		case lang == "js" && strings.Contains(l.text, "catch") && strings.HasPrefix(l.text, "}") && triedAssert(ls[:i], l.ind, "try {", "try{") && !reraises(blockOf(l, rest)):
 			return "swallows its assertion failures (a catch that does not rethrow them)"
 		case lang == "go" && strings.HasPrefix(l.text, "go func(") && holdsAssert(blockOf(l, rest)) && !waits(ls):
 			return "moves its assertions into a goroutine the test does not wait for"
-		case lang == "js" && timerRe().MatchString(l.text) && holdsAssert(blockOf(l, rest)) && !waits(ls):
+		case lang == "js" && timerRe.get().MatchString(l.text) && holdsAssert(blockOf(l, rest)) && !waits(ls):
 			return "moves its assertions into a timer callback that runs after the test ends"
 		case lang == "js" && strings.Contains(l.text, ".then(") && !strings.HasPrefix(l.text, "return") && !strings.HasPrefix(l.text, "await") &&
 			!strings.Contains(l.text, "= await") && holdsAssert(blockOf(l, rest)) && !waits(ls):
@@ -119,7 +118,7 @@ func blockOf(l line, rest []line) string {
 	return b.String()
 }
 
-func holdsAssert(s string) bool { return assertWord().MatchString(s) }
+func holdsAssert(s string) bool { return assertWord.get().MatchString(s) }
 
 // triedAssert reports whether the lines before a catch at indentation ind
 // open a try (one of opens, at that indentation) whose block holds an
@@ -175,15 +174,15 @@ func waits(ls []line) bool {
 }
 
 var (
-	suppressRe = sync.OnceValue(func() *regexp.Regexp {
+	suppressRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`^with\s+(?:contextlib\.)?suppress\(.*\b(?:AssertionError|Exception|BaseException)\b`)
-	})
-	catchAllRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	catchAllRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`^except\s*(?::|(?:\(?\s*)(?:Exception|BaseException)\b)`)
-	})
-	timerRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	timerRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:setTimeout|setImmediate|queueMicrotask|process\.nextTick)\(`)
-	})
+	}}
 )
 
 // tupleAssert reports whether Python statement s asserts a parenthesised
@@ -203,7 +202,7 @@ func tupleAssert(s string) bool {
 
 // closureRe finds a named closure's definition: Go's check := func(,
 // Rust's let check = ||, JavaScript's const check = () =>, a nested def.
-var closureRe = sync.OnceValue(func() map[string]*regexp.Regexp {
+var closureRe = &lazy[map[string]*regexp.Regexp]{f: func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
 		"go":     regexp.MustCompile(`^(\w+)\s*:?=\s*func\(`),
 		"rust":   regexp.MustCompile(`^let\s+(?:mut\s+)?(\w+)\s*=\s*(?:move\s*)?\|`),
@@ -211,11 +210,11 @@ var closureRe = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"python": regexp.MustCompile(`^(?:async\s+)?def\s+(\w+)\(`),
 		"ruby":   regexp.MustCompile(`^(\w+)\s*=\s*(?:lambda|->|proc)\b`),
 	}
-})
+}}
 
 // closureName returns the name of the closure line s defines, or "".
 func closureName(lang, s string) string {
-	re := closureRe()[lang]
+	re := closureRe.get()[lang]
 	if re == nil {
 		return ""
 	}
@@ -249,7 +248,7 @@ func called(ls []line, def int, name string) bool {
 func passOver(lang string, ls []line, i int) string {
 	l := ls[i]
 	cond := ""
-	for _, re := range inlineExits() {
+	for _, re := range inlineExits.get() {
 		if m := re.FindStringSubmatch(l.text); m != nil {
 			cond = m[1]
 			break
@@ -257,11 +256,11 @@ func passOver(lang string, ls []line, i int) string {
 	}
 	if cond == "" && i > 0 && ls[i-1].added && ls[i-1].ind < l.ind &&
 		exitWord(lang, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(l.text, "}")), ";"))) {
-		if m := ifRe().FindStringSubmatch(ls[i-1].text); m != nil {
+		if m := ifRe.get().FindStringSubmatch(ls[i-1].text); m != nil {
 			cond = m[1]
 		}
 	}
-	if cond == "" || platformCond().MatchString(cond) || envRead().MatchString(cond) {
+	if cond == "" || platformCond.get().MatchString(cond) || envRead().MatchString(cond) {
 		return ""
 	}
 	return strings.TrimSpace(cond)
@@ -275,20 +274,20 @@ func exitWord(lang, s string) bool {
 var (
 	// inlineExits: if cond { continue }, if (cond) return;, if cond:
 	// return, next if cond, return unless cond.
-	inlineExits = sync.OnceValue(func() []*regexp.Regexp {
+	inlineExits = &lazy[[]*regexp.Regexp]{f: func() []*regexp.Regexp {
 		return []*regexp.Regexp{
 			regexp.MustCompile(`^if\s+(.+?)\s*\{\s*(?:continue|return)\s*;?\s*\}$`),
 			regexp.MustCompile(`^if\s*\((.+)\)\s*\{?\s*(?:continue|return)\s*;?\s*\}?$`),
 			regexp.MustCompile(`^if\s+(.+?)\s*:\s*(?:continue|return(?:\s+None)?)$`),
 			regexp.MustCompile(`^(?:next|return)\s+(?:if|unless)\s+(.+)$`),
 		}
-	})
-	ifRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	ifRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:if|unless)\s*\(?(.+?)\)?\s*(?:\{|:|then)?$`)
-	})
-	platformCond = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	platformCond = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`GOOS|GOARCH|cfg!\(|sys\.platform|os\.name|platform\.system|process\.platform|RUBY_PLATFORM|win_platform|testing\.Short\(\)|IS_WINDOWS|isWindows`)
-	})
+	}}
 )
 
 // passedOver returns the lines ls of the file after a change (1-based) where
@@ -329,7 +328,7 @@ func passedOver(lang string, ls []line, asrc string) (at []int, conds []string) 
 // drops one of the first for one of the second makes the test expect the
 // failure it checked against.
 var (
-	okExp = sync.OnceValue(func() map[string]*regexp.Regexp {
+	okExp = &lazy[map[string]*regexp.Regexp]{f: func() map[string]*regexp.Regexp {
 		return map[string]*regexp.Regexp{
 			"js":     regexp.MustCompile(`\.not\.toThrow|\.resolves\.`),
 			"ruby":   regexp.MustCompile(`(?:not_to|to_not)\s+raise_error|assert_nothing_raised`),
@@ -338,8 +337,8 @@ var (
 			"rust":   regexp.MustCompile(`\.is_ok\(\)|\.is_some\(\)`),
 			"python": regexp.MustCompile(`^assert\s+\w+(?:\.\w+)*\s*$|\bis not None\b`),
 		}
-	})
-	errExp = sync.OnceValue(func() map[string]*regexp.Regexp {
+	}}
+	errExp = &lazy[map[string]*regexp.Regexp]{f: func() map[string]*regexp.Regexp {
 		return map[string]*regexp.Regexp{
 			"js":     regexp.MustCompile(`[^t]\.toThrow|^[^.]*\.toThrow|\.rejects\.`),
 			"ruby":   regexp.MustCompile(`\bto\s+raise_error|assert_raises`),
@@ -348,13 +347,13 @@ var (
 			"rust":   regexp.MustCompile(`\.is_err\(\)|\.is_none\(\)`),
 			"python": regexp.MustCompile(`raises\(|assertRaises`),
 		}
-	})
+	}}
 )
 
 // inverted says how a change made a test expect the failure it checked
 // against: an expectation of success gone for one of failure.
 func inverted(lang string, gone, added []string) string {
-	ok, bad := okExp()[lang], errExp()[lang]
+	ok, bad := okExp.get()[lang], errExp.get()[lang]
 	if ok == nil {
 		return ""
 	}
@@ -380,14 +379,14 @@ func inverted(lang string, gone, added []string) string {
 // caseHead finds a line that runs a test over cases: a loop over a
 // table, an each, a parametrized function; the group is what it runs
 // over, when it names it.
-var caseHead = sync.OnceValue(func() *regexp.Regexp {
+var caseHead = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`\brange\s+([\w.]+)|^for\b.*\b(?:in|of)\s+&?([\w.]+)|([\w.\]]+)\.(?:each|forEach|each_with_index)\b|\.each\(\s*([\w.]*)|\.each\x60|\bfor\s*\(.*\bof\s+([\w.]+)`)
-})
+}}
 
 // caseName matches the name of a table of cases.
-var caseName = sync.OnceValue(func() *regexp.Regexp {
+var caseName = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i:tests|cases|table|examples|scenarios|vectors|params|inputs)$|^(?:tt|tc|tcs)$|^[A-Z][A-Z0-9_]+$|\]$`)
-})
+}}
 
 // overCases reports whether the exit at line i of ls is inside a test's
 // run over its cases (a loop over a table of cases, an each, a
@@ -429,7 +428,7 @@ func overCases(ls []line, i int, cond string, tables map[string]table) bool {
 			}
 			return false
 		}
-		m := caseHead().FindStringSubmatch(l.text)
+		m := caseHead.get().FindStringSubmatch(l.text)
 		if m == nil {
 			if strings.HasPrefix(l.text, "func ") {
 				return false
@@ -443,7 +442,7 @@ func overCases(ls []line, i int, cond string, tables map[string]table) bool {
 			}
 		}
 		base := over[strings.LastIndex(over, ".")+1:]
-		if (over == "" || caseName().MatchString(base) || tables[base].cases != nil) && shares(l.text) {
+		if (over == "" || caseName.get().MatchString(base) || tables[base].cases != nil) && shares(l.text) {
 			return true
 		}
 	}
@@ -451,9 +450,9 @@ func overCases(ls []line, i int, cond string, tables map[string]table) bool {
 }
 
 // fakeTRe finds a testing.T made by the test itself.
-var fakeTRe = sync.OnceValue(func() *regexp.Regexp {
+var fakeTRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`&testing\.T\{\}|new\(testing\.T\)`)
-})
+}}
 
 // fakeT reports whether Go statement s makes the test's assertions report
 // to a testing.T of its own, where they fail nothing: t itself replaced
@@ -462,7 +461,7 @@ var fakeTRe = sync.OnceValue(func() *regexp.Regexp {
 // read what an assertion returns (if !assert.Equal(mockT, …) { t.Error
 // … }: a test of an assertion library) is not.
 func fakeT(s string) bool {
-	loc := fakeTRe().FindStringIndex(s)
+	loc := fakeTRe.get().FindStringIndex(s)
 	if loc == nil {
 		return false
 	}

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // This file reads checks that keep their form and accept more: an
@@ -17,32 +16,32 @@ import (
 // difference.
 
 var (
-	placeholderRe = sync.OnceValue(func() *regexp.Regexp {
+	placeholderRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\bmock\.ANY\b|\bANY\b|expect\.any\(|expect\.anything\(\)|\banything\b|\bany_args\b|\bkind_of\(|\ban_instance_of\(|\ba_kind_of\(|\bgomock\.Any\(\)|\bmock\.Anything\b|\bany(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|\bArgumentMatchers\.any`)
-	})
-	ignoreRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	ignoreRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\bcmpopts\.Ignore(?:Fields|MapEntries|SliceElements)\(|\bignoringFields(?:MatchingRegexes|OfTypes)?\(|\bexcluding\(|\bexclude_fields?\b`)
-	})
-	quoted = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	quoted = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`]*`")
-	})
+	}}
 	// dquoted are the string literals a table's text may sit in: "…"
 	// on a line, `…` over several (a ' is as often an apostrophe in a
 	// comment).
-	dquoted = sync.OnceValue(func() *regexp.Regexp {
+	dquoted = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`")
-	})
-	literalRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	literalRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`"[^"]*"|'[^']*'|:\w+|\b\d+(?:\.\d+)?\b`)
-	})
+	}}
 	// volatileRe matches the name of a field whose value changes from run
 	// to run: an id, a time, a token. Leaving it out is no weakening.
-	volatileRe = sync.OnceValue(func() *regexp.Regexp {
+	volatileRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?i:id|uuid|guid|pk)$|(?:_at|At|_on|On|_id|Id|ID|_ts)$|(?i:time|date|stamp|created|updated|modified|nonce|token|version|etag|seed|random|pid|port|duration|elapsed|latency|uuid|secret|password|hash)`)
-	})
-	fieldKeyRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	fieldKeyRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`["']?(\w+)["']?\s*(?::|=>|=)\s*$`)
-	})
+	}}
 )
 
 // placeheld says how a change replaced an expected value by a placeholder
@@ -55,9 +54,9 @@ func placeheld(gone, added []string) string {
 		}
 		return c
 	}
-	if n(ignoreRe(), added) > n(ignoreRe(), gone) {
+	if n(ignoreRe.get(), added) > n(ignoreRe.get(), gone) {
 		for _, l := range added {
-			m := ignoreRe().FindStringIndex(l)
+			m := ignoreRe.get().FindStringIndex(l)
 			if m == nil {
 				continue
 			}
@@ -67,7 +66,7 @@ func placeheld(gone, added []string) string {
 			}
 			for _, s := range args.spans {
 				f := strings.Trim(strings.TrimSpace(l[m[1]+s[0]:m[1]+s[1]]), `"':`)
-				if isIdent(f) && !volatileRe().MatchString(f) {
+				if isIdent(f) && !volatileRe.get().MatchString(f) {
 					return "leaves " + f + " out of the comparison (`" + clip(l, 60) + "`)"
 				}
 			}
@@ -78,22 +77,22 @@ func placeheld(gone, added []string) string {
 	bare := func(ls []string) []string {
 		out := make([]string, len(ls))
 		for i, l := range ls {
-			out[i] = quoted().ReplaceAllString(l, `""`)
+			out[i] = quoted.get().ReplaceAllString(l, `""`)
 		}
 		return out
 	}
-	if n(placeholderRe(), bare(added)) <= n(placeholderRe(), bare(gone)) {
+	if n(placeholderRe.get(), bare(added)) <= n(placeholderRe.get(), bare(gone)) {
 		return ""
 	}
 	lits := map[string]int{}
 	for _, l := range added {
-		for _, x := range literalRe().FindAllString(l, -1) {
+		for _, x := range literalRe.get().FindAllString(l, -1) {
 			lits[x]++
 		}
 	}
 	lost := false
 	for _, l := range gone {
-		for _, x := range literalRe().FindAllString(l, -1) {
+		for _, x := range literalRe.get().FindAllString(l, -1) {
 			if lits[x] > 0 {
 				lits[x]--
 				continue
@@ -105,12 +104,12 @@ func placeheld(gone, added []string) string {
 		return "" // a placeholder beside the values, not in place of one
 	}
 	for _, l := range added {
-		qs := quoted().FindAllStringIndex(l, -1)
-		for _, m := range placeholderRe().FindAllStringIndex(l, -1) {
+		qs := quoted.get().FindAllStringIndex(l, -1)
+		for _, m := range placeholderRe.get().FindAllStringIndex(l, -1) {
 			if inside(qs, m[0]) {
 				continue
 			}
-			if k := fieldKeyRe().FindStringSubmatch(l[:m[0]]); k != nil && volatileRe().MatchString(k[1]) {
+			if k := fieldKeyRe.get().FindStringSubmatch(l[:m[0]]); k != nil && volatileRe.get().MatchString(k[1]) {
 				continue
 			}
 			return "replaces an expected value by a placeholder that matches anything (`" + clip(l, 60) + "`)"
@@ -121,16 +120,16 @@ func placeheld(gone, added []string) string {
 
 // ifCond finds the condition of an if that opens a block: Go's if c {,
 // JavaScript's if (c) {.
-var ifCond = sync.OnceValue(func() *regexp.Regexp {
+var ifCond = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^if\s*(?:\((.+)\)|(.+?))\s*\{$`)
-})
+}}
 
 // narrowed says how a change narrowed the condition under which a check
 // fails: if c { became if c && x {, or assert c became assert c or x.
 func narrowed(lang string, gone, added []string) string {
 	conds := map[string]bool{}
 	for _, g := range gone {
-		if m := ifCond().FindStringSubmatch(g); m != nil && (lang == "go" || lang == "js" || lang == "java" || lang == "rust") {
+		if m := ifCond.get().FindStringSubmatch(g); m != nil && (lang == "go" || lang == "js" || lang == "java" || lang == "rust") {
 			conds[squash(m[1]+m[2])] = true
 		}
 		if c, ok := strings.CutPrefix(g, "assert "); ok && lang == "python" {
@@ -138,7 +137,7 @@ func narrowed(lang string, gone, added []string) string {
 		}
 	}
 	for _, a := range added {
-		if m := ifCond().FindStringSubmatch(a); m != nil {
+		if m := ifCond.get().FindStringSubmatch(a); m != nil {
 			c := squash(m[1] + m[2])
 			for g := range conds {
 				if x, ok := strings.CutPrefix(c, g+"&&"); ok || strings.HasSuffix(c, "&&"+g) {
@@ -166,9 +165,9 @@ func narrowed(lang string, gone, added []string) string {
 
 // numberRe finds the numbers of a check, for the magnitude of what it
 // expects.
-var numberRe = sync.OnceValue(func() *regexp.Regexp {
+var numberRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`-?\b\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?\b`)
-})
+}}
 
 // coarse says how a change replaced an exact check by an approximate one
 // whose tolerance is wide for what it expects: more than 1 % of the
@@ -187,7 +186,7 @@ func coarse(added []string) string {
 			continue
 		}
 		big := 1.0
-		for _, x := range numberRe().FindAllString(key, -1) {
+		for _, x := range numberRe.get().FindAllString(key, -1) {
 			if v, err := strconv.ParseFloat(strings.ReplaceAll(x, "_", ""), 64); err == nil {
 				big = max(big, math.Abs(v))
 			}

@@ -342,7 +342,7 @@ func readTables(text string) (out []string, whole bool) {
 	var qs [][]int // the string literals: a table's text inside one is text
 	for k, m := range tableStarts().FindAllStringIndex(text, 16) {
 		if k == 0 {
-			qs = dquoted().FindAllStringIndex(text, -1)
+			qs = dquoted.get().FindAllStringIndex(text, -1)
 		}
 		if inside(qs, m[0]) {
 			continue

@@ -3,7 +3,6 @@ package tamper
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // pytest reads conftest.py before any test: a hook or a setting there
@@ -15,15 +14,15 @@ import (
 // comparison of tests does not see it; pytestBypass reads it, in a
 // conftest.py that exists and in a new one.
 
-var pytestBypassRes = sync.OnceValue(func() []struct {
+// bypassRe is a line that keeps tests from running or failing, and how.
+type bypassRe struct {
 	re  *regexp.Regexp
 	how string
-} {
+}
+
+var pytestBypassRes = &lazy[[]bypassRe]{f: func() []bypassRe {
 	re := regexp.MustCompile
-	return []struct {
-		re  *regexp.Regexp
-		how string
-	}{
+	return []bypassRe{
 		{re(`^collect_ignore(?:_glob)?\s*(?:=|\+=|\.append\(|\.extend\()`), "keeps files out of the collection with collect_ignore"},
 		{re(`^def\s+pytest_ignore_collect\(`), "keeps files out of the collection with a pytest_ignore_collect hook"},
 		{re(`^items\s*\[\s*:\s*\]\s*=|^items\.(?:remove|pop|clear)\(|^del\s+items\b|pytest_deselected\(`), "removes collected tests in pytest_collection_modifyitems"},
@@ -31,7 +30,7 @@ var pytestBypassRes = sync.OnceValue(func() []struct {
 		{re(`\.outcome\s*=\s*["']passed["']|force_result\(|\.longrepr\s*=\s*None`), "reports failing tests as passed"},
 		{re(`config\.option\.(?:keyword|markexpr|deselect|ignore|ignore_glob)\s*(?:=|\+=|\.append\(|\.extend\()|config\.args\s*(?:\[\s*:\s*\]\s*)?=`), "narrows which tests the run selects"},
 	}
-})
+}}
 
 // pytestBypass says how a change of a Python test file (conftest.py,
 // mostly) keeps tests from running or from failing, and at which line of
@@ -46,7 +45,7 @@ func pytestBypass(before, after []byte) (string, int) {
 		if !l.added {
 			continue
 		}
-		for _, b := range pytestBypassRes() {
+		for _, b := range pytestBypassRes.get() {
 			if b.re.MatchString(l.text) {
 				return b.how + " (`" + clip(l.text, 60) + "`)", l.n
 			}

@@ -3,7 +3,6 @@ package tamper
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // A test that compares with expected output kept in a file (a golden
@@ -14,18 +13,18 @@ import (
 // the code on every run.
 
 var (
-	updateFlagRe = sync.OnceValue(func() *regexp.Regexp {
+	updateFlagRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\bflag\.Bool(?:Var)?\((?:[^,]*,\s*)?"([\w.-]+)"\s*,\s*true\b`)
-	})
-	updateSetRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	updateSetRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:var\s+)?\*?(\w+)\s*:?=\s*(?:true|True|1)\s*;?$`)
-	})
-	updateNameRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	updateNameRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^(?:update|update[_-]?goldens?|update[_-]?snapshots?|update[_-]?snaps|goldens?|golden[_-]?update|regen(?:erate)?|rewrite|bless|overwrite|accept|record)$`)
-	})
-	updateEnvRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	updateEnvRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:Setenv|set_var|environ\[|environ\.setdefault\(|putenv\(|setenv\(|process\.env\.|process\.env\[|ENV\[|setProperty\()\W*(\w*(?:UPDATE|GOLDEN|SNAPSHOT|INSTA_FORCE_PASS|BLESS|REGENERATE|TRYBUILD)\w*)`)
-	})
+	}}
 )
 
 // selfUpdate says how a change, the lines ls of the file after it, makes
@@ -36,13 +35,13 @@ func selfUpdate(ls []line) (string, int) {
 		if !l.added {
 			continue
 		}
-		if m := updateFlagRe().FindStringSubmatch(l.text); m != nil && updateNameRe().MatchString(strings.TrimLeft(m[1], "-")) {
+		if m := updateFlagRe.get().FindStringSubmatch(l.text); m != nil && updateNameRe.get().MatchString(strings.TrimLeft(m[1], "-")) {
 			return "makes the -" + m[1] + " flag true by default (`" + clip(l.text, 60) + "`), so the expected output is rewritten from the code on every run", l.n
 		}
-		if m := updateSetRe().FindStringSubmatch(l.text); m != nil && updateNameRe().MatchString(m[1]) {
+		if m := updateSetRe.get().FindStringSubmatch(l.text); m != nil && updateNameRe.get().MatchString(m[1]) {
 			return "sets " + m[1] + " (`" + clip(l.text, 60) + "`), so the expected output is rewritten from the code on every run", l.n
 		}
-		if m := updateEnvRe().FindStringSubmatch(l.text); m != nil {
+		if m := updateEnvRe.get().FindStringSubmatch(l.text); m != nil {
 			return "sets " + m[1] + " from the test (`" + clip(l.text, 60) + "`), so the expected output is rewritten, or its check passed, on every run", l.n
 		}
 	}

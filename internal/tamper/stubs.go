@@ -3,12 +3,11 @@ package tamper
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // stubRes find a stub of a method that returns what the test says, per
 // language; the first group is the method's name.
-var stubRes = sync.OnceValue(func() map[string][]*regexp.Regexp {
+var stubRes = &lazy[map[string][]*regexp.Regexp]{f: func() map[string][]*regexp.Regexp {
 	re := regexp.MustCompile
 	return map[string][]*regexp.Regexp{
 		"js": {
@@ -35,14 +34,14 @@ var stubRes = sync.OnceValue(func() map[string][]*regexp.Regexp {
 			re(`given\(\w+\.(\w+)\(.*\)\)\.will(?:Return|Answer)`),
 		},
 	}
-})
+}}
 
 // interaction matches an assertion about a mock's calls: a stubbed
 // method named there is the collaborator the test checks, not the code
 // under test.
-var interaction = sync.OnceValue(func() *regexp.Regexp {
+var interaction = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`have_received|receive\(|toHaveBeenCalled|toBeCalled|verify\(|assert_called|assert_any_call|\.called\b|\.call_count|spyOn|when\(|calledWith`)
-})
+}}
 
 // stubbed says how a change made a test check a stub of its own: a stub
 // it added returns a value from the very method its assertions call, so
@@ -52,14 +51,14 @@ func stubbed(lang string, ls []line, before string) string {
 		if !l.added {
 			continue
 		}
-		for _, re := range stubRes()[lang] {
+		for _, re := range stubRes.get()[lang] {
 			m := re.FindStringSubmatch(l.text)
 			if m == nil || named(before, m[1]) {
 				continue // stubbed before too (in another syntax: should → expect)
 			}
 			call := regexp.MustCompile(`\.` + regexp.QuoteMeta(m[1]) + `(?:[(),.\s]|$)`)
 			for _, a := range ls {
-				if a.text == l.text || !holdsAssert(a.text) || interaction().MatchString(a.text) {
+				if a.text == l.text || !holdsAssert(a.text) || interaction.get().MatchString(a.text) {
 					continue
 				}
 				if call.MatchString(a.text) {
