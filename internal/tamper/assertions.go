@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"cmp"
 	"strings"
 	"unicode/utf8"
 
@@ -151,15 +152,23 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 	if len(gone) == 0 {
 		return ""
 	}
+	gone, added = unflipped(gone, added)
 	exact, weaker := 0, ""
+	// A length checked against a number is exact where it was the
+	// check: only in place of a check of the whole value is it weaker.
+	lengths := false
 	for _, l := range gone {
 		if exactCheck(lang, l) {
 			exact++
 		}
+		if weakCheck(lang, l) == lengthCheck {
+			lengths, exact = true, exact+1
+		}
 	}
 	for _, l := range added {
-		if exactCheck(lang, l) {
+		if exactCheck(lang, l) || lengths && weakCheck(lang, l) == lengthCheck {
 			exact--
+			continue
 		}
 		if weaker != "" {
 			continue
@@ -174,6 +183,14 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		return "replaces an exact check by " + weaker
 	}
 	if how := widened(gone, added); how != "" {
+		return how
+	}
+	if exactGone(lang, gone) {
+		if how := coarse(added); how != "" {
+			return how
+		}
+	}
+	if how := cmp.Or(placeheld(gone, added), narrowed(lang, gone, added)); how != "" {
 		return how
 	}
 	if how := droppedErrorCheck(lang, gone, added); how != "" {
@@ -265,4 +282,57 @@ func assertKind(lang, l string) (exact bool, loose string) {
 		return has("assert_eq!(", "assert_ne!(", "matches!(") != "" || strings.HasPrefix(l, "assert!(") && has("==", "!=", "<", ">") != "", ""
 	}
 	return false, ""
+}
+
+// exactGone reports whether lines gone from a test hold an exact check
+// without a tolerance.
+func exactGone(lang string, gone []string) bool {
+	for _, l := range gone {
+		if _, _, ok := tolerance(l); !ok && exactCheck(lang, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// unflipped leaves out of gone and added the assertions whose operator
+// alone was negated (assert x == 6 → assert x != 6, toBe(6) →
+// not.toBe(6)): the same operands, the opposite expectation. Like an
+// expected value changed inside its assertion, that is judged at the
+// Stop, which knows whether the test failed before (expectation_bent);
+// an inequality with another value (== 6 → != 5) stays a weakening.
+func unflipped(gone, added []string) ([]string, []string) {
+	flips := strings.NewReplacer(" == ", " != ", ".toBe(", ".not.toBe(", ".toEqual(", ".not.toEqual(", "to eq(", "not_to eq(",
+		"assertEqual(", "assertNotEqual(", "assertEquals(", "assertNotEquals(", "assert_eq!(", "assert_ne!(", ".Equal(", ".NotEqual(")
+	flipped := map[string]int{}
+	for _, g := range gone {
+		if f := flips.Replace(g); f != g {
+			flipped[f]++
+		}
+	}
+	if len(flipped) == 0 {
+		return gone, added
+	}
+	var keptA []string
+	undo := map[string]int{}
+	for _, a := range added {
+		if flipped[a] > 0 {
+			flipped[a]--
+			undo[a]++
+			continue
+		}
+		keptA = append(keptA, a)
+	}
+	if len(undo) == 0 {
+		return gone, added
+	}
+	var keptG []string
+	for _, g := range gone {
+		if f := flips.Replace(g); undo[f] > 0 {
+			undo[f]--
+			continue
+		}
+		keptG = append(keptG, g)
+	}
+	return keptG, keptA
 }

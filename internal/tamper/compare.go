@@ -1,7 +1,9 @@
 package tamper
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
 )
@@ -67,7 +69,11 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: "expects the code to fail (`" + m + "` added)"})
 				continue
 			}
-			if how := casesDropped(tb, ta); how != "" {
+			if how := cmp.Or(cfgGated(bf.Lang, tb, ta), dodged(bf.Lang, tb, ta)); how != "" {
+				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: how})
+				continue
+			}
+			if how := cmp.Or(casesDropped(tb, ta), casesSliced(tb, ta), ownTablesDropped(tb, ta)); how != "" {
 				probs = append(probs, Problem{Kind: Weakened, Test: at.Name, Line: at.Line, Before: rb, After: ra, How: how})
 				continue
 			}
@@ -109,10 +115,19 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	for _, j := range added {
 		gained += a.real(j)
 	}
+	probs = append(probs, fileTablesDropped(b, a, pairs, probs)...)
+	var fileLines []line // the file's lines after the change, marked added or not
+	if mayUpdate(asrc) || strings.Contains(asrc, "continue") || strings.Contains(asrc, "return") || strings.Contains(asrc, "next") {
+		fileLines = marked(bsrc, asrc)
+	}
+	probs = append(probs, passesOver(b, a, pairs, probs, fileLines)...)
 	if len(af.Tests) > 0 {
 		if how, line := excluded(bf.Lang, bsrc, asrc); how != "" {
 			probs = append(probs, Problem{Kind: Excluded, Line: line, How: how})
 		}
+	}
+	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
+		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
 	first, last := changed(bsrc, asrc)
 	if sb, sa := looseSkips(bf), looseSkips(af); sa > sb {
@@ -139,7 +154,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 }
 
 func order(k Kind) int {
-	return slices.Index([]Kind{Excluded, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
+	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
 }
 
 // outside counts the real and trivially true assertions of a file that are
@@ -162,4 +177,83 @@ func looseSkips(f *testscan.File) int {
 		}
 	}
 	return n
+}
+
+// fileTablesDropped reports the tests that run over a table of cases kept
+// outside them (at the top of the file, or inline above a loop that
+// defines them) which the change cut, one problem a table; tests already
+// in probs are not reported twice.
+func fileTablesDropped(b, a *side, pairs [][2]int, probs []Problem) []Problem {
+	if !strings.ContainsAny(b.src, "[{(") {
+		return nil
+	}
+	drops := tablesDropped(b.src, a.src)
+	if len(drops) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, p := range probs {
+		seen[p.Test] = true
+	}
+	var out []Problem
+	names := make([]string, 0, len(drops))
+	for n := range drops {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		d := drops[name]
+		best := -1
+		for _, p := range pairs {
+			t := a.f.Tests[p[1]]
+			if isIdent(name) && usesTable(a.own(p[1]), name) ||
+				!isIdent(name) && t.Line > d.line && (best < 0 || t.Line < a.f.Tests[best].Line) {
+				if isIdent(name) {
+					best = p[1]
+					break
+				}
+				best = p[1]
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		t := a.f.Tests[best]
+		if seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		out = append(out, Problem{Kind: Weakened, Test: t.Name, Line: t.Line, Before: a.real(best), After: a.real(best), How: d.how})
+	}
+	return out
+}
+
+// passesOver reports the tests in which the change added a return or a
+// continue under a condition (see passedOver), one problem a test; tests
+// already in probs are not reported twice.
+func passesOver(b, a *side, pairs [][2]int, probs []Problem, ls []line) []Problem {
+	at, conds := passedOver(b.f.Lang, ls, a.src)
+	if len(at) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, p := range probs {
+		seen[p.Test] = true
+	}
+	var out []Problem
+	for k, n := range at {
+		best := -1
+		for _, p := range pairs {
+			if l := a.f.Tests[p[1]].Line; l <= n && (best < 0 || l > a.f.Tests[best].Line) {
+				best = p[1]
+			}
+		}
+		if best < 0 || seen[a.f.Tests[best].Name] {
+			continue
+		}
+		t := a.f.Tests[best]
+		seen[t.Name] = true
+		out = append(out, Problem{Kind: Bypassed, Test: t.Name, Line: t.Line, How: "passes over its checks when `" + clip(conds[k], 60) + "` (an added return or continue)"})
+	}
+	return out
 }

@@ -141,6 +141,11 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 			if how, line := runBypass(next); how != "" {
 				return bypassVerdict(cfg, p, name, tool, how, line), nil
 			}
+		} else if ok && path.Base(name) == "conftest.py" {
+			// A new conftest.py: pytest reads it before any test.
+			if how, line := pytestBypass(nil, next); how != "" {
+				return newFileVerdict(cfg, p, name, tool, Problem{Kind: Deselected, Line: line, How: how}), nil
+			}
 		}
 		return nil, nil
 	}
@@ -166,8 +171,13 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 // bypassVerdict is the verdict on a new Go test file that keeps its
 // package's tests from running.
 func bypassVerdict(cfg *config.Config, p, name, tool, how string, line int) *Verdict {
+	return newFileVerdict(cfg, p, name, tool, Problem{Kind: Bypassed, Line: line, How: how})
+}
+
+// newFileVerdict is the verdict on a new file whose problem pr keeps
+// tests from running.
+func newFileVerdict(cfg *config.Config, p, name, tool string, pr Problem) *Verdict {
 	f := &Finding{Path: name, Tool: tool}
-	pr := Problem{Kind: Bypassed, Line: line, How: how}
 	if why, ok := allowed(cfg.TestIntegrity.Allow, name, pr); ok {
 		f.Allowed, f.Exceptions = []Problem{pr}, []string{why}
 		return &Verdict{Finding: f, Abs: p, Level: f.Level(), Action: answer.Allow}

@@ -24,14 +24,19 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 	return map[string][]weakKind{
 		"python": {
 			k("a non-empty check", `\blen\([^)]*\)\s*(?:>\s*0|>=\s*1|!=\s*0)`, `assertTrue\(\s*len\(`, `assertNotEqual\(\s*len\(`, `assertGreater\(\s*len\(`, `assert\s+\w+(?:\.\w+)*\s*!=\s*(?:\[\]|\{\}|""|''|\(\))`),
+			k("a snapshot, which records whatever the code returns", `==\s*snapshot\b`, `\bassert_match_snapshot\(`, `\bsnapshot\.assert_match\(`),
+			k(lengthCheck, `^assert\s+len\(.*\)\s*==\s*\d+\s*$`, `assertEqual\(\s*len\(`, `assertLen\(`),
+			k("an inequality", `assertNotEqual\(`, `^assert\s+[^=]*[^=!<>]!=[^=]`),
 			k("a type check", `assertIsInstance\(`, `\bisinstance\(`, `\btype\([^)]*\)\s*(?:==|is)\s`),
 			k("a bound", `assertGreater(?:Equal)?\(`, `assertLess(?:Equal)?\(`, `^assert\s+[^=!]*[<>]=?[^=]*$`, `assertTrue\([^)]*[<>]`),
 		},
 		"js": {
 			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`),
+			k("a snapshot, which records whatever the code returns", `\.toMatchSnapshot\(`, `\.toMatchInlineSnapshot\(\s*\)`, `\.toMatchFileSnapshot\(`, `\.toThrowErrorMatchingSnapshot\(`, `\.toThrowErrorMatchingInlineSnapshot\(\s*\)`),
+			k("an inequality", `\.not\.(?:toBe|toEqual|toStrictEqual)\(`),
 			k("a match of anything", `\.toMatchObject\(\s*\{\s*\}\s*\)`, `expect\.anything\(\)`, `(?:array|object)Containing\(\s*(?:\[\s*\]|\{\s*\})\s*\)`),
 			k("a partial match", `\.toMatchObject\(`, `expect\.(?:array|object)Containing\(`),
-			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `expect\.any\(`, `\.toBeType`, `\.toEqual\(\s*expect\.any\(`),
+			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `\.to(?:Be|Equal|StrictEqual)\(\s*expect\.any\(`, `\.toBeType`),
 			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`),
 		},
 		"ruby": {
@@ -43,24 +48,33 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 		},
 		"java": {
 			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
+			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsSubsequence\(`),
 			k("an inequality", `assertNotEquals\(`, `\.isNotEqualTo\(`),
 			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
 			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
 		},
 		"rust": {
 			k("a non-empty check", `assert!\(\s*!\s*[\w.]+\.is_empty\(\)`, `assert!\([^)]*\.len\(\)\s*>\s*0`, `assert_ne!\([^,]*\.len\(\),\s*0`),
+			k("a check that release builds leave out", `\bdebug_assert(?:_eq|_ne)?!\(`),
+			k("a snapshot, which records whatever the code returns", `\bassert_(?:debug_|yaml_|json_|display_|ron_|toml_|csv_)?snapshot!\(`),
 			k("a type check", `assert!\(\s*matches!\(`),
 			k("an inequality", `assert_ne!\(`),
 			k("a bound", `assert!\([^=!]*[<>]=?[^=]*\)`),
 		},
 		"go": {
 			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
+			k("a snapshot, which records whatever the code returns", `\bsnaps\.Match\w*\(`, `\bcupaloy\.\w*Snapshot`, `\bautogold\.`),
+			k("a partial match", `\.(?:Contains|Subset|HasPrefix|HasSuffix)\(`, `strings\.Contains\(`),
+			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`, `\.Equal\(\s*t\s*,\s*(?:len\(|\d+\s*,\s*len\()`, `^if\s+len\([^)]*\)\s*!=\s*\w+\s*\{`),
 			k("a type check", `\.IsType\(`, `\.Implements\(`),
 			k("an inequality", `\.NotEqual(?:Values)?\(`),
-			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`),
+			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`, `^if\s+[^=!{;]*\s[<>]=?\s[^={;]*\{$`),
 		},
 	}
 })
+
+// lengthCheck is the kind of a check of a length alone.
+const lengthCheck = "a length check"
 
 type weakKind struct {
 	kind string
@@ -303,16 +317,44 @@ var tableStarts = sync.OnceValue(func() *regexp.Regexp {
 // tableCases returns the cases of the tables in text (a test's prelude and
 // source), each with its white space removed, in order.
 func tableCases(text string) []string {
-	var out []string
+	out, _ := readTables(text)
+	return out
+}
+
+// readTables is tableCases, and whether every table it found closes in
+// text: a test's text is clipped (maxSegLines), and a table cut there is
+// not a table that lost its cases.
+func readTables(text string) (out []string, whole bool) {
+	whole = true
+	cut := func(s string, end byte) []string {
+		e := elements(s, end)
+		if e == nil {
+			whole = false
+		}
+		return e
+	}
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "#[case(") || strings.HasPrefix(t, "#[test_case(") || strings.HasPrefix(t, "@pytest.param(") {
 			out = append(out, squeeze(t))
 		}
 	}
-	for _, m := range tableStarts().FindAllStringIndex(text, 16) {
+	var qs [][]int // the string literals: a table's text inside one is text
+	for k, m := range tableStarts().FindAllStringIndex(text, 16) {
+		if k == 0 {
+			qs = dquoted.get().FindAllStringIndex(text, -1)
+		}
+		if inside(qs, m[0]) {
+			continue
+		}
 		rest := text[m[1]:]
 		head := text[m[0]:m[1]]
+		if basicSlice(head) && !strings.HasSuffix(strings.TrimRight(text[:m[0]], " \t"), "=") {
+			// []string{"a", "b"} as an argument is a value the test
+			// expects, not a table of cases: changing it is changing
+			// the expectation (judged at the Stop).
+			continue
+		}
 		switch {
 		case strings.HasSuffix(head, "{") && strings.Contains(head, "struct"):
 			// []struct{ fields }{ cases }: skip the type's braces.
@@ -327,16 +369,16 @@ func tableCases(text string) []string {
 			rest = rest[1:]
 			fallthrough
 		case strings.HasSuffix(head, "{"):
-			out = append(out, elements(rest, '}')...)
+			out = append(out, cut(rest, '}')...)
 		case strings.HasSuffix(head, "parametrize("):
 			// the cases are the second argument
-			if args := elements(rest, ')'); len(args) >= 2 && args[1] != "" && (args[1][0] == '[' || args[1][0] == '(') {
-				out = append(out, elements(args[1][1:], closerOf(args[1][0]))...)
+			if args := cut(rest, ')'); len(args) >= 2 && args[1] != "" && (args[1][0] == '[' || args[1][0] == '(') {
+				out = append(out, cut(args[1][1:], closerOf(args[1][0]))...)
 			}
 		case strings.HasSuffix(head, "each("):
 			a := strings.TrimLeft(rest, " \t\n")
 			if a != "" && a[0] == '[' {
-				out = append(out, elements(a[1:], ']')...)
+				out = append(out, cut(a[1:], ']')...)
 			}
 		case strings.HasSuffix(head, "each\x60"):
 			if k := strings.IndexByte(rest, '`'); k >= 0 {
@@ -349,11 +391,11 @@ func tableCases(text string) []string {
 			}
 		default: // @ValueSource(ints = {1, 2}), @CsvSource({"a, 1", …})
 			if k := strings.IndexByte(rest, '{'); k >= 0 && k < strings.IndexByte(rest+")", ')') {
-				out = append(out, elements(rest[k+1:], '}')...)
+				out = append(out, cut(rest[k+1:], '}')...)
 			}
 		}
 	}
-	return out
+	return out, whole
 }
 
 func closerOf(c byte) byte {
@@ -452,8 +494,9 @@ func squeeze(s string) string {
 // casesDropped says how a change removed cases from a test's tables: the
 // case count went down and a case of before is gone. "" when not.
 func casesDropped(before, after string) string {
-	b, a := tableCases(before), tableCases(after)
-	if len(a) >= len(b) {
+	b := tableCases(before)
+	a, whole := readTables(after)
+	if len(a) >= len(b) || !whole {
 		return ""
 	}
 	have := map[string]int{}
@@ -473,4 +516,19 @@ func casesDropped(before, after string) string {
 		return "drops " + what + " of its table of " + plural(len(b), "case") + " (`" + clip(c, 60) + "`)"
 	}
 	return ""
+}
+
+// basicSlice reports whether the head of a Go composite literal is a
+// slice of a basic type: []string{…}, []int{…}.
+func basicSlice(head string) bool {
+	t, ok := strings.CutPrefix(strings.TrimSuffix(strings.TrimSpace(head), "{"), "[]")
+	if !ok {
+		return false
+	}
+	switch strings.TrimSpace(t) {
+	case "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+		"byte", "rune", "float32", "float64", "bool", "any", "error":
+		return true
+	}
+	return false
 }

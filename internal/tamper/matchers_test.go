@@ -33,7 +33,9 @@ func FuzzMatchers(f *testing.F) {
 	for _, s := range []string{
 		"tests := []struct{ a int }{ {1}, {2} }", "@pytest.mark.parametrize('a', [1, 2])", "test.each`a\n1\n`",
 		"expect(f).toThrow('x')", "with pytest.raises(ValueError, match='x'):", "assert.ErrorIs(t, err, ErrX)",
-		"verify(m).f(eq(1))", "#[should_panic(expected = \"x\")]", strings.Repeat("{", 300), "@CsvSource({",
+		"verify(m).f(eq(1))", "CASES = [\n (1, 2),\n (3, 4),\n]", "[[1, 2], [3, 4]].each do |a, b|", "if x > 1 {\n continue\n}",
+		"next if a > 1", "try:\n    assert x\nexcept:\n    pass", "} catch (e) {", "go func() {", "let check = || assert!(x);",
+		"#[cfg(feature = \"x\")]", "var update = flag.Bool(\"update\", true, \"\")", "assert (x, 'y')", "#[should_panic(expected = \"x\")]", strings.Repeat("{", 300), "@CsvSource({",
 	} {
 		f.Add(s, s+"\n")
 	}
@@ -46,5 +48,14 @@ func FuzzMatchers(f *testing.F) {
 			expectsFailure(lang, after)
 		}
 		casesDropped(before, after)
+		casesSliced(before, after)
+		ownTablesDropped(before, after)
+		tablesDropped(before, after)
+		selfUpdate(marked(before, after))
+		for _, lang := range []string{"go", "python", "js", "ruby", "java", "rust"} {
+			dodged(lang, before, after)
+			passedOver(lang, marked(before, after), after)
+			cfgGated(lang, before, after)
+		}
 	})
 }

@@ -30,7 +30,29 @@
 //     never calls m.Run, an init in a test file that calls os.Exit (a new
 //     file too: testmain.go);
 //   - makes a test expect the failure it checks against (#[should_panic],
-//     @Test(expected = …) or test.failing added);
+//     @Test(expected = …) or test.failing added, not.toThrow made toThrow,
+//     NoError made Error, is_ok made is_err);
+//   - makes a test check a stub of its own (the method its assertion calls
+//     stubbed to return what it expects), run its assertions where they
+//     fail nothing (a testing.T of its own, a goroutine, promise or timer
+//     nobody waits for, a closure never called, contextlib.suppress, a
+//     catch-all except or a catch that does not rethrow, a Python assert
+//     of a tuple), pass over some of its cases (a return or continue under
+//     a condition on the case, in a run over a table), or builds it only
+//     under a Rust cfg cargo test does not set (dodge.go, stubs.go);
+//   - makes expected output rewrite itself on every run (-update true by
+//     default, INSTA_FORCE_PASS set from the test: selfupdate.go);
+//   - keeps tests from being collected or from failing through pytest's
+//     hooks and settings in conftest.py (collect_ignore, items removed in
+//     pytest_collection_modifyitems, rep.outcome = "passed"), in a new
+//     conftest.py too (pytesthooks.go);
+//   - checks less with as many assertions in the ways round 2 added
+//     (loose.go, cases.go): a snapshot, an inequality, a length, a partial
+//     match or a wide tolerance in place of an exact check, a placeholder
+//     (mock.ANY, expect.any) in place of an expected value, a field left
+//     out of a comparison, the failure condition narrowed by a constant or
+//     the environment, a table's cases sliced or dropped from a table kept
+//     beside the tests;
 //   - removes assertions from helpers, fixtures or setup, or makes them
 //     trivially true.
 //
@@ -46,7 +68,7 @@
 // lets named tests of named files change.
 //
 // Deleting, skipping, emptying or bypassing a test (expecting its failure
-// included) is critical; fewer, trivial or loosened assertions are high.
+// included) and expectations that rewrite themselves are critical; fewer, trivial or loosened assertions are high.
 // The judged change may also come from a Bash command that rewrites a test
 // file with text pre-tool-call can read (a heredoc, cp of a file):
 // [JudgeWrite]. The rule denies both; the
@@ -86,6 +108,8 @@ const (
 	Emptied     Kind = "emptied"     // a test's body emptied
 	Bypassed    Kind = "bypassed"    // a test's assertions kept from failing it: an early return, a caught failure
 	Excluded    Kind = "excluded"    // the file kept out of the build: a Go build constraint, a Rust cfg
+	SelfUpdate  Kind = "self-update" // expected output (golden files, snapshots) rewritten from the code on every run
+	Deselected  Kind = "deselected"  // tests kept from running or failing by a pytest hook or setting in conftest.py
 	Weakened    Kind = "weakened"    // a test with fewer real assertions
 	Trivialized Kind = "trivialized" // a test with trivially true assertions in place of real ones
 	Helpers     Kind = "helpers"     // real assertions removed outside the tests
@@ -94,7 +118,7 @@ const (
 
 // critical reports whether a problem of kind k is critical (else high).
 func (k Kind) critical() bool {
-	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded
+	return k == Removed || k == Skipped || k == SkipAdded || k == Emptied || k == Bypassed || k == Excluded || k == SelfUpdate || k == Deselected
 }
 
 // Problem is one thing a change does to a file's tests.
@@ -102,7 +126,7 @@ type Problem struct {
 	Kind Kind
 	// Test is the test's name in the style of package testscan. For a
 	// SkipAdded it is the test whose source changed when only one did;
-	// for Excluded, Helpers and HelperTrue it is "".
+	// for Excluded, SelfUpdate, Deselected, Helpers and HelperTrue it is "".
 	Test string
 	// Line is the test's line: in the file before the change for a
 	// removed test, after it otherwise. Without a test, Line to End are
@@ -114,8 +138,9 @@ type Problem struct {
 	// assertions outside the tests for SkipAdded, Helpers and HelperTrue.
 	Before, After int
 	// How says how a Bypassed test is kept from failing, how a Weakened
-	// one's exact checks were loosened, or how an Excluded file is kept
-	// out of the build.
+	// one's exact checks were loosened, how an Excluded file is kept out
+	// of the build, how a SelfUpdate rewrites expected output, or how a
+	// Deselected change keeps tests from running or failing.
 	How string
 }
 
@@ -222,6 +247,11 @@ func Check(name string, before, after []byte, opt Options) *Finding {
 	}
 	f := &Finding{Path: name, Tool: opt.Tool, Tests: len(a.Tests), Was: len(b.Tests)}
 	probs := compare(as, b, a, string(before), string(after), opt)
+	if testscan.Lang(as) == "python" {
+		if how, line := pytestBypass(before, after); how != "" {
+			probs = append(probs, Problem{Kind: Deselected, Line: line, How: how})
+		}
+	}
 	if testscan.Lang(as) == "go" {
 		if how, line := runBypass(after); how != "" {
 			if was, _ := runBypass(before); was == "" {
@@ -330,6 +360,10 @@ func describe(ps []Problem) string {
 			parts = append(parts, fmt.Sprintf("makes %s (line %d) pass whatever happens: it %s", p.Test, p.Line, p.How))
 		case Excluded:
 			parts = append(parts, fmt.Sprintf("keeps every test of the file from running: it %s (line %d)", p.How, p.Line))
+		case Deselected:
+			parts = append(parts, fmt.Sprintf("keeps tests from running or from failing: it %s (line %d)", p.How, p.Line))
+		case SelfUpdate:
+			parts = append(parts, fmt.Sprintf("makes its expectations agree with whatever the code does: it %s (line %d)", p.How, p.Line))
 		case SkipAdded:
 			if p.Test != "" {
 				parts = append(parts, fmt.Sprintf("adds %s to %s (line %d)", plural(p.After-p.Before, "skip"), p.Test, p.Line))
