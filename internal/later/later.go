@@ -132,13 +132,19 @@ const (
 )
 
 // Paths returns the files to watch for the project at root: the startup
-// files, the agents' own files, the schedulers' user directories, and the
-// user's git configuration (true in the map).
+// files, the agents' own files, the schedulers' user directories, Claude
+// Code's schedule (tasks.go), and the user's git configuration (true in
+// the map).
 func Paths(root string, getenv func(string) string) ([]string, map[string]bool) {
 	home := project.Home(getenv)
 	git := map[string]bool{}
 	paths := append(startup.Paths(home, getenv), startup.AgentConfigs(root, home, getenv)...)
 	paths = append(paths, startup.Schedulers(home, getenv)...)
+	for _, p := range startup.AgentSchedules(root, home) {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
 	for _, p := range startup.GitConfigs(home, getenv) {
 		git[p] = true
 		if !slices.Contains(paths, p) {
@@ -249,6 +255,17 @@ func seeFile(was map[string]Seen, p string, fi fs.FileInfo, git bool, at time.Ti
 		if inert(p, b) {
 			return Seen{}, false // runs nothing: as good as absent
 		}
+		if startup.TaskFile(p) && int64(len(b)) < maxRead {
+			// Claude Code's durable tasks, by what each one runs
+			// (tasks.go): the file itself changes as they fire.
+			sum, ok := taskSum(b)
+			if !ok {
+				return Seen{}, false // no task: as good as absent
+			}
+			s.Sum = sum
+			s.Stamp, s.Target = s.Stamp.Settled(at), s.Target.Settled(at)
+			return s, true
+		}
 	case os.IsNotExist(err) && !link:
 		return Seen{}, false // gone since the lstat
 	case os.IsNotExist(err): // a link that leads nowhere: its target is all
@@ -301,7 +318,7 @@ func Changed(was, now map[string]Seen, git map[string]bool, home string, getenv 
 		if git[p] || startup.Own(p, hadA != hasB, home, getenv) {
 			continue // Claude Code's own: a session started or was cleaned up, or its cwd moved
 		}
-		if hadA != hasB || a.Sum != b.Sum {
+		if hadA != hasB && !startup.TaskFile(p) || Adds(a.Sum, b.Sum) {
 			files = append(files, p)
 		}
 	}
@@ -368,7 +385,7 @@ func Unapproved(path, root string, getenv func(string) string, now time.Time) ([
 	seen := See(cc.Later, paths, git, now)
 	out := map[string]bool{}
 	for p, before := range cc.Unapproved {
-		out[p] = seen[p].Sum != before
+		out[p] = Adds(before, seen[p].Sum)
 	}
 	if cc.Later != nil {
 		for _, p := range Changed(cc.Later, seen, git, project.Home(getenv), getenv) {

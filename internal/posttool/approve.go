@@ -31,6 +31,14 @@ func noteUnapproved(cc *cache, now map[string]laterSeen, changed []string, appro
 			continue
 		}
 		if approved {
+			// A task file keeps the tasks nobody approved: the human
+			// approved the ones this call added (later.Approve).
+			if before, ok := cc.Unapproved[p]; ok {
+				if s, keep := later.Approve(before, cc.Later[p].Sum, now[p].Sum); keep {
+					cc.Unapproved[p] = s
+					continue
+				}
+			}
 			delete(cc.Unapproved, p)
 			continue
 		}
@@ -42,7 +50,7 @@ func noteUnapproved(cc *cache, now map[string]laterSeen, changed []string, appro
 		}
 	}
 	for p, before := range cc.Unapproved {
-		if now[p].Sum == before {
+		if !later.Adds(before, now[p].Sum) {
 			delete(cc.Unapproved, p)
 		}
 	}

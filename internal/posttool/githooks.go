@@ -117,8 +117,9 @@ func (r *run) gitAfterBash(cc *cache) {
 
 // askedBy returns the rule by which pre-tool-call put this call to the
 // human ("git-exec" for git's hooks or configuration, "startup-config"
-// for the files later shells and tools run): the change was seen, and let
-// through by the human. It is "" when the call was not asked.
+// for the files later shells and tools run, "detached-job" for a durable
+// CronCreate): the change was seen, and let through by the human. It is ""
+// when the call was not asked.
 func (r *run) askedBy() string {
 	if r.asked != nil {
 		return *r.asked
@@ -126,7 +127,7 @@ func (r *run) askedBy() string {
 	id := r.c.Event.ToolUseID
 	rule := ""
 	audit.ReadBackOf(r.c.Scope.Log(), "pre-tool-call", id, 200, 256<<10, func(e audit.Entry, _ int) bool {
-		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) || id != "" && e.ToolUseID != id {
+		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) && e.Tool != r.c.Event.Tool || id != "" && e.ToolUseID != id {
 			return true
 		}
 		if e.Decision == "ask" {

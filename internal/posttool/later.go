@@ -1,6 +1,7 @@
 package posttool
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,10 +119,16 @@ func (r *run) laterFile(cc *cache, p string) {
 	}
 	paths, git := r.laterPaths()
 	now := r.seeLater(cc.Later, paths, git)
-	if s, ok := now[p]; ok {
-		cc.Later[p] = s
-	} else {
-		delete(cc.Later, p)
+	was := cc.Later
+	next := maps.Clone(was)
+	if next == nil {
+		next = map[string]laterSeen{}
 	}
-	noteUnapproved(cc, cc.Later, []string{p}, true)
+	if s, ok := now[p]; ok {
+		next[p] = s
+	} else {
+		delete(next, p)
+	}
+	noteUnapproved(cc, next, []string{p}, true) // cc.Later: how it was
+	cc.Later = next
 }

@@ -160,27 +160,20 @@ func schedulerPaths(home string, getenv func(string) string) []string {
 }
 
 // agentSchedules are the files from which Claude Code runs prompts later
-// on its own (2.1.332, from its bundle): .claude/scheduled_tasks.json
-// holds CronCreate's durable jobs, which every later session of the
-// project loads and fires, unasked, whether or not a loop still runs
-// (its own sandbox refuses writes to it); .claude/loop.md is the prompt
-// /loop repeats when given none, the project's or the user's. The prompts
-// come back as turns whose tool calls the hooks judge, but the work they
-// start is work no human asked for, after the loop's Stop judged it done.
-func agentSchedules(root, home string) []string {
-	var out []string
-	for _, d := range []string{root, home} {
-		if filepath.IsAbs(d) {
-			out = append(out, filepath.Join(d, ".claude", "scheduled_tasks.json"), filepath.Join(d, ".claude", "loop.md"))
-		}
-	}
-	return out
-}
+// on its own (startup.AgentSchedules): .claude/scheduled_tasks.json holds
+// CronCreate's durable jobs, which every later session of the project
+// loads and fires, unasked, whether or not a loop still runs (its own
+// sandbox refuses writes to it); .claude/loop.md is the prompt /loop
+// repeats when given none, the project's or the user's. The prompts come
+// back as turns whose tool calls the hooks judge, but the work they start
+// is work no human asked for, after the loop's Stop judged it done.
+// post-tool-call watches them for a route the guard could not read.
+func agentSchedules(root, home string) []string { return startup.AgentSchedules(root, home) }
 
 // detachedFinding is the finding for a write (what) that reaches one of
 // the schedulers' files at p.
 func (g *Guard) detachedFinding(what, p string) Finding {
-	if base := filepath.Base(p); filepath.Base(filepath.Dir(p)) == ".claude" && (base == "scheduled_tasks.json" || base == "loop.md") {
+	if startup.TaskFile(p) || filepath.Base(p) == "loop.md" && filepath.Base(filepath.Dir(p)) == ".claude" {
 		return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose prompts Claude Code runs later on its own (scheduled tasks that every later session fires unasked, the prompt /loop repeats), after this loop has ended. Ask the human to schedule prompts.", what, g.rel(p)), what, nil)
 	}
 	return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose commands a scheduler (cron, at, systemd, launchd, a session's autostart) runs later on its own, where ralph cannot read them first. Ask the human to schedule jobs or install services.", what, g.rel(p)), what, nil)

@@ -1,6 +1,9 @@
 package startup
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"slices"
+)
 
 // Schedulers returns the user's directories whose files a scheduler or
 // the session runs later, on its own: systemd's user units and timers
@@ -30,4 +33,29 @@ func Schedulers(home string, getenv func(string) string) []string {
 		out = append(out, filepath.Join(data, "systemd", "user"))
 	}
 	return out
+}
+
+// AgentSchedules returns the files from which Claude Code runs prompts
+// later on its own (2.1.332, from its bundle), in the project at root and
+// in home: .claude/scheduled_tasks.json holds CronCreate's durable tasks,
+// which every later session of the project loads and fires, unasked,
+// whether or not a loop still runs; .claude/loop.md is the prompt /loop
+// repeats when given none. The guard asks before a call writes them
+// (package risk, rule detached-job), and post-tool-call watches them:
+// scheduled_tasks.json by its tasks (TaskFile), since Claude Code rewrites
+// it itself as the tasks fire.
+func AgentSchedules(root, home string) []string {
+	var out []string
+	for _, d := range []string{root, home} {
+		if filepath.IsAbs(d) && !slices.Contains(out, filepath.Join(d, ".claude", "scheduled_tasks.json")) {
+			out = append(out, filepath.Join(d, ".claude", "scheduled_tasks.json"), filepath.Join(d, ".claude", "loop.md"))
+		}
+	}
+	return out
+}
+
+// TaskFile reports whether p is a Claude Code durable task list
+// (.claude/scheduled_tasks.json).
+func TaskFile(p string) bool {
+	return filepath.Base(p) == "scheduled_tasks.json" && filepath.Base(filepath.Dir(p)) == ".claude"
 }
