@@ -416,7 +416,8 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		timeout = cfg.Completion.Timeout
 	}
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
-	tampered := afterCommand(sc.Root, st.Iteration+1) // vaultcheck.go
+	tampered := afterCommand(sc.Root, st.Iteration+1)           // vaultcheck.go
+	runsLater := laterAfterCommand(sc, st.Iteration+1, s.Now()) // runslater.go
 	it := &Iteration{
 		N:          st.Iteration + 1,
 		Session:    s.Session,
@@ -497,6 +498,9 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	it.Regressions = append(Detected(regs, cfg), j.regs...)
 	if tampered != nil {
 		it.Regressions = append(it.Regressions, *tampered)
+	}
+	if runsLater != nil {
+		it.Regressions = append(it.Regressions, *runsLater)
 	}
 	it.TestsRun = j.tests
 	it.Quality = Quality(it.Verified && !voids(it.Regressions), it.Tests, it.Regressions)
@@ -602,6 +606,11 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 	switch {
 	case st.Status != Running: // paused or aborted meanwhile: that wins
 		it.Decision = Interrupted
+	case laterChanged(it.Regressions) != "":
+		// As a change post-tool-call reports (stop's unapproved): no
+		// further iteration or session runs what the change left.
+		it.Decision = Fail
+		st.Status, st.Reason = Failed, laterChanged(it.Regressions)
 	case it.Verified && !critical:
 		it.Decision = Complete
 		st.Status, st.Reason = Completed, fmt.Sprintf("%s passed in iteration %d", st.Completion.Command, it.N)
