@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -136,5 +137,26 @@ func TestTaskApprove(t *testing.T) {
 	}
 	if _, keep := Approve("0123abcd", "0123abcd", "4567ef01"); keep {
 		t.Errorf("another file: approving kept it unapproved")
+	}
+}
+
+// TestPathsSchedules: the files that hold work run later on its own, in
+// the project and in home, are watched: Claude Code's durable tasks and
+// /loop's prompt, and VS Code's folder tasks (the project's).
+func TestPathsSchedules(t *testing.T) {
+	root, home := "/p/proj", "/h/u"
+	paths, _ := Paths(root, func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	for _, want := range []string{
+		root + "/.claude/scheduled_tasks.json", root + "/.claude/loop.md", root + "/.vscode/tasks.json",
+		home + "/.claude/scheduled_tasks.json", home + "/.claude/loop.md",
+	} {
+		if !slices.Contains(paths, filepath.FromSlash(want)) {
+			t.Errorf("%s is not watched", want)
+		}
 	}
 }

@@ -194,7 +194,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 			g.gitExec[p] = "agent-config"
 		}
 	}
-	for _, p := range slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home)) { // detached.go
+	for _, p := range slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home), startup.EditorTasks(g.Root)) { // detached.go
 		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "detached-job"

@@ -59,3 +59,21 @@ func AgentSchedules(root, home string) []string {
 func TaskFile(p string) bool {
 	return filepath.Base(p) == "scheduled_tasks.json" && filepath.Base(filepath.Dir(p)) == ".claude"
 }
+
+// EditorTasks returns the project's .vscode/tasks.json: VS Code (and its
+// forks, Cursor among them) runs the tasks there whose runOptions.runOn is
+// "folderOpen" on its own when the human next opens the folder in a
+// trusted workspace (VS Code's docs, tasks: "Run behavior"), after the loop
+// has ended. The guard asks before a call writes it (rule detached-job),
+// and post-tool-call watches it.
+func EditorTasks(root string) []string {
+	if !filepath.IsAbs(root) {
+		return nil
+	}
+	return []string{filepath.Join(root, ".vscode", "tasks.json")}
+}
+
+// EditorTaskFile reports whether p is an editor's task file (EditorTasks).
+func EditorTaskFile(p string) bool {
+	return filepath.Base(p) == "tasks.json" && filepath.Base(filepath.Dir(p)) == ".vscode"
+}
