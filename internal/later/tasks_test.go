@@ -160,3 +160,19 @@ func TestPathsSchedules(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTaskSum: digesting a task file of 20 tasks as Claude Code
+// writes it (read only when its stamp moved: a task fired, one added).
+func BenchmarkTaskSum(b *testing.B) {
+	var tasks []string
+	for i := range 20 {
+		tasks = append(tasks, fmt.Sprintf(`{"id":"%08x","cron":"0 8 * * *","prompt":"Check the nightly build %d.","createdAt":%d,"recurring":true,"createdBySessionId":"0b7d3c52-8a6e-4a43-9d7c-6f1f9a3e2b10","createdByPid":4242,"createdInProject":"/home/u/proj"}`, i, i, 1795000000000+i))
+	}
+	data := []byte(tasksFile(tasks...))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, ok := taskSum(data); !ok {
+			b.Fatal("no tasks")
+		}
+	}
+}
