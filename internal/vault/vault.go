@@ -550,6 +550,17 @@ func (v *Vault) Kept() bool {
 	return err == nil
 }
 
+// Seals reports whether the vault's index can be read and holds a record
+// of rel.
+func (v *Vault) Seals(rel string) bool {
+	ix, err := v.Read()
+	if err != nil {
+		return false
+	}
+	_, ok := ix.Files[rel]
+	return ok
+}
+
 // ErrIndex is a vault index that is there but cannot be read: ralph
 // writes it whole (a temp file renamed into place), so only someone else
 // leaves it so.
