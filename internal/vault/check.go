@@ -99,12 +99,25 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	}
 	settled := map[string]settle{}
 	now := clock()
+	// registered says whether the sealed registry holds loop id: the
+	// index's own list of its loops is written with it, but anyone who
+	// can write the index could empty that list alone.
+	var sealedLoops []string
+	registered := func(id string) bool {
+		if sealedLoops == nil {
+			sealedLoops = []string{}
+			if rec, ok := ix.Files[registryRel]; ok && !rec.Absent {
+				sealedLoops = activeIn(v.sealedCopy(rec))
+			}
+		}
+		return slices.Contains(sealedLoops, id)
+	}
 	for _, rel := range sorted(ix.Files) {
 		rec := ix.Files[rel]
 		if rel == project.ConfigFile && len(ix.Active) == 0 {
 			continue
 		}
-		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
+		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) && !registered(id) {
 			continue // written, not yet registered, or ended
 		}
 		kept := slices.Contains(keep, rel)
@@ -143,6 +156,12 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 			r.Loops = []string{id}
 		} else {
 			r.Loops = slices.Clone(ix.Active)
+			registered("")
+			for _, id := range sealedLoops {
+				if !slices.Contains(r.Loops, id) {
+					r.Loops = append(r.Loops, id)
+				}
+			}
 		}
 		out = append(out, *r)
 	}
@@ -162,6 +181,17 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	}
 	more, err := v.checkScopes(ix)
 	return append(out, more...), held, errors.Join(append(errs, err)...)
+}
+
+// activeIn returns the loops the registry data holds.
+func activeIn(data []byte) []string {
+	var ids []string
+	for _, id := range gjson.GetBytes(data, "active_loops.#.loop_id").Array() {
+		if project.ValidLoopID(id.Str) {
+			ids = append(ids, id.Str)
+		}
+	}
+	return ids
 }
 
 // sealedCopy returns the sealed copy of rec's version, nil when it is gone
