@@ -174,3 +174,45 @@ func playCodex(t *testing.T, h *harness, prompt string, steps []modelserver.Step
 	t.Helper()
 	return play(t, steps, func(url string) *cliRun { return runCodex(t, h, url, prompt, config...) })
 }
+
+// checkLoop checks what each client's loop test asks of its run: every
+// step played; the first call, rm -rf tests, refused by rule test-delete
+// and the tests as they were before; the loop completed after 2
+// iterations, the model told that iteration 1 failed; and each of the
+// client's own event names captured (written to testdata as name with
+// -update). It returns the refused call's result for the client's own
+// checks of its shape.
+func checkLoop(t *testing.T, h *harness, srv *modelserver.Server, steps int, id string, before map[string]string, name string, events ...string) modelserver.ToolResult {
+	t.Helper()
+	if n := srv.Played(); n != steps {
+		t.Errorf("the model played %d of %d steps", n, steps)
+	}
+	results, err := srv.ToolResults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := findResult(results, modelserver.ToolUseID(0))
+	if !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
+		t.Errorf("rm -rf tests: want a denial by rule test-delete, got %+v (found %v)", r, ok)
+	}
+	if after := snapshot(t, h.proj, "tests"); !equalMaps(before, after) {
+		t.Errorf("the tests changed:\nbefore %q\nafter  %q", before, after)
+	}
+	st := archived(t, h, id)
+	if st.Status != "completed" || st.Iteration != 2 {
+		t.Errorf("loop ended %s after %d iterations, want completed after 2", st.Status, st.Iteration)
+	}
+	if told(&run{srv: srv}, `iteration 1 of 5 ended and the task is not done`) == 0 {
+		t.Error("the model was never told that iteration 1 failed")
+	}
+	evs := readCaptured(t, h.events)
+	for _, want := range events {
+		if !slices.ContainsFunc(evs, func(e captured) bool { return e.event == want }) {
+			t.Errorf("no %s event captured", want)
+		}
+	}
+	if *update && !t.Failed() {
+		writeCaptured(t, evs, name, h.proj, h.home)
+	}
+	return r
+}

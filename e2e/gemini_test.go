@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,47 +93,17 @@ func TestGemini(t *testing.T) {
 	if runErr != nil {
 		t.Errorf("gemini: %v", runErr)
 	}
-	if n := srv.Played(); n != len(steps) {
-		t.Errorf("the model played %d of %d steps", n, len(steps))
-	}
-
-	// The guard: rm -rf tests was refused, and the tests are all there.
-	results, err := srv.ToolResults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, ok := findResult(results, modelserver.ToolUseID(0))
-	if !ok || !r.IsError || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
-		t.Errorf("rm -rf tests: want an error result from rule test-delete, got %+v (found %v)", r, ok)
-	}
-	if after := snapshot(t, h.proj, "tests"); !equalMaps(before, after) {
-		t.Errorf("the tests changed:\nbefore %q\nafter  %q", before, after)
-	}
-
-	// The loop: sent back at the first AfterAgent (go test fails),
-	// completed at the second.
-	st := archived(t, h, id)
-	if st.Status != "completed" || st.Iteration != 2 {
-		t.Errorf("loop ended %s after %d iterations, want completed after 2", st.Status, st.Iteration)
-	}
-	if told(&run{srv: srv}, `iteration 1 of 5 ended and the task is not done`) == 0 {
-		t.Error("the model was never told that iteration 1 failed")
-	}
 	// The failed iteration's reflection is read whole (prompt_response
 	// holds every reply so far, with pieces repeated).
 	refl, err := os.ReadFile(filepath.Join(h.proj, ".aiwg", "ralph", "reflections", "loops", id, "iteration-1.yaml"))
 	if err != nil || !strings.Contains(string(refl), "removing the tests") || strings.Contains(string(refl), "reflection>") {
 		t.Errorf("reflection of iteration 1: want it whole, with no tag left; got %v:\n%s", err, refl)
 	}
-
-	evs := readCaptured(t, h.events)
-	for _, want := range []string{"BeforeTool", "AfterTool", "AfterAgent"} {
-		if !slices.ContainsFunc(evs, func(e captured) bool { return e.event == want }) {
-			t.Errorf("no %s event captured", want)
-		}
-	}
-	if *update && !t.Failed() {
-		writeCaptured(t, evs, "gemini-"+geminiVersion, h.proj, h.home)
+	// The guard refused rm -rf tests, as an error result; the loop was
+	// sent back at the first AfterAgent (go test fails) and completed at
+	// the second.
+	if r := checkLoop(t, h, srv, len(steps), id, before, "gemini-"+geminiVersion, "BeforeTool", "AfterTool", "AfterAgent"); !r.IsError {
+		t.Errorf("rm -rf tests: want an error result, got %+v", r)
 	}
 }
 

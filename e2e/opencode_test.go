@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,45 +190,12 @@ func TestOpenCode(t *testing.T) {
 	}
 	t.Logf("opencode ran for %v, %d model requests, %d of %d steps played; %s",
 		time.Since(start).Round(time.Millisecond), len(srv.Requests()), srv.Played(), len(steps), summary)
-	if n := srv.Played(); n != len(steps) {
-		t.Errorf("the model played %d of %d steps", n, len(steps))
-	}
-
-	// The guard: rm -rf tests was refused, and the tests are all there.
-	results, err := srv.ToolResults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, ok := findResult(results, modelserver.ToolUseID(0))
-	if !ok || !strings.Contains(r.Text, "Blocked by ralph-hooks (rule test-delete)") {
-		t.Errorf("rm -rf tests: want a denial by rule test-delete, got %+v (found %v)", r, ok)
-	}
-	if after := snapshot(t, h.proj, "tests"); !equalMaps(before, after) {
-		t.Errorf("the tests changed:\nbefore %q\nafter  %q", before, after)
-	}
-
-	// The loop: sent back at the first idle (go test fails), completed at
-	// the second.
-	st := archived(t, h, id)
-	if st.Status != "completed" || st.Iteration != 2 {
-		t.Errorf("loop ended %s after %d iterations, want completed after 2", st.Status, st.Iteration)
-	}
 	if !strings.Contains(summary, "completed after 2 iterations") {
 		t.Errorf("the last toast says %q, want the completion", summary)
 	}
-	if told(&run{srv: srv}, `iteration 1 of 5 ended and the task is not done`) == 0 {
-		t.Error("the model was never told that iteration 1 failed")
-	}
-
-	evs := readCaptured(t, h.events)
-	for _, want := range []string{"tool.execute.before", "tool.execute.after", "session.idle"} {
-		if !slices.ContainsFunc(evs, func(e captured) bool { return e.event == want }) {
-			t.Errorf("no %s event captured", want)
-		}
-	}
-	if *update && !t.Failed() {
-		writeCaptured(t, evs, "opencode-"+opencodeVersion, h.proj, h.home)
-	}
+	// The guard refused rm -rf tests; the loop was sent back at the first
+	// idle (go test fails) and completed at the second.
+	checkLoop(t, h, srv, len(steps), id, before, "opencode-"+opencodeVersion, "tool.execute.before", "tool.execute.after", "session.idle")
 }
 
 // writeWrappers writes, in dir, a wrapper for each hook binary of bin that

@@ -2,10 +2,12 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,17 +41,46 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	if err != nil {
 		return "", nil
 	}
+	const lost = "the copy of ralph's state outside the project was deleted (or RALPH_STATE_HOME, XDG_STATE_HOME or HOME now names another place): nothing tells what ralph wrote last"
 	if adopted, err := v.Adopt(); err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: sealing ralph's state outside the project: %v\n", err)
+		return lostCopy(root, now, stderr, lost+", and sealing the state the project holds now failed: "+err.Error()), nil
 	} else if adopted {
 		fmt.Fprintf(stderr, "ralph: warning: no copy of this project's ralph state was kept outside it (a loop from an older ralph, or the copy was deleted): sealed it as it is now, in %s\n", v.Dir)
-		return "", nil
+		return lostCopy(root, now, stderr, lost+", and the state the project holds now is sealed unchecked, in "+v.Dir), nil
 	}
 	restored, held, err := v.CheckHeld(vault.RegistryRel, project.ConfigFile)
+	if errors.Is(err, vault.ErrIndex) {
+		// Nothing can be checked against an index no one can read, and
+		// every later call would say so again: it is kept for the human
+		// and the project sealed afresh, and the loops wait.
+		why := fmt.Sprintf("the copy of ralph's state outside the project was unreadable (%v)", err)
+		if kept, aerr := v.SetAside(); aerr != nil {
+			why += "; it could not be set aside: " + aerr.Error()
+		} else if _, aerr := v.Adopt(); aerr != nil {
+			why += "; it is kept as " + kept + ", and sealing the state afresh failed: " + aerr.Error()
+		} else {
+			why += "; it is kept as " + kept + ", and the state the project holds now is sealed unchecked"
+		}
+		return lostCopy(root, now, stderr, why), nil
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
 	}
 	if len(restored) == 0 {
+		if _, ok := held[vault.RegistryRel]; !ok && err == nil {
+			// ralph start seals the registry before any loop runs: a vault
+			// that holds none while a loop lives was deleted or emptied by
+			// someone else. Gating the loops writes the registry, which
+			// seals it again.
+			why := lost
+			if v.Kept() {
+				why = "the copy of ralph's state outside the project no longer holds the loop registry: nothing tells what ralph wrote last"
+			}
+			if msg := lostCopy(root, now, stderr, why); msg != "" {
+				return msg, nil
+			}
+		}
 		return "", held
 	}
 	var what []string
@@ -81,6 +112,56 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	}
 	fmt.Fprintln(stderr, "ralph: "+msg)
 	return msg, held
+}
+
+// lostCopy is checkVault's answer when the vault's copy of the project's
+// state is gone or unreadable: with no loop in the project that is a
+// project ralph has not sealed yet (a loop from an older ralph, or ended
+// ones), and nothing is said to the agent. With one, it is state tamper:
+// what the copy would have undone (a state set back, a loop marked done)
+// now stands sealed, so every live loop waits for the human, with a
+// critical regression that says why.
+func lostCopy(root string, now time.Time, stderr io.Writer, why string) string {
+	ids := liveLoops(root)
+	if len(ids) == 0 {
+		return ""
+	}
+	for _, id := range ids {
+		if err := gateTamper(root, id, why, now); err != nil {
+			fmt.Fprintf(stderr, "ralph: warning: recording the change to ralph's state in loop %s: %v\n", id, err)
+		}
+	}
+	msg := "ralph-hooks (state-tamper): ralph's own state was changed by something other than ralph: " + why + "." +
+		fmt.Sprintf(" Recorded as a critical regression: loop %s waits for the human's decision (ralph gate %s approve|reject|abort). Stop and say what changed it.", strings.Join(ids, ", "), ids[0])
+	fmt.Fprintln(stderr, "ralph: "+msg)
+	return msg
+}
+
+// liveLoops lists the loops the project shows alive: those its registry
+// lists, and any loop directory not archived (a registry rewritten to
+// drop its loop does not make the loop gone). A registry that cannot be
+// read lists none: the hooks' lookup refuses it on its own, and with it
+// every loop's state that says it runs (package registry).
+func liveLoops(root string) []string {
+	r, err := registry.Read(root)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, e := range r.ActiveLoops {
+		if project.ValidLoopID(e.LoopID) && !slices.Contains(ids, e.LoopID) {
+			ids = append(ids, e.LoopID)
+		}
+	}
+	ents, _ := os.ReadDir(project.Layout{Root: root}.Loops())
+	for _, e := range ents {
+		if e.IsDir() && project.ValidLoopID(e.Name()) && !slices.Contains(ids, e.Name()) {
+			if _, err := os.Stat(filepath.Join(project.Layout{Root: root}.Loops(), e.Name(), "state.json")); err == nil {
+				ids = append(ids, e.Name())
+			}
+		}
+	}
+	return ids
 }
 
 // tamperAnswer adds the vault's message to the handler's answer: a Stop or
@@ -117,6 +198,7 @@ func gateTamper(root, id, detail string, now time.Time) error {
 		return err
 	}
 	var event string
+	var entry registry.Entry // the loop's entry, should the registry have lost it
 	err = state.Update(sc.State(), func(old []byte) ([]byte, error) {
 		st := map[string]any{}
 		if len(old) > 0 {
@@ -161,6 +243,22 @@ func gateTamper(root, id, detail string, now time.Time) error {
 		}
 		st["updated_at"] = now.UTC()
 		data, err := json.MarshalIndent(st, "", "  ")
+		if err == nil {
+			var e struct {
+				Task          string    `json:"task"`
+				StartedAt     time.Time `json:"started_at"`
+				Owner         string    `json:"owner"`
+				MaxIterations int       `json:"max_iterations"`
+				Completion    struct {
+					Command string `json:"command"`
+				} `json:"completion"`
+				Priority string   `json:"priority"`
+				Tags     []string `json:"tags"`
+			}
+			json.Unmarshal(data, &e) // a field of the wrong type is left out
+			entry = registry.Entry{LoopID: id, TaskSummary: registry.Summary(e.Task), Status: registry.Waiting, StartedAt: e.StartedAt,
+				Owner: e.Owner, MaxIterations: e.MaxIterations, CompletionCriteria: e.Completion.Command, Priority: e.Priority, Tags: e.Tags}
+		}
 		return append(data, '\n'), err
 	})
 	if err != nil {
@@ -174,7 +272,11 @@ func gateTamper(root, id, detail string, now time.Time) error {
 	return registry.Update(root, now, func(r *registry.Registry) error {
 		if e := r.Find(id); e != nil {
 			e.Status = registry.Waiting
+			return nil
 		}
-		return nil
+		// A loop the registry no longer lists is put back, waiting: a
+		// registry rewritten to drop it does not end it.
+		_, err := r.Add(entry, true)
+		return err
 	})
 }

@@ -415,8 +415,9 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
+	sealed := beforeCommand(sc.Root)
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
-	tampered := afterCommand(sc.Root, st.Iteration+1)           // vaultcheck.go
+	tampered := afterCommand(sc.Root, st.Iteration+1, sealed)   // vaultcheck.go
 	runsLater := laterAfterCommand(sc, st.Iteration+1, s.Now()) // runslater.go
 	it := &Iteration{
 		N:          st.Iteration + 1,
@@ -598,9 +599,17 @@ func (s *Stop) record(st *State, it *Iteration, refl *reflection.Result, now tim
 	if len(st.RegressionEvents) > maxEvents {
 		st.RegressionEvents = st.RegressionEvents[len(st.RegressionEvents)-maxEvents:]
 	}
-	critical := false
+	critical, tampered := false, false
 	for _, r := range it.Regressions {
 		critical = critical || r.Critical()
+		tampered = tampered || r.Type == "state_tamper"
+	}
+	if tampered {
+		// ralph's state was changed while the command ran, by someone
+		// else: a status found now is not taken (with the copy gone it
+		// could not be put back). A human's abort archives the loop, and
+		// the gate below is theirs to decide.
+		st.Status, st.Reason = Running, ""
 	}
 	total := cfg.PersistenceLoop.Timeouts.Total
 	switch {

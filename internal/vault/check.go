@@ -29,10 +29,14 @@ type Restored struct {
 	How   string   // what had happened: "changed", "deleted", "replaced by a link", "created"
 	Kept  string   // where the rejected bytes were kept, "" when there were none
 	Loops []string // the loops the change touched: its own, or every active one
+	Lost  bool     // the sealed copy is gone too: the file is left as it is
 }
 
 // String says what happened in one line.
 func (r Restored) String() string {
+	if r.Lost {
+		return fmt.Sprintf("%s was %s outside ralph, and its sealed copy outside the project is gone or changed too: it could not be put back", r.Rel, r.How)
+	}
 	s := fmt.Sprintf("%s was %s outside ralph and is restored", r.Rel, r.How)
 	if r.How == "created" {
 		s = fmt.Sprintf("%s was created outside ralph while a loop runs and is removed", r.Rel)
@@ -95,12 +99,25 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	}
 	settled := map[string]settle{}
 	now := clock()
+	// registered says whether the sealed registry holds loop id: the
+	// index's own list of its loops is written with it, but anyone who
+	// can write the index could empty that list alone.
+	var sealedLoops []string
+	registered := func(id string) bool {
+		if sealedLoops == nil {
+			sealedLoops = []string{}
+			if rec, ok := ix.Files[registryRel]; ok && !rec.Absent {
+				sealedLoops = activeIn(v.sealedCopy(rec))
+			}
+		}
+		return slices.Contains(sealedLoops, id)
+	}
 	for _, rel := range sorted(ix.Files) {
 		rec := ix.Files[rel]
 		if rel == project.ConfigFile && len(ix.Active) == 0 {
 			continue
 		}
-		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
+		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) && !registered(id) {
 			continue // written, not yet registered, or ended
 		}
 		kept := slices.Contains(keep, rel)
@@ -139,6 +156,12 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 			r.Loops = []string{id}
 		} else {
 			r.Loops = slices.Clone(ix.Active)
+			registered("")
+			for _, id := range sealedLoops {
+				if !slices.Contains(r.Loops, id) {
+					r.Loops = append(r.Loops, id)
+				}
+			}
 		}
 		out = append(out, *r)
 	}
@@ -158,6 +181,17 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	}
 	more, err := v.checkScopes(ix)
 	return append(out, more...), held, errors.Join(append(errs, err)...)
+}
+
+// activeIn returns the loops the registry data holds.
+func activeIn(data []byte) []string {
+	var ids []string
+	for _, id := range gjson.GetBytes(data, "active_loops.#.loop_id").Array() {
+		if project.ValidLoopID(id.Str) {
+			ids = append(ids, id.Str)
+		}
+	}
+	return ids
 }
 
 // sealedCopy returns the sealed copy of rec's version, nil when it is gone
@@ -288,24 +322,7 @@ func (v *Vault) restore(rel string) (r *Restored, put *Held, err error) {
 
 // restoreWhole is restore of a file sealed whole (or as absent).
 func (v *Vault) restoreWhole(rel, path string, rec Record) (*Restored, error) {
-	var err error
 	var data []byte
-	if !rec.Absent {
-		if data, err = os.ReadFile(v.blob(rec.SHA256)); err != nil {
-			return nil, fmt.Errorf("restoring %s: the sealed copy is gone: %w", rel, err)
-		}
-		if digest(data) != rec.SHA256 {
-			return nil, fmt.Errorf("restoring %s: the sealed copy %s does not match its digest", rel, v.blob(rec.SHA256))
-		}
-		if rec.Prev != "" && heldPrev(path, rec.Prev) {
-			// ralph's write of the sealed version, cut short by a crash
-			// between its seal and its rename: finished, not a change.
-			if err := writeAtomic(path, data); err != nil {
-				return nil, fmt.Errorf("restoring %s: %w", rel, err)
-			}
-			return nil, nil
-		}
-	}
 	r := &Restored{Rel: rel, How: "changed"}
 	st, lerr := os.Lstat(path)
 	switch {
@@ -315,6 +332,23 @@ func (v *Vault) restoreWhole(rel, path string, rec Record) (*Restored, error) {
 		r.How = "replaced by a link"
 	case rec.Absent:
 		r.How = "created"
+	}
+	if !rec.Absent {
+		if data = v.sealedCopy(rec); data == nil {
+			// Not as sealed, and the copy that would put it back was
+			// deleted or changed too: a change all the same, left as it
+			// is for the human.
+			r.Lost = true
+			return r, nil
+		}
+		if rec.Prev != "" && heldPrev(path, rec.Prev) {
+			// ralph's write of the sealed version, cut short by a crash
+			// between its seal and its rename: finished, not a change.
+			if err := writeAtomic(path, data); err != nil {
+				return nil, fmt.Errorf("restoring %s: %w", rel, err)
+			}
+			return nil, nil
+		}
 	}
 	if lerr == nil {
 		if st.Mode().IsRegular() {

@@ -358,12 +358,12 @@ func (v *Vault) Read() (*Index, error) {
 		return ix, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the vault: %w", err)
+		return nil, fmt.Errorf("reading the vault: %w: %w", ErrIndex, err)
 	}
 	// gjson, not encoding/json: every hook reads this, and reflection
 	// costs more than the rest of the check.
 	if !gjson.ValidBytes(data) {
-		return nil, fmt.Errorf("the vault's index %s is corrupt (not valid JSON)", v.index())
+		return nil, fmt.Errorf("%w: %s is corrupt (not valid JSON)", ErrIndex, v.index())
 	}
 	*bp = data
 	doc := gjson.ParseBytes(data) // a copy: the buffer goes back to readBuf
@@ -542,6 +542,47 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// Kept reports whether the vault has an index for the project.
+func (v *Vault) Kept() bool {
+	_, err := os.Lstat(v.index())
+	return err == nil
+}
+
+// Seals reports whether the vault's index can be read and holds a record
+// of rel.
+func (v *Vault) Seals(rel string) bool {
+	ix, err := v.Read()
+	if err != nil {
+		return false
+	}
+	_, ok := ix.Files[rel]
+	return ok
+}
+
+// ErrIndex is a vault index that is there but cannot be read: ralph
+// writes it whole (a temp file renamed into place), so only someone else
+// leaves it so.
+var ErrIndex = errors.New("the vault's index cannot be read")
+
+// SetAside moves an index that cannot be read into the rejected
+// directory, for the human, so that Adopt can seal the project afresh. It
+// returns where the index was kept.
+func (v *Vault) SetAside() (string, error) {
+	unlock, err := lock(v.index() + ".lock")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	p := filepath.Join(v.Rejected(), "index.json."+time.Now().UTC().Format("20060102T150405.000000000Z"))
+	if err := os.MkdirAll(v.Rejected(), 0o755); err != nil {
+		return "", fmt.Errorf("setting the vault's index aside: %w", err)
+	}
+	if err := os.Rename(v.index(), p); err != nil {
+		return "", fmt.Errorf("setting the vault's index aside: %w", err)
+	}
+	return p, nil
 }
 
 // Adopt seals the project's state as it is now when the vault holds

@@ -317,3 +317,49 @@ func TestCheckRollsForward(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckCopyGone: a sealed file changed while its sealed copy was
+// deleted (or changed) too cannot be put back; it is reported all the same,
+// as lost, and left as it is.
+func TestCheckCopyGone(t *testing.T) {
+	for _, spoil := range []string{"deleted", "changed"} {
+		t.Run(spoil, func(t *testing.T) {
+			root := t.TempDir()
+			v, err := Open(root, env(map[string]string{Env: t.TempDir()}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := RegistryRel
+			sealed := []byte(`{"active_loops":[]}`)
+			if err := writeAtomic(v.path(rel), sealed); err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Seal(rel, sealed, false); err != nil {
+				t.Fatal(err)
+			}
+			blob := v.blob(digest(sealed))
+			if spoil == "deleted" {
+				err = os.Remove(blob)
+			} else {
+				err = os.WriteFile(blob, []byte(`{"forged":1}`), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			forged := []byte(`{"forged":2}`)
+			if err := os.WriteFile(v.path(rel), forged, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := v.Check()
+			if err != nil || len(got) != 1 || !got[0].Lost || got[0].Rel != rel || got[0].How != "changed" {
+				t.Fatalf("Check = %+v, %v; want %s changed and lost", got, err, rel)
+			}
+			if !strings.Contains(got[0].String(), "could not be put back") {
+				t.Errorf("String() = %q", got[0].String())
+			}
+			if data, _ := os.ReadFile(v.path(rel)); string(data) != string(forged) {
+				t.Errorf("the file is %q, want it left as it is", data)
+			}
+		})
+	}
+}
