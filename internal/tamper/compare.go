@@ -69,7 +69,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: "expects the code to fail (`" + m + "` added)"})
 				continue
 			}
-			if how := cmp.Or(cfgGated(bf.Lang, tb, ta), dodged(bf.Lang, tb, ta)); how != "" {
+			if how := cmp.Or(cfgGated(bf.Lang, tb, ta), dodged(bf.Lang, tb, ta), flipped(tb, ta)); how != "" {
 				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: how})
 				continue
 			}
@@ -129,6 +129,13 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
 		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
+	if mayRetry(asrc) {
+		kept := make(map[int]bool, len(pairs))
+		for _, p := range pairs {
+			kept[p[1]] = true
+		}
+		probs = append(probs, retries(bf.Lang, af, marked(bsrc, asrc), kept)...)
+	}
 	first, last := changed(bsrc, asrc)
 	if sb, sa := looseSkips(bf), looseSkips(af); sa > sb {
 		switch ch := changedTests(b, a, pairs); {
@@ -154,7 +161,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 }
 
 func order(k Kind) int {
-	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
+	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue, Retried}, k)
 }
 
 // outside counts the real and trivially true assertions of a file that are
