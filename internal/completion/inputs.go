@@ -51,7 +51,9 @@ const maxInput = 4 << 20
 //     [packageManagerInputs]), Cargo.toml's target, workspace, [patch]
 //     and [replace] sections and its workspace members' (see
 //     [cargoInputs]), Maven's and Gradle's test configuration (see
-//     [jvmInputs]), .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//     [jvmInputs]), .cargo/config(.toml), cargo nextest's
+//     .config/nextest.toml (its retries, its default-filter), karma.conf.*,
+//     build.rs, .rspec and rspec's and minitest's
 //     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
 //     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
 //     loads by a glob); the project's files these name
@@ -128,7 +130,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 	}
 	for _, f := range []string{"pytest.ini", "tox.ini", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
-		".cargo/config", ".cargo/config.toml", "build.rs", "go.work",
+		".cargo/config", ".cargo/config.toml", ".config/nextest.toml", "build.rs", "go.work",
 		".rspec", ".rspec-local", "spec/spec_helper.rb", "spec/rails_helper.rb", "test/test_helper.rb"} {
 		file(f)
 		if f == "pytest.ini" || f == "tox.ini" || strings.HasPrefix(f, ".mocharc") || strings.HasPrefix(f, ".rspec") {
@@ -140,7 +142,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	if ents, err := os.ReadDir(root); err == nil {
 		for _, e := range ents {
 			n := e.Name()
-			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config."} {
+			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config.", "karma.conf."} {
 				if strings.HasPrefix(n, pre) {
 					file(n)
 					if src, _ := readSmall(filepath.Join(root, n)); src != nil {
