@@ -51,7 +51,9 @@ const maxInput = 4 << 20
 //     [packageManagerInputs]), Cargo.toml's target, workspace, [patch]
 //     and [replace] sections and its workspace members' (see
 //     [cargoInputs]), Maven's and Gradle's test configuration (see
-//     [jvmInputs]), .cargo/config(.toml), build.rs, .rspec and rspec's and minitest's
+//     [jvmInputs]), .cargo/config(.toml), cargo nextest's
+//     .config/nextest.toml (its retries, its default-filter), karma.conf.*,
+//     build.rs, .rspec and rspec's and minitest's
 //     helpers (spec/spec_helper.rb, spec/rails_helper.rb,
 //     test/test_helper.rb, and spec/support/**/*.rb, which spec_helper
 //     loads by a glob); the project's files these name
@@ -61,7 +63,8 @@ const maxInput = 4 << 20
 //     [goWorkAbove]), go.mod's module, go and toolchain lines, its replace
 //     and godebug lines and the Go files of a replace target outside the
 //     project (see [goModInputs]), the go env file
-//     (go env -w), the build constraints of every Go test file, and the
+//     (go env -w), the build constraints of every Go test file, a go.mod
+//     nested above a Go test file (go test ./... does not enter it), and the
 //     code that can end the test binary or choose its tests before they
 //     run (see [goStart]);
 //   - the lines of the code under test that ask whether it runs under a
@@ -128,7 +131,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 		}
 	}
 	for _, f := range []string{"pytest.ini", "tox.ini", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
-		".cargo/config", ".cargo/config.toml", "build.rs", "go.work",
+		".cargo/config", ".cargo/config.toml", ".config/nextest.toml", "build.rs", "go.work",
 		".rspec", ".rspec-local", "spec/spec_helper.rb", "spec/rails_helper.rb", "test/test_helper.rb"} {
 		file(f)
 		if f == "pytest.ini" || f == "tox.ini" || strings.HasPrefix(f, ".mocharc") || strings.HasPrefix(f, ".rspec") {
@@ -140,7 +143,7 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	if ents, err := os.ReadDir(root); err == nil {
 		for _, e := range ents {
 			n := e.Name()
-			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config."} {
+			for _, pre := range []string{"jest.config.", "vitest.config.", "vitest.workspace.", "vite.config.", "karma.conf."} {
 				if strings.HasPrefix(n, pre) {
 					file(n)
 					if src, _ := readSmall(filepath.Join(root, n)); src != nil {
@@ -199,11 +202,15 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 			}
 		}
 	}
+	modRoots := map[string]string{} // directory → the nested module root above it, "" for none
 	for _, p := range sortedPaths(idx) {
 		switch {
 		case path.Base(p) == "conftest.py":
 			file(p)
 		case strings.HasSuffix(p, "_test.go"):
+			if d := nestedModule(root, path.Dir(p), modRoots); d != "" {
+				in.add("go module root "+d+"/go.mod", []byte(d))
+			}
 			key := "build constraint of " + p
 			if unchanged(v, p, base, since) {
 				if d, ok := base[key]; ok {
@@ -220,6 +227,30 @@ func CollectView(v *treeview.View, command string, idx testindex.Index, base Inp
 	testChecksIn(v, idx, in, base, since) // aware.go
 	exitsIn(v, in, base, since)           // exits.go
 	return in
+}
+
+// nestedModule returns the directory of the go.mod nearest above dir
+// (relative to root, slash-separated) when it is not root's own: go test
+// ./... stops at a nested module's root, so a go.mod written into a
+// package's directory leaves its tests out of the run. "" when there is
+// none. seen memoizes the answer by directory.
+func nestedModule(root, dir string, seen map[string]string) string {
+	if dir == "." || dir == "" || dir == "/" {
+		return ""
+	}
+	if d, ok := seen[dir]; ok {
+		return d
+	}
+	d := ""
+	if info, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), "go.mod")); err == nil && info.Mode().IsRegular() {
+		d = dir
+	} else {
+		d = nestedModule(root, path.Dir(dir), seen)
+	}
+	if len(seen) < 100_000 {
+		seen[dir] = d
+	}
+	return d
 }
 
 // Changed returns what differs between base and cur: "Makefile changed",

@@ -2,6 +2,7 @@ package completion
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,37 @@ type Results struct {
 	Units map[string]string `json:"units,omitempty"`
 	// Tests maps unit, then test name, to its outcome (Pass, Fail, Skip).
 	Tests map[string]map[string]string `json:"tests,omitempty"`
+	// Retried maps unit to the tests that failed and then passed on a
+	// later try of the same run: jest's invocations over 1, a vitest test
+	// passed with failure messages, pytest-rerunfailures' RERUN lines.
+	// Their outcome in Tests is the last try's.
+	Retried map[string][]string `json:"retried,omitempty"`
+}
+
+// RetriedTests returns "unit name" of every test that passed on a later
+// try, sorted.
+func (r Results) RetriedTests() []string {
+	var out []string
+	for u, ns := range r.Retried {
+		for _, n := range ns {
+			if r.Tests[u][n] == Pass {
+				out = append(out, u+" "+n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// retried records that test name of unit failed on a try of the run.
+func (r *Results) retried(u, name string) {
+	if r.Retried == nil {
+		r.Retried = map[string][]string{}
+	}
+	if len(r.Retried[u]) >= maxTests || slices.Contains(r.Retried[u], name) {
+		return
+	}
+	r.Retried[u] = append(r.Retried[u], name)
 }
 
 // Known reports whether a runner reported per test.
@@ -327,6 +359,12 @@ func (r *Reader) pyLine(s string) {
 	if !ok {
 		return
 	}
+	if word == "RERUN" {
+		// -rR's summary: "RERUN tests/test_x.py::test_a - …"
+		id, _, _ := strings.Cut(rest, " - ")
+		r.pyRerun(strings.TrimSpace(id))
+		return
+	}
 	if o, ok := pyOutcome(word); ok {
 		id, _, _ := strings.Cut(rest, " - ")
 		r.pyNode(strings.TrimSpace(id), o, word == "ERROR")
@@ -344,6 +382,22 @@ func (r *Reader) pyLine(s string) {
 		r.pyKnown = true
 		r.pyNode(word, o, f[0] == "ERROR")
 	}
+	if f[0] == "RERUN" {
+		r.pyRerun(word)
+	}
+}
+
+// pyRerun records a pytest node id that pytest-rerunfailures ran again
+// after it failed.
+func (r *Reader) pyRerun(id string) {
+	file, name, ok := strings.Cut(id, "::")
+	if !ok || file == "" || strings.ContainsAny(file, " \t") || !strings.HasSuffix(file, ".py") {
+		return
+	}
+	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+		name = name[:i]
+	}
+	r.res.retried("pytest:"+file, name)
 }
 
 func pyOutcome(w string) (string, bool) {

@@ -238,6 +238,11 @@ func (res *Results) readJestJSON(root, runner string, data []byte) {
 			switch a.Get("status").String() {
 			case "passed":
 				o = Pass
+				// A pass after failed tries: jest counts the test's
+				// invocations, vitest keeps the earlier tries' errors.
+				if a.Get("invocations").Int() > 1 || len(a.Get("failureMessages").Array()) > 0 {
+					res.retriedJS(u, titles)
+				}
 			case "failed":
 				o = Fail
 			default: // pending, skipped, todo, disabled
@@ -247,6 +252,20 @@ func (res *Results) readJestJSON(root, runner string, data []byte) {
 		}
 		return true
 	})
+}
+
+// retriedJS records a JavaScript test, by its titles, that passed on a
+// later try.
+func (res *Results) retriedJS(u string, titles []string) {
+	var keep []string
+	for _, t := range titles {
+		if t != "" {
+			keep = append(keep, t)
+		}
+	}
+	if len(keep) > 0 {
+		res.retried(u, strings.Join(keep, " > "))
+	}
 }
 
 // readMochaJSON reads the shim's mocha report: each test that ran, its

@@ -145,6 +145,9 @@ func judgeCompletion(ctx context.Context, sc project.Scope, tree *treeview.View,
 	if failed := completion.FailedAnyway(res, base.Results, base.Passed); it.Verified && len(failed) > 0 {
 		add(TestsFailed, fmt.Sprintf("the completion command exited 0, but its runner reported %d failing tests: %s", len(failed), strings.Join(clip.List(failed, 10), ", ")), clip.List(failed, 50))
 	}
+	if rt := res.RetriedTests(); it.Verified && len(rt) > 0 {
+		j.regs = append(j.regs, retriedRegression(it.N, rt, base.Results)) // retried.go
+	}
 	bent := completion.Bent(sc.Root, cfg.TestFiles, base.Failing, res)
 	if it.Verified {
 		bent = append(bent, rebent(ctx, sc.Root, cfg.TestFiles, base.Failing, res)...) // rebent.go
@@ -213,6 +216,10 @@ func voids(regs []Regression) bool {
 		switch r.Type {
 		case TestsNotRun, Tampered, Bent, TestAware, TestsFailed:
 			return true
+		case TestsRetried:
+			if r.Critical() {
+				return true
+			}
 		}
 	}
 	return false

@@ -28,12 +28,13 @@ func hardcodedRegression(n int, hc []completion.Hardcode) Regression {
 }
 
 // warnings is what the summary of a completed loop adds about it: the
-// hardcoded answers of its final iteration ("; warning: hardcoded_answer:
+// hardcoded answers and the tests passed on a retry of its final
+// iteration ("; warning: hardcoded_answer: …", "; warning: tests_retried:
 // …").
 func warnings(it *Iteration) string {
 	var b strings.Builder
 	for _, r := range it.Regressions {
-		if r.Type == HardcodedAnswer {
+		if r.Type == HardcodedAnswer || r.Type == TestsRetried && !r.Critical() {
 			fmt.Fprintf(&b, "; warning: %s: %s", r.Type, r.Detail)
 		}
 	}

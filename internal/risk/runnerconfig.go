@@ -14,7 +14,8 @@ import (
 // files the agent edits all day: package.json's scripts and its jest,
 // vitest and mocha keys ("test": "echo ok" makes npm test pass),
 // pyproject.toml's [tool.pytest.ini_options] and setup.cfg's
-// [tool:pytest] (addopts = -k "not test_add"). The stop hook digests
+// [tool:pytest] (addopts = -k "not test_add"), Cargo.toml's test targets
+// ([lib] test = false, autotests = false). The stop hook digests
 // them (package completion); runnerConfig asks before a Write, Edit or
 // MultiEdit changes them (rule completion-config), and lets every other
 // change of those files through.
@@ -46,10 +47,47 @@ func runnerSections(name string, src []byte) map[string]string {
 				out[cur] += t + "\n"
 			}
 		}
+	case "Cargo.toml":
+		cargoSections(src, out)
 	default:
 		return nil
 	}
 	return out
+}
+
+// cargoSections adds to out the parts of a Cargo.toml that choose which
+// tests cargo test builds and how they run: [lib] and [[test]] targets
+// (test = false, harness = false, a path moved), the test and harness
+// keys of [[bin]], [[bench]] and [[example]] targets, [package]'s
+// autotests, autobins and kin, and [workspace] (a member excluded is not
+// tested). Its dependencies, which the agent edits all day, are not.
+func cargoSections(src []byte, out map[string]string) {
+	var cur string
+	all := false // every line of the section, or only its test keys
+	for l := range strings.Lines(string(src)) {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			cur, all = "", false
+			switch t {
+			case "[lib]", "[[test]]", "[workspace]":
+				cur, all = t, true
+			case "[[bin]]", "[[bench]]", "[[example]]", "[package]":
+				cur = t
+			}
+			if t == "[[test]]" {
+				out[cur] += "--\n" // a target added or removed
+			}
+			continue
+		}
+		if cur == "" || t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		k, _, _ := strings.Cut(t, "=")
+		k = strings.TrimSpace(k)
+		if all || k == "test" || k == "harness" || strings.HasPrefix(k, "auto") && cur == "[package]" {
+			out[cur] += t + "\n"
+		}
+	}
 }
 
 // runnerConfig returns what part of a test runner's configuration the

@@ -19,6 +19,7 @@ func TestRunnerConfig(t *testing.T) {
 		"package.json":   "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"jest\"\n  }\n}\n",
 		"pyproject.toml": "[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
 		"setup.cfg":      "[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
+		"Cargo.toml":     "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[lib]\npath = \"src/lib.rs\"\n\n[[test]]\nname = \"calc\"\n\n[dependencies]\nserde = \"1\"\n",
 	}
 	for f, text := range files {
 		if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
@@ -48,6 +49,28 @@ func TestRunnerConfig(t *testing.T) {
 		}, answer.Ask},
 		{"testpaths elsewhere", func() (string, string) { return edit("setup.cfg", "testpaths = tests", "testpaths = docs") }, answer.Ask},
 		{"pytest section removed", func() (string, string) { return write("pyproject.toml", "[project]\nname = \"x\"\n") }, answer.Ask},
+		{"cargo: the lib's unit tests off", func() (string, string) {
+			return edit("Cargo.toml", "path = \"src/lib.rs\"\n", "path = \"src/lib.rs\"\ntest = false\n")
+		}, answer.Ask},
+		{"cargo: autotests off", func() (string, string) {
+			return edit("Cargo.toml", "version = \"0.1.0\"\n", "version = \"0.1.0\"\nautotests = false\n")
+		}, answer.Ask},
+		{"cargo: an integration test without its harness", func() (string, string) {
+			return edit("Cargo.toml", "name = \"calc\"\n", "name = \"calc\"\nharness = false\n")
+		}, answer.Ask},
+		{"cargo: an integration test target removed", func() (string, string) {
+			return edit("Cargo.toml", "[[test]]\nname = \"calc\"\n", "")
+		}, answer.Ask},
+		{"cargo: a binary's tests off", func() (string, string) {
+			return edit("Cargo.toml", "[dependencies]", "[[bin]]\nname = \"cli\"\ntest = false\n\n[dependencies]")
+		}, answer.Ask},
+		{"cargo: a dependency added", func() (string, string) {
+			return edit("Cargo.toml", "serde = \"1\"\n", "serde = \"1\"\nanyhow = \"1\"\n")
+		}, answer.Allow},
+		{"cargo: a binary added", func() (string, string) {
+			return edit("Cargo.toml", "[dependencies]", "[[bin]]\nname = \"cli\"\npath = \"src/main.rs\"\n\n[dependencies]")
+		}, answer.Allow},
+		{"cargo: the version bumped", func() (string, string) { return edit("Cargo.toml", "0.1.0", "0.2.0") }, answer.Allow},
 		{"a dependency added", func() (string, string) {
 			return edit("package.json", `"name": "x",`, `"name": "x", "dependencies": {"left-pad": "1"},`)
 		}, answer.Allow},

@@ -73,6 +73,10 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: how})
 				continue
 			}
+			if how := flipped(tb, ta); how != "" {
+				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: how})
+				continue
+			}
 			if how := cmp.Or(casesDropped(tb, ta), casesSliced(tb, ta), ownTablesDropped(tb, ta)); how != "" {
 				probs = append(probs, Problem{Kind: Weakened, Test: at.Name, Line: at.Line, Before: rb, After: ra, How: how})
 				continue
@@ -129,6 +133,13 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
 		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
+	if mayRetry(asrc) {
+		kept := make(map[int]bool, len(pairs))
+		for _, p := range pairs {
+			kept[p[1]] = true
+		}
+		probs = append(probs, retries(bf.Lang, af, marked(bsrc, asrc), kept)...)
+	}
 	first, last := changed(bsrc, asrc)
 	if sb, sa := looseSkips(bf), looseSkips(af); sa > sb {
 		switch ch := changedTests(b, a, pairs); {
@@ -154,7 +165,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 }
 
 func order(k Kind) int {
-	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue}, k)
+	return slices.Index([]Kind{Excluded, SelfUpdate, Deselected, Removed, Skipped, SkipAdded, Emptied, Bypassed, Trivialized, Weakened, Helpers, HelperTrue, Retried}, k)
 }
 
 // outside counts the real and trivially true assertions of a file that are

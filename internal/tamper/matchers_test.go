@@ -3,6 +3,8 @@ package tamper
 import (
 	"strings"
 	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/testscan"
 )
 
 func TestTableCases(t *testing.T) {
@@ -36,6 +38,7 @@ func FuzzMatchers(f *testing.F) {
 		"verify(m).f(eq(1))", "CASES = [\n (1, 2),\n (3, 4),\n]", "[[1, 2], [3, 4]].each do |a, b|", "if x > 1 {\n continue\n}",
 		"next if a > 1", "try:\n    assert x\nexcept:\n    pass", "} catch (e) {", "go func() {", "let check = || assert!(x);",
 		"#[cfg(feature = \"x\")]", "var update = flag.Bool(\"update\", true, \"\")", "assert (x, 'y')", "#[should_panic(expected = \"x\")]", strings.Repeat("{", 300), "@CsvSource({",
+		"assert x == 6", "jest.retryTimes(3)", "@pytest.mark.flaky(reruns=3)\ndef test_x():", "it \"x\", retry: 3 do", "}, { retry: 2 })",
 	} {
 		f.Add(s, s+"\n")
 	}
@@ -56,6 +59,11 @@ func FuzzMatchers(f *testing.F) {
 			dodged(lang, before, after)
 			passedOver(lang, marked(before, after), after)
 			cfgGated(lang, before, after)
+			if f, err := testscan.Scan("x"+map[string]string{"go": "_test.go", "python": "_test.py", "js": ".test.js", "ruby": "_spec.rb", "java": "Test.java", "rust": ".rs"}[lang], []byte(after)); err == nil && f != nil {
+				retries(lang, f, marked(before, after), map[int]bool{0: true})
+			}
 		}
+		flipped(before, after)
+		literalsOnly(after)
 	})
 }

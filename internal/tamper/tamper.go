@@ -114,6 +114,7 @@ const (
 	Trivialized Kind = "trivialized" // a test with trivially true assertions in place of real ones
 	Helpers     Kind = "helpers"     // real assertions removed outside the tests
 	HelperTrue  Kind = "helper-true" // trivially true assertions added outside the tests
+	Retried     Kind = "retried"     // a test that ran made to pass on a later try (jest.retryTimes, a flaky marker)
 )
 
 // critical reports whether a problem of kind k is critical (else high).
@@ -126,7 +127,8 @@ type Problem struct {
 	Kind Kind
 	// Test is the test's name in the style of package testscan. For a
 	// SkipAdded it is the test whose source changed when only one did;
-	// for Excluded, SelfUpdate, Deselected, Helpers and HelperTrue it is "".
+	// for Excluded, SelfUpdate, Deselected, Helpers and HelperTrue it is "",
+	// for Retried "" when the retry is above every test of the file.
 	Test string
 	// Line is the test's line: in the file before the change for a
 	// removed test, after it otherwise. Without a test, Line to End are
@@ -140,7 +142,8 @@ type Problem struct {
 	// How says how a Bypassed test is kept from failing, how a Weakened
 	// one's exact checks were loosened, how an Excluded file is kept out
 	// of the build, how a SelfUpdate rewrites expected output, or how a
-	// Deselected change keeps tests from running or failing.
+	// Deselected change keeps tests from running or failing, how a
+	// Retried test is run again on failure.
 	How string
 }
 
@@ -362,6 +365,12 @@ func describe(ps []Problem) string {
 			parts = append(parts, fmt.Sprintf("keeps every test of the file from running: it %s (line %d)", p.How, p.Line))
 		case Deselected:
 			parts = append(parts, fmt.Sprintf("keeps tests from running or from failing: it %s (line %d)", p.How, p.Line))
+		case Retried:
+			if p.Test == "" {
+				parts = append(parts, fmt.Sprintf("lets its tests pass on a later try: it %s (line %d)", p.How, p.Line))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("lets %s (line %d) pass on a later try: it %s", p.Test, p.Line, p.How))
 		case SelfUpdate:
 			parts = append(parts, fmt.Sprintf("makes its expectations agree with whatever the code does: it %s (line %d)", p.How, p.Line))
 		case SkipAdded:
