@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
@@ -69,7 +71,7 @@ func noteConfig(c *Call, res *Result) {
 	path := filepath.Join(c.Scope.Ralph(), ProblemFile)
 	if c.problem == nil {
 		if !c.DryRun {
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := removeRecord(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				fmt.Fprintf(c.Stderr, "ralph: warning: %v\n", err)
 			}
 		}
@@ -90,6 +92,17 @@ func noteConfig(c *Call, res *Result) {
 	if err := state.WriteFile(path, append(data, '\n'), 0o644); err != nil {
 		fmt.Fprintf(c.Stderr, "ralph: warning: recording the configuration problem: %v\n", err)
 	}
+}
+
+// removeRecord removes the file or empty directory at path as os.Remove
+// does, in one system call where there is nothing to remove: every Edit
+// and Bash call removes the problem record, which is nearly always absent,
+// and os.Remove tries rmdir after the unlink has failed.
+func removeRecord(path string) error {
+	if err := syscall.Unlink(path); err == nil || errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.Remove(path) // a directory, or an error worth its words
 }
 
 // ReadProblem reads the project's record of the last configuration problem

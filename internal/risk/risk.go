@@ -175,33 +175,43 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	g.goBin = goBinDir(g.Home, getenv)
 	g.Caches = cacheDirs(g.Home)
 	g.Protected = protected(g.Root, g.Home, getenv)
-	// Sized for the 140-odd paths of a usual home: grown step by step it
-	// was rehashed five times on every Edit and Bash call.
-	g.gitExec = make(map[string]string, 256)
-	for _, p := range gitExecPaths(g.Root, g.Home, getenv) {
+	// The lists below go into gitExec as they go into Protected, so a path
+	// missing from gitExec is in Protected only among these first entries:
+	// the membership tests need not scan the rest.
+	base := len(g.Protected)
+	gitPaths := gitExecPaths(g.Root, g.Home, getenv)
+	starts := slices.Concat(startup.Paths(g.Home, getenv), userSites(g.Home, getenv), toolchainPaths(g.Home, getenv)) // pysite.go, toolchains.go
+	agents := startup.AgentConfigs(g.Root, g.Home, getenv)
+	detached := slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home), startup.EditorTasks(g.Root)) // detached.go
+	queues := taskQueues(g.Root, getenv)
+	// Sized for what goes in: grown step by step it was rehashed five
+	// times on every Edit and Bash call, and a fixed size of 256 made
+	// twice the table the 140-odd paths of a usual home need.
+	g.gitExec = make(map[string]string, len(gitPaths)+len(starts)+len(agents)+len(detached)+len(queues))
+	for _, p := range gitPaths {
 		g.Protected = append(g.Protected, p)
 		g.gitExec[p] = "git-exec"
 	}
-	for _, p := range slices.Concat(startup.Paths(g.Home, getenv), userSites(g.Home, getenv), toolchainPaths(g.Home, getenv)) { // pysite.go, toolchains.go
+	for _, p := range starts {
 		if g.gitExec[p] == "" {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "startup-config"
 		}
 	}
-	for _, p := range startup.AgentConfigs(g.Root, g.Home, getenv) {
-		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+	for _, p := range agents {
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected[:base], p) {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "agent-config"
 		}
 	}
-	for _, p := range slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home), startup.EditorTasks(g.Root)) { // detached.go
-		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+	for _, p := range detached {
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected[:base], p) {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "detached-job"
 		}
 	}
-	for _, p := range taskQueues(g.Root, getenv) {
-		if g.gitExec[p] == "" && !slices.Contains(g.Protected, p) {
+	for _, p := range queues {
+		if g.gitExec[p] == "" && !slices.Contains(g.Protected[:base], p) {
 			g.Protected = append(g.Protected, p)
 			g.gitExec[p] = "task-queue"
 		}

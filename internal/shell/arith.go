@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -118,7 +117,8 @@ func (w *walker) builtinArgs(c *ctx, name string, args []Word, sc *scope, fn boo
 	}
 }
 
-var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
+var identRe = func() *regexp.Regexp { return identReLazy.get() }
+var identReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) }}
 
 // arithNames asks when text, read as arithmetic, names a variable whose
 // value is not known.

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // CMake runs commands of the project's CMakeLists.txt: execute_process
@@ -14,9 +13,10 @@ import (
 // script of such calls, and cmake -E is a portable rm, mv and cp.
 
 // cmakeCall finds the calls of CMake that run or delete.
-var cmakeCall = sync.OnceValue(func() *regexp.Regexp {
+var cmakeCall = func() *regexp.Regexp { return cmakeCallLazy.get() }
+var cmakeCallLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(execute_process|add_custom_command|add_custom_target|file)\s*\(`)
-})
+}}
 
 // cmakeKeyword reports whether s ends a COMMAND's arguments.
 func cmakeKeyword(s string) bool {

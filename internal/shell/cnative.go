@@ -3,7 +3,6 @@ package shell
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // The calls of C and C++ code that run programs or delete, move and write
@@ -28,7 +27,8 @@ type cOp struct {
 // (x.remove, p->remove) nor a longer name.
 const cPre = `(?:^|[^\w.>:]|::)`
 
-var cOps = sync.OnceValue(func() []cOp {
+var cOps = func() []cOp { return cOpsLazy.get() }
+var cOpsLazy = lazy[[]cOp]{f: func() []cOp {
 	m := func(name string) *regexp.Regexp { return regexp.MustCompile(cPre + `(?:` + name + `)\s*\(`) }
 	return []cOp{
 		{re: m(`system|popen`), kind: "shell"},
@@ -51,22 +51,27 @@ var cOps = sync.OnceValue(func() []cOp {
 		{re: regexp.MustCompile(`\bofstream\s+\w+\s*[({]`), argv: []string{"tee"}, paths: []int{0}},
 		{re: m(`n?ftw`), kind: "nftw", argv: []string{"rm", "-r", "-f"}, paths: []int{0}},
 	}
-})
+}}
 
 var (
-	cDefineRe = sync.OnceValue(func() *regexp.Regexp {
+	cDefineRe     = func() *regexp.Regexp { return cDefineReLazy.get() }
+	cDefineReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+("(?:[^"\\\n]|\\.)*")`)
-	})
-	cStringVarRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	cStringVarRe     = func() *regexp.Regexp { return cStringVarReLazy.get() }
+	cStringVarReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(\w+)\s*(?:\[\s*\d*\s*\])?\s*=\s*"`)
-	})
-	cArrayRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	cArrayRe     = func() *regexp.Regexp { return cArrayReLazy.get() }
+	cArrayReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(\w+)\s*\[\s*\d*\s*\]\s*=\s*\{([^{}]*)\}`)
-	})
-	cAdjacentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"\s*\n?\s*"`) })
-	cOpaqueRe   = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	cAdjacentRe     = func() *regexp.Regexp { return cAdjacentReLazy.get() }
+	cAdjacentReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`"\s*\n?\s*"`) }}
+	cOpaqueRe       = func() *regexp.Regexp { return cOpaqueReLazy.get() }
+	cOpaqueReLazy   = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(cPre + `(?:dlopen|dlsym|syscall|__asm__|asm)\s*[(\s]`)
-	})
+	}}
 )
 
 // cText walks the C or C++ source text of file p.

@@ -690,13 +690,15 @@ func firstLine(s string) string {
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // awkPipe matches awk's print … | "COMMAND".
-var awkPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|\s*"([^"\n]*)"`) })
+var awkPipe = func() *regexp.Regexp { return awkPipeLazy.get() }
+var awkPipeLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\|\s*"([^"\n]*)"`) }}
 
 // assignRe matches a variable assigned in code: name = value (const, let,
 // var, my, $name).
-var assignRe = sync.OnceValue(func() *regexp.Regexp {
+var assignRe = func() *regexp.Regexp { return assignReLazy.get() }
+var assignReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)(?:^|[;{(\s])(?:const\s+|let\s+|var\s+|my\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*([^=\s])`)
-})
+}}
 
 // assignments returns the variables code assigns a value ralph can work
 // out (a string, Path('x'), os.path.join of strings …); the last

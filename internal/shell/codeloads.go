@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Code loads more code of the project by a path or module name written
@@ -22,7 +21,8 @@ import (
 // maxLoads bounds the files followed through loads in one command line.
 const maxLoads = 32
 
-var loadRes = sync.OnceValue(func() map[string]*regexp.Regexp {
+var loadRes = func() map[string]*regexp.Regexp { return loadResLazy.get() }
+var loadResLazy = lazy[map[string]*regexp.Regexp]{f: func() map[string]*regexp.Regexp {
 	m := regexp.MustCompile
 	return map[string]*regexp.Regexp{
 		"node":   m(`(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[\w*{}\s,$]+\s+from\s+)?|\bfrom\s+)["'](\.{1,2}/[^"'\n]+)["']`),
@@ -30,7 +30,7 @@ var loadRes = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"perl":   m(`\b(?:require|do)\s*\(?\s*["']([^"'\n]+)["']`),
 		"python": m(`\b(__import__|import_module|run_module|run_path)\s*\(\s*[rb]?["']([^"'\n]+)["']`),
 	}
-})
+}}
 
 // codeLoads walks the project files code of lang loads.
 func (w *walker) codeLoads(c *ctx, lang, code string, sc *scope) {

@@ -3,7 +3,6 @@ package shell
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Deno starts programs through its own API, which the node tables do not
@@ -19,15 +18,18 @@ import (
 // denoCallRe finds the calls; denoKeyRe the args or cmd list in the
 // call's options.
 var (
-	denoCallRe = sync.OnceValue(func() *regexp.Regexp {
+	denoCallRe     = func() *regexp.Regexp { return denoCallReLazy.get() }
+	denoCallReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\bnew\s+Deno\.Command\s*\(|\bDeno\.run\s*\(`)
-	})
-	denoKeyRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	denoKeyRe     = func() *regexp.Regexp { return denoKeyReLazy.get() }
+	denoKeyReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:args|cmd)\s*:\s*\[`)
-	})
-	zxRe = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	zxRe     = func() *regexp.Regexp { return zxReLazy.get() }
+	zxReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:^|[^\w.$])\$(?:\.sync)?\s*` + "`")
-	})
+	}}
 )
 
 // denoCalls walks the programs the Deno API and zx's $ run in node code.

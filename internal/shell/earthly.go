@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // earthly runs an Earthfile's target in containers, but a target that
@@ -20,9 +19,10 @@ import (
 // maxEarthTargets bounds the targets followed from one earthly run.
 const maxEarthTargets = 16
 
-var earthTargetRe = sync.OnceValue(func() *regexp.Regexp {
+var earthTargetRe = func() *regexp.Regexp { return earthTargetReLazy.get() }
+var earthTargetReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^([A-Za-z][\w.-]*):\s*$`)
-})
+}}
 
 // earthly walks what an earthly command line runs on the host.
 func (w *walker) earthly(c *ctx, args []Word, sc *scope) {

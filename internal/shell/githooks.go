@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -301,12 +300,14 @@ func (w *walker) preCommit(c *ctx, args []Word, sc *scope) {
 }
 
 // huskyInit matches the line with which husky 4–8 starts each hook.
-var huskyInit = sync.OnceValue(func() *regexp.Regexp {
+var huskyInit = func() *regexp.Regexp { return huskyInitLazy.get() }
+var huskyInitLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\.\s+"\$\(dirname (?:-- )?"\$0"\)/_/husky\.sh"[ \t]*$`)
-})
+}}
 
 // huskyWrap matches the line of husky 9's hooks in .husky/_ that runs
 // its _/h, which runs .husky/NAME (read above).
-var huskyWrap = sync.OnceValue(func() *regexp.Regexp {
+var huskyWrap = func() *regexp.Regexp { return huskyWrapLazy.get() }
+var huskyWrapLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\.\s+"\$\(dirname (?:-- )?"\$0"\)/h"[ \t]*$`)
-})
+}}

@@ -201,9 +201,10 @@ func closeBrace(s string) int {
 
 // gradleIncluded are the builds settings scripts include: includeBuild("x"),
 // in pluginManagement too.
-var gradleIncluded = sync.OnceValue(func() *regexp.Regexp {
+var gradleIncluded = func() *regexp.Regexp { return gradleIncludedLazy.get() }
+var gradleIncludedLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`\bincludeBuild\s*\(?\s*` + gradleLit)
-})
+}}
 
 // gradleSources walks, as build code of the build at root, the sources of
 // buildSrc and of the builds its settings include (their scripts too,

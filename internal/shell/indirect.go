@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -375,13 +374,15 @@ func parseMakefile(text string) *makefile {
 	return mf
 }
 
-var makeAssign = sync.OnceValue(func() *regexp.Regexp {
+var makeAssign = func() *regexp.Regexp { return makeAssignLazy.get() }
+var makeAssignLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+|override\s+)?([A-Za-z_.][A-Za-z0-9_.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
-})
+}}
 
-var makeRef = sync.OnceValue(func() *regexp.Regexp {
+var makeRef = func() *regexp.Regexp { return makeRefLazy.get() }
+var makeRefLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\$|\$\(([^()]*)\)|\$\{([^{}]*)\}|\$([@<^?*%])`)
-})
+}}
 
 // expand replaces make's variable references in a recipe: $$ is $, a
 // known variable its value, $(shell CMD) a command substitution, and an
@@ -392,10 +393,11 @@ func (mf *makefile) expand(s string, depth int) string {
 }
 
 // makeName turns a make variable's name into a shell variable's.
-var makeName = sync.OnceValue(func() *strings.Replacer {
+var makeName = func() *strings.Replacer { return makeNameLazy.get() }
+var makeNameLazy = lazy[*strings.Replacer]{f: func() *strings.Replacer {
 	return strings.NewReplacer("@", "AT", "<", "LT", "^", "UP", "?", "Q", "*", "STAR", "%", "PCT", " ", "_", ".", "_",
 		"-", "_", ",", "_", "(", "_", ")", "_", "$", "_", "{", "_", "}", "_", ":", "_", "=", "_", "/", "_")
-})
+}}
 
 // maxExpand bounds the bytes one recipe line's variables expand to.
 const maxExpand = 4 << 10
@@ -505,7 +507,8 @@ func (w *walker) just(c *ctx, args []Word, sc *scope) {
 	}
 }
 
-var justInterp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_]\w*)?[^}]*\}\}`) })
+var justInterp = func() *regexp.Regexp { return justInterpLazy.get() }
+var justInterpLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_]\w*)?[^}]*\}\}`) }}
 
 // parseJustfile reads a justfile's recipes: "name args: deps" at the
 // start of a line, the indented lines after it its body.
@@ -684,7 +687,8 @@ func gjsonKey(s string) string {
 
 // gitBuiltins are git's own commands, which no alias can replace: for the
 // rest, the alias is looked up in git's configuration.
-var gitBuiltins = sync.OnceValue(func() []string {
+var gitBuiltins = func() []string { return gitBuiltinsLazy.get() }
+var gitBuiltinsLazy = lazy[[]string]{f: func() []string {
 	return strings.Fields(`add am annotate apply archive bisect blame branch bundle cat-file check-attr
 check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick citool clean clone
 column commit commit-graph commit-tree config count-objects credential describe diff diff-files diff-index
@@ -697,7 +701,7 @@ request-pull rerere reset restore rev-list rev-parse revert rm send-email send-p
 show-branch show-index show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref
 tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-pack var
 verify-commit verify-pack verify-tag version whatchanged worktree write-tree lfs flow`)
-})
+}}
 
 // gitIndirect judges what git will run from its configuration: the alias
 // a subcommand names (git zap, after git config alias.zap '!rm -rf .aiwg'),

@@ -35,12 +35,14 @@ var gradleOps = sync.OnceValue(func() []struct {
 
 // gradleFile matches file("x").deleteDir() and "cmd".execute().
 var (
-	gradleDeleteDir = sync.OnceValue(func() *regexp.Regexp {
+	gradleDeleteDir     = func() *regexp.Regexp { return gradleDeleteDirLazy.get() }
+	gradleDeleteDirLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:file|File|new\s+File)\s*\(\s*["']([^"'\n$]*)["']\s*\)\s*\.(?:deleteDir|deleteRecursively|delete)\s*\(`)
-	})
-	gradleExecute = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	gradleExecute     = func() *regexp.Regexp { return gradleExecuteLazy.get() }
+	gradleExecuteLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`["']([^"'\n$]*)["']\s*\.execute\s*\(`)
-	})
+	}}
 )
 
 // gradle walks the build scripts of the Gradle build at the nearest
@@ -137,13 +139,16 @@ func (w *walker) maven(c *ctx, args []Word, sc *scope, wrapper bool) {
 }
 
 var (
-	xmlTag = sync.OnceValue(func() *regexp.Regexp {
+	xmlTag     = func() *regexp.Regexp { return xmlTagLazy.get() }
+	xmlTagLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`<(executable|argument)>\s*([^<]*?)\s*</(?:executable|argument)>|</configuration>`)
-	})
-	antTask = sync.OnceValue(func() *regexp.Regexp {
+	}}
+	antTask     = func() *regexp.Regexp { return antTaskLazy.get() }
+	antTaskLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`<(delete|exec|arg)\b([^>]*)>`)
-	})
-	xmlAttr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(dir|file|executable|value|line)\s*=\s*"([^"]*)"`) })
+	}}
+	xmlAttr     = func() *regexp.Regexp { return xmlAttrLazy.get() }
+	xmlAttrLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\b(dir|file|executable|value|line)\s*=\s*"([^"]*)"`) }}
 )
 
 // mavenCommands returns the commands of pom.xml's exec plugin

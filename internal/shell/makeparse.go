@@ -3,7 +3,6 @@ package shell
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // make runs code while it reads its makefiles, before any target and
@@ -14,9 +13,10 @@ import (
 
 // makeShellAssign matches VAR != CMD (and VAR ::= $(shell …)'s kin are
 // found by their $(shell).
-var makeShellAssign = sync.OnceValue(func() *regexp.Regexp {
+var makeShellAssign = func() *regexp.Regexp { return makeShellAssignLazy.get() }
+var makeShellAssignLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:override\s+|export\s+)*[\w.\-]+\s*!=\s*(.*)$`)
-})
+}}
 
 // makeParseTime returns, as shell text (make's variables not yet
 // expanded), what make runs while it reads the makefile text: the command

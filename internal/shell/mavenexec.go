@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // exec-maven-plugin's java goal runs a main class of the project inside
@@ -16,9 +15,10 @@ import (
 // java.nio). From the plugin's documentation: the plugin was not
 // available offline here.
 
-var mainClassRe = sync.OnceValue(func() *regexp.Regexp {
+var mainClassRe = func() *regexp.Regexp { return mainClassReLazy.get() }
+var mainClassReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`<mainClass>\s*([\w.$]+)\s*</mainClass>`)
-})
+}}
 
 // mavenExecJava walks the sources of the main classes exec:java runs for
 // the mvn command line args and pom.xml p (text).

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // More of what Maven runs from pom.xml beyond the exec and antrun plugins
@@ -15,9 +14,10 @@ import (
 // <script> and <source>. mvnw runs the Maven distribution and wrapper jar
 // of .mvn/wrapper/maven-wrapper.properties.
 
-var mavenMoreRe = sync.OnceValue(func() *regexp.Regexp {
+var mavenMoreRe = func() *regexp.Regexp { return mavenMoreReLazy.get() }
+var mavenMoreReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)<(argLine|jvm|script|source)>(.*?)</(?:argLine|jvm|script|source)>`)
-})
+}}
 
 // mavenMore walks the forked JVMs' options and programs and the inline
 // Groovy of pom.xml p (text).

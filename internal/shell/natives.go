@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Programs compiled from the project's sources by a C, C++, Rust or Java
@@ -221,10 +220,12 @@ func (w *walker) nativeFile(c *ctx, lang, p string, sc *scope, n *int) {
 }
 
 var (
-	rustModRe = sync.OnceValue(func() *regexp.Regexp {
+	rustModRe     = func() *regexp.Regexp { return rustModReLazy.get() }
+	rustModReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;|\binclude!\s*\(\s*"([^"\n]+)"`)
-	})
-	cIncludeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*#\s*include\s*"([^"\n]+)"`) })
+	}}
+	cIncludeRe     = func() *regexp.Regexp { return cIncludeReLazy.get() }
+	cIncludeReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*#\s*include\s*"([^"\n]+)"`) }}
 )
 
 // javaLaunch walks the Java code java runs: the source file of the

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // The modules of the project a conftest.py or a pytest plugin imports run
@@ -34,9 +33,10 @@ type pyRead struct {
 // the relative `from . import x`, `from .a import x`) at a line's start,
 // indented or not: an import inside a function runs when it is called,
 // which a fixture or hook is.
-var pyImportRe = sync.OnceValue(func() *regexp.Regexp {
+var pyImportRe = func() *regexp.Regexp { return pyImportReLazy.get() }
+var pyImportReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)|import[ \t]+([\w., \t]+))`)
-})
+}}
 
 // pyImports walks the project modules the Python file p imports, found in
 // the directories dirs (sys.path as pytest sets it: the file's own
@@ -168,9 +168,10 @@ func (w *walker) pyPath(p string, extra []string) []string {
 
 // pythonpathRe finds pytest's pythonpath setting (ini: a list of words;
 // pyproject.toml: a string or an array).
-var pythonpathRe = sync.OnceValue(func() *regexp.Regexp {
+var pythonpathRe = func() *regexp.Regexp { return pythonpathReLazy.get() }
+var pythonpathReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^[ \t]*pythonpath[ \t]*=[ \t]*(\[[^\]]*\]|[^\n]*)`)
-})
+}}
 
 // pytestPythonpath returns the pythonpath directories of the pytest
 // configuration text in directory d.

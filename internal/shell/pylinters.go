@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Linters and type checkers that run Python or Ruby of the project's
@@ -51,9 +50,10 @@ func (w *walker) lintConfig(tool, dir, file string) (string, string, bool) {
 	}
 }
 
-var iniKeyRe = sync.OnceValue(func() *regexp.Regexp {
+var iniKeyRe = func() *regexp.Regexp { return iniKeyReLazy.get() }
+var iniKeyReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^[ \t]*([\w.-]+)[ \t]*[=:][ \t]*(.*)$`)
-})
+}}
 
 // iniValues returns the values of key in an INI or TOML file (any
 // section), a value's indented continuation lines joined to it, one
@@ -254,9 +254,10 @@ func (w *walker) pyLintFile(c *ctx, tool, p string, sc *scope) {
 // rubocopKeys matches require:, plugins: and inherit_from: of a
 // .rubocop.yml with their value: on the line, or a list of "- item" lines
 // below it.
-var rubocopKeys = sync.OnceValue(func() *regexp.Regexp {
+var rubocopKeys = func() *regexp.Regexp { return rubocopKeysLazy.get() }
+var rubocopKeysLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^(require|plugins|inherit_from):[ \t]*([^\n#]*)((?:\n[ \t]*-[ \t]*[^\n]*)*)`)
-})
+}}
 
 // rubocop walks the Ruby files rubocop requires: the project files its
 // configuration (.rubocop.yml nearest up, -c/--config FILE) and the files

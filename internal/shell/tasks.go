@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
@@ -192,7 +191,8 @@ func (w *walker) composer(c *ctx, args []Word, sc *scope) {
 	})
 }
 
-var phpCallback = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_\\][\w\\]*::\w+$`) })
+var phpCallback = func() *regexp.Regexp { return phpCallbackLazy.get() }
+var phpCallbackLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_\\][\w\\]*::\w+$`) }}
 
 // goTask walks go-task's task NAME (default when none is named) from the
 // Taskfile: its cmds (command lines, or {cmd}, or {task} calling another),
@@ -249,7 +249,8 @@ func (w *walker) goTask(c *ctx, name string, args []Word, sc *scope) {
 	})
 }
 
-var goTaskVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*\.?([A-Za-z_]\w*)?[^}]*\}\}`) })
+var goTaskVar = func() *regexp.Regexp { return goTaskVarLazy.get() }
+var goTaskVarLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*\.?([A-Za-z_]\w*)?[^}]*\}\}`) }}
 
 // goTaskBody reads one task: a command line, a list of them, or a map with
 // cmds, cmd, deps and dir. It returns the command lines, the tasks it

@@ -391,7 +391,8 @@ func (w *walker) testpaths(dir, top string) ([]string, string) {
 }
 
 // addoptsRe finds -p NAME (and -pNAME) in pytest options.
-var addoptsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s"'\[,])-p\s*["']?([\w.:]+)`) })
+var addoptsRe = func() *regexp.Regexp { return addoptsReLazy.get() }
+var addoptsReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s"'\[,])-p\s*["']?([\w.:]+)`) }}
 
 // addoptsPlugins returns the plugin modules -p names in text.
 func addoptsPlugins(text string) []string {
@@ -417,9 +418,10 @@ func (w *walker) rake(c *ctx, args []Word, sc *scope) {
 
 // jsConfigRe finds the relative module names in a test runner's
 // configuration: './setup.js', '<rootDir>/test/global.ts'.
-var jsConfigRe = sync.OnceValue(func() *regexp.Regexp {
+var jsConfigRe = func() *regexp.Regexp { return jsConfigReLazy.get() }
+var jsConfigReLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 	return regexp.MustCompile(`["'` + "`" + `]((?:<rootDir>/|\./|\.\./)[^"'` + "`" + `\s]+)["'` + "`" + `]`)
-})
+}}
 
 // jsTestConfig walks a JavaScript test runner's configuration, which it
 // runs, and the project files it names (setupFiles, globalSetup,
@@ -824,8 +826,10 @@ var moreOps = sync.OnceValue(func() map[string][]struct {
 
 // rustCommand matches Command::new(PROGRAM) and the .arg/.args calls
 // chained to it.
-var rustCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bCommand::new\s*\(`) })
-var rustArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\.\s*(args?)\s*\(\s*&?`) })
+var rustCommand = func() *regexp.Regexp { return rustCommandLazy.get() }
+var rustCommandLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\bCommand::new\s*\(`) }}
+var rustArg = func() *regexp.Regexp { return rustArgLazy.get() }
+var rustArgLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`^\s*\.\s*(args?)\s*\(\s*&?`) }}
 
 // moreCode walks the calls of moreOps in code of lang, and for Rust the
 // commands std::process::Command builds.

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // tox runs the commands of tox.ini's test environments ([testenv] and
@@ -14,7 +13,8 @@ import (
 
 // toxSubst matches tox's substitutions: {posargs}, {posargs:DEFAULT},
 // {toxinidir}, {envname} ….
-var toxSubst = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z_]+)(?::([^{}]*))?\}`) })
+var toxSubst = func() *regexp.Regexp { return toxSubstLazy.get() }
+var toxSubstLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z_]+)(?::([^{}]*))?\}`) }}
 
 // tox walks the commands tox runs, of every test environment (tox -e
 // picks some; tox alone runs the env_list, which may be any).
@@ -136,4 +136,5 @@ func toxCommands(text, dir string) []toxEnv {
 }
 
 // toxRef matches a line that is a reference to another section's key.
-var toxRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{\[([^\]]+)\]([\w-]+)\}$`) })
+var toxRef = func() *regexp.Regexp { return toxRefLazy.get() }
+var toxRefLazy = lazy[*regexp.Regexp]{f: func() *regexp.Regexp { return regexp.MustCompile(`^\{\[([^\]]+)\]([\w-]+)\}$`) }}
