@@ -22,6 +22,9 @@ import (
 // indirect walks what a build tool or package manager will run, read from
 // the project's Makefile, justfile or package.json.
 func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
+	if name == "npm" || name == "pnpm" || name == "bun" {
+		w.pkgSet(c, name, args, sc) // pkgset.go
+	}
 	if w.a.ReadFile == nil || c.depth >= MaxDepth || !readsProject(name) {
 		return
 	}
