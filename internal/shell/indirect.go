@@ -120,6 +120,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		if !filepath.IsAbs(q) {
 			q = filepath.Join(d, q)
 		}
+		w.changedRun(name+" -f "+file, q) // changed.go
 		t, ok := w.readText(q)
 		switch {
 		case !ok:
@@ -132,6 +133,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	if len(o.files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			p = filepath.Join(d, n)
+			w.changedRun(name+" of "+p, p) // changed.go
 			if text, found = w.readText(p); found {
 				break
 			}
@@ -656,6 +658,7 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 	var p, text string
 	for at := d; ; at = filepath.Dir(at) {
 		p = filepath.Join(at, "package.json")
+		w.changedRun(name+" "+strings.Join(scripts, " ")+" of "+p, p) // changed.go
 		if t, ok := w.readText(p); ok {
 			text, d = t, at
 			break
@@ -845,6 +848,7 @@ func (w *walker) interpFile(c *ctx, lang, name string, arg Word, sc *scope) {
 	if vendored(p) {
 		return
 	}
+	w.changedRun(name+" "+v, p) // changed.go
 	text, ok := w.readText(p)
 	if !ok {
 		return

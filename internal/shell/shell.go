@@ -297,6 +297,9 @@ type walker struct {
 	// text (cat > x.sh <<EOF), by absolute path, so that running them
 	// later in the same line is read like an inline script.
 	written map[string]string
+	// changed holds the files the line changed with text ralph cannot
+	// work out, with the program that did (changed.go).
+	changed map[string]string
 	// appended holds the files of written the line appended to (>>):
 	// their disk text stays before what the line wrote (written.go).
 	appended map[string]bool
@@ -730,7 +733,9 @@ func (w *walker) remember(cmd *Cmd) {
 			w.appended[filepath.Clean(v)] = true
 		}
 		w.written[filepath.Clean(v)] = text
+		delete(w.changed, filepath.Clean(v))
 	}
+	w.noteChanged(cmd) // changed.go
 	if cmd.StdoutKnown {
 		for _, r := range cmd.Redirs {
 			if r.Writes() && (r.Fd == "" || r.Fd == "1") {
