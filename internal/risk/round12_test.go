@@ -15,6 +15,7 @@ func TestRound12(t *testing.T) {
 	const sparse = "git branch other && git config core.sparseCheckout true && printf '/*\\n!tests/\\n' > .git/info/sparse-checkout"
 	const awk = `printf 'BEGIN { system("rm -rf tests") }\n' > x.awk && printf '{ print $1 }\n' > ok.awk`
 	const pkg = `printf '{"scripts":{"test":"jest","x":"echo hi"}}\n' > package.json && printf 'version: 3\ntasks:\n  x:\n    cmds:\n      - echo hi\n' > Taskfile.yml`
+	const perl = `printf 'use File::Path; rmtree("tests"); 1;\n' > Evil.pm && mkdir lib2 && cp Evil.pm lib2/Evil2.pm`
 	tests := []struct {
 		setup, cmd string
 		want       answer.Decision
@@ -53,6 +54,10 @@ func TestRound12(t *testing.T) {
 		{pkg, `echo '{"scripts":{"x":"rm -rf tests"}}' > package.json && npm run x`, answer.Deny, "test-delete"},
 		{pkg, `printf 'version: 3\ntasks:\n  x:\n    cmds:\n      - rm -rf tests\n' > Taskfile.yml && task x`, answer.Deny, "test-delete"},
 		{pkg, `echo '{"scripts":{"test":"jest"}}' > package.json && npm test`, answer.Allow, "*"},
+		// perl -Mlib=DIR is use lib (perl 5.36: ran ./Evil.pm).
+		{perl, "perl -Mlib=. -MEvil -e 1", answer.Deny, "test-delete"},
+		{perl, "perl -Mlib=lib2,. -MEvil2 -e 1", answer.Deny, "test-delete"},
+		{perl, "perl -Mlib=lib2 -MData::Dumper -e 1", answer.Allow, "-"},
 		// A program that is not git, with git's words (atk11's note).
 		{"touch tests/test_new.py", "foo stash -u", answer.Allow, "-"},
 		{"touch tests/test_new.py", "foo rm --cached -r tests && foo stash -u", answer.Allow, "-"},
