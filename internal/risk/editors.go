@@ -280,7 +280,19 @@ func (g *Guard) moreOps(c *shell.Cmd, out []op) []op {
 				out = append(out, g.target(c, opWrite, shell.Word{Raw: "go.work", Values: []string{"go.work"}}, nil))
 			}
 		}
-	case "rename", "prename", "perl-rename", "file-rename", "rename.ul", "mmv":
+	case "mmv":
+		// mmv [-m|x|r|c|o|a|l|s] FROM TO (its manual): FROM is a
+		// pattern of the files moved (* ? [..] over path parts); -c, -o,
+		// -a, -l and -s copy, append or link and leave them.
+		fl, paths := splitFlags(args, "")
+		if len(paths) > 0 && !fl.has("c", "o", "a", "l", "s") {
+			from := paths[0]
+			if v, ok := from.Value(); ok && strings.ContainsAny(v, "*?[") {
+				from.Glob = true
+			}
+			out = append(out, g.target(c, opMoveFrom, from, func(o *op) { o.recursive = true }))
+		}
+	case "rename", "prename", "perl-rename", "file-rename", "rename.ul":
 		// rename EXPR FILE… (perl) or rename FROM TO FILE… (util-linux):
 		// every operand after the first may be a file it moves away.
 		if _, paths := splitFlags(args, "e"); len(paths) > 1 {

@@ -135,7 +135,11 @@ func (g *Guard) findSpec(c *shell.Cmd) *findSpec {
 			s.unknown = true
 			continue
 		}
-		if follow || strings.HasSuffix(v, "/") || strings.HasSuffix(v, "/.") {
+		deref := follow || strings.HasSuffix(v, "/") || strings.HasSuffix(v, "/.")
+		// A link the line made first (ln -s tests t && find -L t
+		// -delete emptied tests/ with GNU find here): its target.
+		p = g.viaLineLinks(p, deref)
+		if deref {
 			p = g.linkedDir(p) // find t/ walks the directory t leads to
 		}
 		s.roots = append(s.roots, p)

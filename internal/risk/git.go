@@ -17,7 +17,12 @@ type gitCall struct {
 }
 
 // parseGit skips git's global options (-C dir, -c k=v, --git-dir=…, …).
+// It is nil for a program that is not git: `foo stash -u` is no git
+// stash, and was judged as one (stashRules, noteUntracked).
 func parseGit(c *shell.Cmd) *gitCall {
+	if c == nil || c.Name != "git" {
+		return nil
+	}
 	cc := *c
 	args := c.Args
 	for len(args) > 0 {
@@ -82,7 +87,7 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 			return g.targets(gc.cmd, opDiscard, paths, nil)
 		}
 	}
-	return append(g.gitTreeOps(gc), g.gitRefOps(gc)...)
+	return append(append(g.gitTreeOps(gc), g.sparseOps(gc)...), g.gitRefOps(gc)...) // gitsparse.go
 }
 
 // pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a

@@ -57,8 +57,16 @@ func (g *Guard) gitTreeOps(gc *gitCall) []op {
 					keep = append(keep, rel)
 				}
 			}
-		case "init", "reapply":
-			// The patterns of .git/info/sparse-checkout, or none: any.
+		case "reapply":
+			// The patterns of .git/info/sparse-checkout (gitsparse.go),
+			// or none: any.
+			if gc.cmd.Cwd != "" {
+				if top, patterns, ok := g.sparsePatterns(gc.cmd.Cwd); ok {
+					return g.sparseDrops(gc, top, patterns)
+				}
+			}
+		case "init":
+			// git's default cone ('/*' '!/*/'), or the patterns there: any.
 		default:
 			return nil
 		}

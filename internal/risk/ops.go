@@ -135,6 +135,11 @@ func (g *Guard) ops(c *shell.Cmd) []op {
 				out = append(out, g.target(c, opDelete, dest, func(o *op) { o.recursive, o.sync = true, true }))
 			}
 			out = append(out, g.target(c, opWrite, dest, nil))
+			if fl.has("remove-source-files", "remove-sent-files") {
+				// rsync's manual: the files sent are removed from the
+				// sender, a move of every file under each source.
+				out = append(out, g.targets(c, opMoveFrom, paths[:len(paths)-1], func(o *op) { o.recursive = true })...)
+			}
 		}
 	case "git":
 		out = append(out, g.gitOps(c)...)

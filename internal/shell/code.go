@@ -187,18 +187,27 @@ func (w *walker) awk(c *ctx, name string, args []Word, sc *scope) {
 				codes = append(codes, args[i+1])
 			}
 			i = len(args)
-		case (s == "-f" || s == "--file") && i+1 < len(args):
-			fromFile = true
-			if v, ok := args[i+1].Value(); ok {
-				if text, ok := w.writtenFile(v, sc.cwd); ok {
-					codes = append(codes, Word{Raw: v, Values: []string{text}})
-				}
-			}
+		case (s == "-f" || s == "--file" || s == "-E" || s == "--exec" || s == "-i" || s == "--include") && i+1 < len(args):
+			// A program file (gawk's -E too), or a source file gawk's
+			// -i includes: read as written earlier in the line, else
+			// from the disk (awk -f x.awk, with x.awk an earlier call's,
+			// ran system("rm -rf tests") with mawk 1.3.4 here).
+			fromFile = fromFile || s != "-i" && s != "--include"
+			codes = w.awkFile(c, name, args[i+1], codes, sc)
 			i++
+		case (strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--exec=") || strings.HasPrefix(s, "--include=")) && !a.Dynamic:
+			fromFile = fromFile || !strings.HasPrefix(s, "--include=")
+			v := s[strings.IndexByte(s, '=')+1:]
+			codes = w.awkFile(c, name, Word{Raw: v, Values: []string{v}}, codes, sc)
+		case len(s) > 2 && (s[:2] == "-f" || s[:2] == "-E") && !a.Dynamic:
+			// -fx.awk: the file glued to its option (mawk, gawk).
+			fromFile = true
+			v := s[2:]
+			codes = w.awkFile(c, name, Word{Raw: v, Values: []string{v}}, codes, sc)
 		case (s == "-e" || s == "--source") && i+1 < len(args):
 			codes = append(codes, args[i+1])
 			i++
-		case s == "-F" || s == "-v" || s == "--assign" || s == "--field-separator" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
+		case s == "-F" || s == "-v" || s == "--assign" || s == "--field-separator" || s == "-l" || s == "--load":
 			i++
 		case strings.HasPrefix(s, "-") && len(s) > 1 && !a.Dynamic:
 		default:
@@ -216,6 +225,23 @@ func (w *walker) awk(c *ctx, name string, args []Word, sc *scope) {
 		}
 		w.code(c.with(name), "awk", v, sc)
 	}
+}
+
+// awkFile adds to codes the program file f of awk -f f when this command
+// line wrote it, or walks it from the disk (interpFile); a file named at
+// run time is a computed program.
+func (w *walker) awkFile(c *ctx, name string, f Word, codes []Word, sc *scope) []Word {
+	v, ok := f.Value()
+	if !ok {
+		return append(codes, f)
+	}
+	if text, ok := w.writtenFile(v, sc.cwd); ok {
+		return append(codes, Word{Raw: v, Values: []string{text}})
+	}
+	if v != "-" && v != "/dev/stdin" {
+		w.interpFile(c, "awk", name, f, sc)
+	}
+	return codes
 }
 
 // op maps an API call in code to the shell command with the same effect.

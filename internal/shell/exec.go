@@ -574,6 +574,7 @@ func (w *walker) readScript(v, cwd string) (string, string, bool) {
 		}
 		p = filepath.Join(cwd, p)
 	}
+	w.changedRun(v, p) // changed.go
 	data, err := w.a.ReadFile(p)
 	if err != nil || len(data) > maxWritten {
 		return "", "", false
@@ -950,6 +951,7 @@ func (w *walker) script(c *ctx, arg Word, sc *scope, source bool) {
 	if w.a.ReadFile == nil {
 		return // scripts are not read: only their invocation is judged
 	}
+	w.changedRun(strings.Join(c.via, " ")+" "+p, p) // changed.go
 	data, err := w.a.ReadFile(p)
 	if err != nil || len(data) > 256<<10 {
 		// A script that is not there runs nothing; one ralph cannot read

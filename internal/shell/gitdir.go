@@ -22,26 +22,9 @@ func (w *walker) gitDirElsewhere(args []Word, sub string, sc *scope) (string, bo
 	case "init", "clone", "version", "help", "":
 		return "", false
 	}
-	dir := sc.cwd
-	named := ""
-	for i := 0; i < len(args); i++ {
-		s := args[i].Lit()
-		if strings.ToLower(s) == sub {
-			break
-		}
-		switch {
-		case s == "-C" && i+1 < len(args):
-			dir = dirOf(args[i+1].Lit(), &scope{cwd: dir})
-			i++
-		case s == "--git-dir" && i+1 < len(args):
-			if _, ok := args[i+1].Value(); !ok {
-				return args[i+1].Raw, true
-			}
-			named = args[i+1].Lit()
-			i++
-		case strings.HasPrefix(s, "--git-dir="):
-			named = s[len("--git-dir="):]
-		}
+	dir, named, computed := gitGlobalDirs(args, sub, sc.cwd)
+	if computed != "" {
+		return computed, true
 	}
 	if named == "" {
 		if v, ok := sc.vars["GIT_DIR"]; ok {
@@ -93,6 +76,39 @@ func (w *walker) gitDirElsewhere(args []Word, sub string, sc *scope) (string, bo
 			return "", false
 		}
 	}
+}
+
+// gitGlobalDirs reads git's -C and --git-dir options before the
+// subcommand sub: the directory git starts in (from cwd), the git
+// directory named ("" when none), and the --git-dir word when its value
+// is computed at run time ("" when not).
+func gitGlobalDirs(args []Word, sub, cwd string) (dir, gitDir, computed string) {
+	dir = cwd
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		if strings.ToLower(s) == sub {
+			break
+		}
+		switch {
+		case s == "-C" && i+1 < len(args):
+			dir = dirOf(args[i+1].Lit(), &scope{cwd: dir})
+			i++
+		case s == "--git-dir" && i+1 < len(args):
+			v, ok := args[i+1].Value()
+			if !ok {
+				return dir, "", args[i+1].Raw
+			}
+			gitDir = v
+			i++
+		case strings.HasPrefix(s, "--git-dir="):
+			v, ok := args[i].Value()
+			if !ok {
+				return dir, "", args[i].Raw
+			}
+			gitDir = v[len("--git-dir="):]
+		}
+	}
+	return dir, gitDir, ""
 }
 
 // isGitDir reports whether d looks like a git directory to git's

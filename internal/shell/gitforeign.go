@@ -27,32 +27,10 @@ func (w *walker) gitOtherConfig(c *ctx, args []Word, sc *scope) {
 	if sub == "" || sub == "version" || sub == "help" || w.a.ReadFile == nil || c.depth >= MaxDepth {
 		return
 	}
-	dir, gitDir := sc.cwd, ""
-	for i := 0; i < len(args); i++ {
-		s := args[i].Lit()
-		if strings.ToLower(s) == sub {
-			break
-		}
-		switch {
-		case s == "-C" && i+1 < len(args):
-			dir = dirOf(args[i+1].Lit(), &scope{cwd: dir})
-			i++
-		case s == "--git-dir" && i+1 < len(args):
-			if v, ok := args[i+1].Value(); ok {
-				gitDir = v
-			} else {
-				w.opaque("git " + sub + " with a git directory computed at run time, whose configuration can name programs git runs")
-				return
-			}
-			i++
-		case strings.HasPrefix(s, "--git-dir="):
-			v, ok := args[i].Value()
-			if !ok {
-				w.opaque("git " + sub + " with a git directory computed at run time, whose configuration can name programs git runs")
-				return
-			}
-			gitDir = v[len("--git-dir="):]
-		}
+	dir, gitDir, computed := gitGlobalDirs(args, sub, sc.cwd)
+	if computed != "" {
+		w.opaque("git " + sub + " with a git directory computed at run time, whose configuration can name programs git runs")
+		return
 	}
 	if dir == "" {
 		return

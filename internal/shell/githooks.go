@@ -72,26 +72,7 @@ func (w *walker) gitHooks(c *ctx, cfg map[string]string, sub string, rest []Word
 	if top == "" {
 		return
 	}
-	gitDir := filepath.Join(top, ".git")
-	if text, ok := w.readText(gitDir); ok {
-		// A worktree: .git names its git directory, whose commondir is
-		// the repository's.
-		d, ok := strings.CutPrefix(strings.TrimSpace(text), "gitdir: ")
-		if !ok {
-			return
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(top, d)
-		}
-		gitDir = d
-		if cd, ok := w.readText(filepath.Join(d, "commondir")); ok {
-			cd = strings.TrimSpace(cd)
-			if !filepath.IsAbs(cd) {
-				cd = filepath.Join(d, cd)
-			}
-			gitDir = filepath.Clean(cd)
-		}
-	}
+	_, gitDir := w.gitDirs(top) // a worktree's: the repository's (commondir)
 	dir := filepath.Join(gitDir, "hooks")
 	hp, set := cfg["core.hookspath"]
 	if !set {

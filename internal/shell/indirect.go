@@ -21,6 +21,9 @@ import (
 // indirect walks what a build tool or package manager will run, read from
 // the project's Makefile, justfile or package.json.
 func (w *walker) indirect(c *ctx, name string, args []Word, sc *scope) {
+	if name == "npm" || name == "pnpm" || name == "bun" {
+		w.pkgSet(c, name, args, sc) // pkgset.go
+	}
 	if w.a.ReadFile == nil || c.depth >= MaxDepth || !readsProject(name) {
 		return
 	}
@@ -116,6 +119,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 		if !filepath.IsAbs(q) {
 			q = filepath.Join(d, q)
 		}
+		w.changedRun(name+" -f "+file, q) // changed.go
 		t, ok := w.readText(q)
 		switch {
 		case !ok:
@@ -128,6 +132,7 @@ func (w *walker) make(c *ctx, name string, args []Word, sc *scope) {
 	if len(o.files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			p = filepath.Join(d, n)
+			w.changedRun(name+" of "+p, p) // changed.go
 			if text, found = w.readText(p); found {
 				break
 			}
@@ -656,6 +661,7 @@ func (w *walker) pkgScripts(c *ctx, name string, args []Word, sc *scope) {
 	var p, text string
 	for at := d; ; at = filepath.Dir(at) {
 		p = filepath.Join(at, "package.json")
+		w.changedRun(name+" "+strings.Join(scripts, " ")+" of "+p, p) // changed.go
 		if t, ok := w.readText(p); ok {
 			text, d = t, at
 			break
@@ -846,6 +852,7 @@ func (w *walker) interpFile(c *ctx, lang, name string, arg Word, sc *scope) {
 	if vendored(p) {
 		return
 	}
+	w.changedRun(name+" "+v, p) // changed.go
 	text, ok := w.readText(p)
 	if !ok {
 		return

@@ -131,6 +131,15 @@ func (w *walker) loadLibs(c *ctx, lang string, o libOpts, sc *scope) {
 		env = "PERL5LIB"
 	}
 	dirs := o.dirs
+	if lang == "perl" {
+		// -Mlib=DIR,… is use lib: DIR searched first, as -I (perl 5.36
+		// here: perl -Mlib=. -MEvil -e 1 ran ./Evil.pm).
+		for _, lib := range o.libs {
+			if v, ok := strings.CutPrefix(lib, "lib="); ok {
+				dirs = append(dirs, strings.Split(v, ",")...)
+			}
+		}
+	}
 	if v, ok := sc.vars[env]; ok && !v.dynamic && len(v.vals) == 1 {
 		dirs = append(dirs, filepath.SplitList(v.vals[0])...)
 	}

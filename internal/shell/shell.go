@@ -297,6 +297,12 @@ type walker struct {
 	// text (cat > x.sh <<EOF), by absolute path, so that running them
 	// later in the same line is read like an inline script.
 	written map[string]string
+	// changed holds the files the line changed with text ralph cannot
+	// work out, with the program that did (changed.go).
+	changed map[string]string
+	// appended holds the files of written the line appended to (>>):
+	// their disk text stays before what the line wrote (written.go).
+	appended map[string]bool
 	// inert is why the commands walked now do not run ("" when they do);
 	// last is the last command that runs, emitted so far.
 	inert string
@@ -721,9 +727,15 @@ func (w *walker) remember(cmd *Cmd) {
 		}
 		if appendTo {
 			text = w.written[v] + text
+			if w.appended == nil {
+				w.appended = map[string]bool{}
+			}
+			w.appended[filepath.Clean(v)] = true
 		}
 		w.written[filepath.Clean(v)] = text
+		delete(w.changed, filepath.Clean(v))
 	}
+	w.noteChanged(cmd) // changed.go
 	if cmd.StdoutKnown {
 		for _, r := range cmd.Redirs {
 			if r.Writes() && (r.Fd == "" || r.Fd == "1") {

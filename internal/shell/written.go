@@ -1,6 +1,9 @@
 package shell
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // A build file written and run in one command line (`echo '…' >
 // build.gradle && gradle build`, a justfile, package.json, a Python
@@ -20,8 +23,22 @@ func (w *walker) writtenText(p, disk string, ok bool) (string, bool) {
 	switch {
 	case !wrote:
 		return disk, ok
-	case !ok:
+	case !ok, !w.appended[filepath.Clean(p)] && oneDocument(p):
+		// A file holding one document (JSON, TOML, YAML) the line
+		// replaced: the two texts in a row are no document, and the
+		// reader took the disk's (`echo '{"scripts":{"test":"rm -rf
+		// tests"}}' > package.json && npm test` ran the disk's test).
 		return t, true
 	}
 	return disk + "\n" + t, true
+}
+
+// oneDocument reports whether the file p names is read as one structured
+// document, which a second text after it does not extend.
+func oneDocument(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".json", ".jsonc", ".json5", ".toml", ".yaml", ".yml":
+		return true
+	}
+	return false
 }
