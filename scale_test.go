@@ -75,10 +75,13 @@ func TestScale(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}
+	// One home for every process, as an agent's hooks and the human's
+	// terminal share one: ralph's sealed copy of the loop's state is there.
+	home := t.TempDir()
 	run := func(name string, stdin []byte, args ...string) result {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+home)
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
