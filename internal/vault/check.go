@@ -19,7 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
-	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 )
 
@@ -97,11 +96,8 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 	now := clock()
 	for _, rel := range sorted(ix.Files) {
 		rec := ix.Files[rel]
-		if rel == project.ConfigFile && len(ix.Active) == 0 {
-			continue
-		}
-		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) {
-			continue // written, not yet registered, or ended
+		if !holds(ix, rel) {
+			continue // aiwg.yml while no loop runs; a loop's files written, not yet registered, or ended
 		}
 		kept := slices.Contains(keep, rel)
 		var data []byte
