@@ -15,12 +15,16 @@ import (
 // and is a critical state_tamper regression of iteration n; nil when
 // nothing changed. Without this check the Stop trusted a pause or an
 // abort written during the run, let the session end, and sealed it.
+// What the lease's renewals put back while the command ran counts too.
 func afterCommand(root string, n int) *Regression {
 	v, err := vault.Open(root, os.Getenv)
 	if err != nil {
 		return nil
 	}
 	restored, err := v.Check()
+	// And what the stop's own writes meanwhile (the lease's renewal) found
+	// changed and put back before they wrote (vault.HoldWrite).
+	restored = append(vault.TakeUndoneIn(root), restored...)
 	if len(restored) == 0 {
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
