@@ -131,3 +131,26 @@ func TakeUndoneIn(root string) []Restored {
 	undone.list = rest
 	return mine
 }
+
+// Changed lists the sealed files the check would put back now (vault
+// names, sorted): held to their seal, and not as sealed (but ralph's own
+// write a crash cut short, which the check rolls forward). It changes
+// nothing: ralph doctor reports them.
+func (v *Vault) Changed() ([]string, error) {
+	ix, err := v.Read()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	now := clock()
+	for _, rel := range sorted(ix.Files) {
+		rec := ix.Files[rel]
+		if rec.Settings || !holds(ix, rel) {
+			continue
+		}
+		if ok, _ := same(v.path(rel), rec, now, nil); !ok && (rec.Prev == "" || !heldPrev(v.path(rel), rec.Prev)) {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
+}
