@@ -40,3 +40,23 @@ func TestChanged(t *testing.T) {
 		t.Fatalf("Changed changed the file: %s", data)
 	}
 }
+
+// BenchmarkHoldWrite is what holding a file to its seal adds to each of
+// ralph's writes of it when nothing changed it: the index read and the
+// digest of the bytes the writer read anyway.
+func BenchmarkHoldWrite(b *testing.B) {
+	const id = "ralph-fix-1234abcd"
+	v, root := sealedProject(b, id)
+	b.Setenv(Env, filepath.Dir(filepath.Dir(v.Dir)))
+	path := filepath.Join(root, ".aiwg", "ralph", "loops", id, "state.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if base, err := HoldWrite(path, data, true); err != nil || len(base) != len(data) {
+			b.Fatal(base, err)
+		}
+	}
+}
