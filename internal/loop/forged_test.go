@@ -22,29 +22,9 @@ import (
 // critical state_tamper regression. The ticks are the test's: nothing
 // depends on how fast the machine is.
 func TestRenewDoesNotSealAForgery(t *testing.T) {
-	ticks := make(chan time.Time)
-	old := leaseTicker
-	leaseTicker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
-	defer func() { leaseTicker = old }()
-	cmd, running, release := held(t)
-	s, st := newHeldLoop(t, cmd)
-	vault.TakeUndone()
-	var mu sync.Mutex
-	clock := time.Now()
-	s.Now = func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return clock
-	}
-	done := make(chan Result)
-	go func() {
-		res, err := s.End(context.Background())
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
-	<-running
+	h := startHeldStop(t)
+	s, st := h.s, h.st
+	<-h.running
 	data, err := os.ReadFile(s.Scope.State())
 	if err != nil {
 		t.Fatal(err)
@@ -58,14 +38,11 @@ func TestRenewDoesNotSealAForgery(t *testing.T) {
 	if err := os.WriteFile(s.Scope.State(), forged, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	clock = clock.Add(LeaseTime)
-	later := clock
-	mu.Unlock()
-	ticks <- later
-	ticks <- later // taken only once the first renewal is written
-	release()
-	res := <-done
+	later := h.advance(LeaseTime)
+	h.ticks <- later
+	h.ticks <- later // taken only once the first renewal is written
+	h.release()
+	res := <-h.done
 	after, _, err := Read(s.Scope.Root, st.LoopID)
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +60,53 @@ func TestRenewDoesNotSealAForgery(t *testing.T) {
 	if u := vault.TakeUndone(); len(u) != 0 {
 		t.Errorf("left for the hook to report again: %+v", u)
 	}
+}
+
+// heldStop is a Stop judging an iteration whose completion command waits
+// for the test (held), with the lease's renewal ticked and the clock moved
+// by the test: nothing depends on how fast the machine is.
+type heldStop struct {
+	s       *Stop
+	st      *State
+	ticks   chan time.Time
+	running <-chan struct{}
+	release func()
+	done    chan Result // End's result
+	mu      sync.Mutex
+	clock   time.Time
+}
+
+func startHeldStop(t *testing.T) *heldStop {
+	t.Helper()
+	h := &heldStop{ticks: make(chan time.Time), done: make(chan Result), clock: time.Now()}
+	old := leaseTicker
+	leaseTicker = func(time.Duration) (<-chan time.Time, func()) { return h.ticks, func() {} }
+	t.Cleanup(func() { leaseTicker = old })
+	var cmd string
+	cmd, h.running, h.release = held(t)
+	h.s, h.st = newHeldLoop(t, cmd)
+	vault.TakeUndone()
+	h.s.Now = func() time.Time {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.clock
+	}
+	go func() {
+		res, err := h.s.End(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		h.done <- res
+	}()
+	return h
+}
+
+// advance moves the Stop's clock on by d and returns the new time.
+func (h *heldStop) advance(d time.Duration) time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.clock = h.clock.Add(d)
+	return h.clock
 }
 
 // The completion's latest results (completion-latest.json, beside the
