@@ -211,3 +211,27 @@ func TestUpdateAfterForgeryUnderLockProcesses(t *testing.T) {
 		t.Fatalf("the writer did not report what it put back:\n%s", out.String())
 	}
 }
+
+// A vault whose index is corrupt holds nothing to hold the registry to:
+// ralph's writes go on (each hook's check warns of the index) and reseal
+// it, as they did before the hold; refusing them would stop every loop.
+func TestUpdateCorruptVaultIndex(t *testing.T) {
+	t.Setenv(vault.Env, t.TempDir())
+	root := t.TempDir()
+	if err := Update(root, time.Now(), func(r *Registry) error { r.TotalCompleted++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := vault.Open(root, os.Getenv)
+	if err := os.WriteFile(filepath.Join(v.Dir, "index.json"), []byte("{torn"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(root, time.Now(), func(r *Registry) error { r.TotalCompleted++; return nil }); err != nil {
+		t.Fatalf("a write over a corrupt vault index: %v", err)
+	}
+	if got, err := v.Check(); err != nil || len(got) != 0 {
+		t.Fatalf("the check after the write: %+v, %v; want the index resealed", got, err)
+	}
+	if r, err := Read(root); err != nil || r.TotalCompleted != 2 {
+		t.Fatalf("registry: %+v, %v", r, err)
+	}
+}

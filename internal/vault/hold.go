@@ -48,7 +48,8 @@ func TakeUndone() []Undone {
 // seal and its rename (Record.Prev) is rolled forward, not reported.
 //
 // An error (the sealed copy gone, the file not writable) means the file
-// must not be written: its change would be sealed.
+// must not be written: its change would be sealed. A vault whose index is
+// corrupt holds nothing to hold the file to (update reseals it).
 func HoldWrite(path string, data []byte, exists bool) (base []byte, err error) {
 	root, rel, ok := Sealed(path)
 	if !ok || root == "" {
@@ -60,7 +61,11 @@ func HoldWrite(path string, data []byte, exists bool) (base []byte, err error) {
 	}
 	ix, err := v.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// A corrupt index holds nothing: the check says so on every hook
+		// call, and this write reseals it (update), as a deleted one is
+		// adopted. Refusing would stop every loop's writes, and protect
+		// nothing that deleting the index does not open as well.
+		return data, nil
 	}
 	rec, ok := ix.Files[rel]
 	if !ok || !holds(ix, rel) {
