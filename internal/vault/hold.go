@@ -94,7 +94,7 @@ func HoldWrite(path string, data []byte, exists bool) (base []byte, err error) {
 		} else {
 			r.Loops = slices.Clone(ix.Active)
 		}
-		Requeue(Undone{Root: root, Restored: *r})
+		queue(Undone{Root: root, Restored: *r})
 	}
 	return base, nil
 }
@@ -112,8 +112,8 @@ func holds(ix *Index, rel string) bool {
 	return true
 }
 
-// Requeue puts u back for the next TakeUndone.
-func Requeue(u Undone) {
+// queue keeps u for the next TakeUndone.
+func queue(u Undone) {
 	undone.Lock()
 	undone.list = append(undone.list, u)
 	undone.Unlock()
