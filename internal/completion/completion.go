@@ -51,8 +51,6 @@
 package completion
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,44 +87,11 @@ func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "compl
 
 // Write replaces the file at path with b, atomically.
 func Write(path string, b *Baseline) error {
-	data, err := Encode(b)
+	data, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return state.WriteFile(path, data, 0o644)
-}
-
-// Encode is b as Write writes it.
-func Encode(b *Baseline) ([]byte, error) {
-	data, err := json.MarshalIndent(b, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
-}
-
-// Sum is the SHA-256 of data, in hex: what the loop's sealed state keeps
-// of the latest results the Stop wrote (the file is not sealed itself).
-func Sum(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
-// ReadSum is Read that also returns the SHA-256 of the bytes it read ("":
-// none).
-func ReadSum(path string) (*Baseline, string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", nil
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	var b Baseline
-	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
-	}
-	return &b, Sum(data), nil
+	return state.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // Read reads the file at path. A missing file is a nil Baseline and no

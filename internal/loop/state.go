@@ -124,10 +124,6 @@ type State struct {
 	TestIndex string `json:"test_index_sha256,omitempty"`
 	TreeKey   string `json:"tree_key,omitempty"`
 	Surface   string `json:"surface_stamp,omitempty"`
-	// The SHA-256 of the completion's latest results the last Stop wrote
-	// (completion-latest.json): a gate's approve makes them the sealed
-	// completion baseline only when the file still has it (gate.go).
-	CompletionLatest string `json:"completion_latest_sha256,omitempty"`
 
 	// Written by pre-tool-call (package pretool): the last and the recent
 	// risky actions (the design's last_risky_action and risky_actions).

@@ -77,9 +77,6 @@ type Stop struct {
 	// under the lock.
 	Read    *ReadState
 	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
-	// latestSum is the SHA-256 of the completion's latest results the
-	// judged iteration writes ("": none).
-	latestSum string
 }
 
 // ReadState is what Read answered.
@@ -275,7 +272,6 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 			st.TestIndex = testindex.Sum(index)
 		}
 		st.TreeKey = s.treeKey
-		st.CompletionLatest = s.latestSum
 		st.Surface = fileStamp(surface.LatestBinPath(sc)) // written while judged
 		s.record(st, it, refl, now)
 		cur = *st
@@ -516,9 +512,6 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		s.treeKey = "" // the latest surface may be of another tree
 	}
 	latest := make(chan error, 1)
-	if data, err := completion.Encode(j.latest); err == nil {
-		s.latestSum = completion.Sum(data) // kept in the sealed state at the commit
-	}
 	go func() { latest <- writeCompletion(completion.LatestPath(sc), j.latest) }()
 	<-snapped
 	if snapErr != nil {
