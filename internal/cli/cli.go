@@ -12,10 +12,12 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/clip"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
 	"github.com/ralph-hooks/ralph-hooks/internal/flagerr"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -157,7 +159,12 @@ func run(e *env, args []string) error {
 	if err := checkHuman(e, name, args[1:]); err != nil {
 		return err
 	}
-	return cmd.run(e, args[1:])
+	err := cmd.run(e, args[1:])
+	// A write of the command's that found ralph's state changed after the
+	// last check put ralph's copy back first (package state): the human
+	// is told, and the loops it touched go to the gate, as a hook does.
+	hook.RecordUndone(time.Now(), e.stderr)
+	return err
 }
 
 // flags returns a silent FlagSet for a command; parse prints its usage.

@@ -6,16 +6,18 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/doctor"
 	"github.com/ralph-hooks/ralph-hooks/internal/exit"
+	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 )
 
 // maxDoctorRuns bounds --runs: each run calls every hook, so a mistyped
 // count (--runs 700000) would keep doctor busy for hours.
 const maxDoctorRuns = 1000
 
-const doctorUsage = `Usage: ralph doctor [--bin DIR] [--plugin DIR] [--runs N] [--json]
+const doctorUsage = `Usage: ralph doctor [--fix] [--bin DIR] [--plugin DIR] [--runs N] [--json]
 
 doctor checks this project's ralph-hooks setup and prints one line per
 finding (ok, warn or FAIL) with what to run:
@@ -27,13 +29,19 @@ finding (ok, warn or FAIL) with what to run:
             command, CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 is set
   binaries  ralph's directory holds ralph and the four hooks
   state     the loop registry and each active loop's state.json read
-            (a corrupt one is named, with the command that recovers)
+            (a corrupt one is named, with the command that recovers),
+            and ralph's state files are as ralph sealed them outside
+            the project (a change ralph did not make is a warning)
   latency   each registered hook, timed on sample calls in a scratch
             project, one process per call, against its budget
 
 It exits 1 when anything FAILs, 0 otherwise (warnings included).
 
 Flags:
+  --fix          first put back ralph's sealed copy of every state file
+                 changed outside ralph, as the next hook would: the
+                 rejected file is kept, the change reported, and the
+                 loop it touched goes to the gate (ralph gate ID ...)
   --bin DIR      directory of ralph and the hooks (default: ralph's own)
   --plugin DIR   also read the hooks of the Claude Code plugin in DIR
                  (install/claude-plugin), as claude --plugin-dir does
@@ -47,6 +55,7 @@ func doctorCmd(e *env, args []string) error {
 	plugin := fs.String("plugin", "", "")
 	runs := fs.Int("runs", 7, "")
 	asJSON := fs.Bool("json", false, "")
+	fix := fs.Bool("fix", false, "")
 	if help, err := parse(e, fs, doctorUsage, args); help || err != nil {
 		return err
 	}
@@ -72,6 +81,13 @@ func doctorCmd(e *env, args []string) error {
 	if *plugin != "" {
 		if *plugin, err = filepath.Abs(*plugin); err != nil {
 			return err
+		}
+	}
+	if *fix {
+		// The human's step: what every hook does before it trusts the
+		// state (and the way out of a state.json the agent broke).
+		if msg := hook.CheckVault(e.root(), e.getenv, time.Now(), e.stderr); msg == "" {
+			fmt.Fprintln(e.stderr, "ralph: doctor --fix: ralph's state is as ralph sealed it: nothing to put back")
 		}
 	}
 	found := doctor.Check(ctx, doctor.Options{Root: e.root(), Home: e.getenv("HOME"), Bin: dir, Runs: *runs, Env: e.getenv, Plugin: *plugin})

@@ -27,6 +27,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // Levels of a finding.
@@ -72,7 +73,7 @@ func Check(ctx context.Context, o Options) []Finding {
 	regs := checkSettings(&r, o, cfg, agents)
 	r = append(r, others...)
 	checkBinaries(&r, o.Bin)
-	checkState(&r, o.Root)
+	checkState(&r, o.Root, o.Env)
 	checkPersistence(&r, o.Root, cfg)
 	if o.Runs > 0 {
 		checkLatency(ctx, &r, o, regs)
@@ -260,7 +261,7 @@ func missingWhy(h install.Hook) string {
 	return "nothing is checked after a tool call"
 }
 
-func checkState(r *report, root string) {
+func checkState(r *report, root string, getenv func(string) string) {
 	l := project.Layout{Root: root}
 	if _, err := os.Stat(l.Ralph()); errors.Is(err, fs.ErrNotExist) {
 		r.add(OK, "state", "no .aiwg/ralph in %s yet", root)
@@ -303,6 +304,7 @@ func checkState(r *report, root string) {
 			}
 		}
 	}
+	checkSeals(r, root, getenv)
 	if orphans, err := loop.Orphans(root); err == nil && len(orphans) > 0 {
 		ids := make([]string, len(orphans))
 		for i, o := range orphans {
@@ -435,4 +437,26 @@ func scrubbed() []string {
 		}
 	}
 	return env
+}
+
+// checkSeals names the files of ralph's state that differ from the copy
+// ralph sealed outside the project: changed by something other than ralph
+// (a hand edit, or the agent) since ralph last wrote them. doctor changes
+// nothing; the way out is the human's step.
+func checkSeals(r *report, root string, getenv func(string) string) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	v, err := vault.Open(root, getenv)
+	if err != nil {
+		return
+	}
+	changed, err := v.Changed()
+	if err != nil {
+		r.add(Warn, "state", "ralph's sealed copy of this project's state cannot be read: %v", err)
+		return
+	}
+	for _, rel := range changed {
+		r.add(Warn, "state", "%s is not as ralph sealed it: changed outside ralph since ralph wrote it; the next hook, or ralph command that writes it, puts ralph's copy back and sends its loop to the gate; ralph doctor --fix does it now", filepath.Join(root, rel))
+	}
 }

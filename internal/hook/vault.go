@@ -67,6 +67,7 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
 	}
+	restored = append(vault.TakeUndoneIn(root), restored...)
 	if len(restored) == 0 {
 		if _, ok := held[vault.RegistryRel]; !ok && err == nil {
 			// ralph start seals the registry before any loop runs: a vault
@@ -83,6 +84,56 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		}
 		return "", held
 	}
+	msg, gated := tamper(root, restored, now, stderr)
+	if gated {
+		// gateTamper rewrote the registry (the loops waiting): the
+		// lookup reads what it wrote.
+		delete(held, vault.RegistryRel)
+	}
+	return msg, held
+}
+
+// RecordUndone reports what ralph's own writes in this process put back
+// before they wrote (vault.HoldWrite: a sealed file changed after the last
+// check) as the check reports what it puts back: on stderr, and as a
+// critical state_tamper regression of every loop the change touched, which
+// goes to the human gate. It returns the message ("" when nothing was put
+// back). Hooks call it after their handler, ralph's commands after theirs.
+func RecordUndone(now time.Time, stderr io.Writer) string {
+	var msgs []string
+	// gateTamper's own writes are held too: what they put back is
+	// reported in the next round.
+	for range 3 {
+		roots := map[string]bool{}
+		var order []string
+		all := vault.TakeUndone()
+		for _, u := range all {
+			if !roots[u.Root] {
+				roots[u.Root] = true
+				order = append(order, u.Root)
+			}
+		}
+		if len(order) == 0 {
+			break
+		}
+		for _, root := range order {
+			var restored []vault.Restored
+			for _, u := range all {
+				if u.Root == root {
+					restored = append(restored, u.Restored)
+				}
+			}
+			msg, _ := tamper(root, restored, now, stderr)
+			msgs = append(msgs, msg)
+		}
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// tamper reports what was put back in root on stderr and records it in
+// every loop it touched (gateTamper). It returns what the agent and the
+// human are told, and whether any loop was sent to the gate.
+func tamper(root string, restored []vault.Restored, now time.Time, stderr io.Writer) (msg string, gated bool) {
 	var what []string
 	loops := map[string]bool{}
 	var order []string
@@ -96,11 +147,6 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		}
 	}
 	detail := strings.Join(what, "; ")
-	if len(order) > 0 {
-		// gateTamper rewrites the registry (the loops waiting): the
-		// lookup reads what it wrote.
-		delete(held, vault.RegistryRel)
-	}
 	for _, id := range order {
 		if err := gateTamper(root, id, detail, now); err != nil {
 			fmt.Fprintf(stderr, "ralph: warning: recording the change to ralph's state in loop %s: %v\n", id, err)
@@ -111,7 +157,7 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		msg += fmt.Sprintf(" Recorded as a critical regression: loop %s waits for the human's decision (ralph gate %s approve|reject|abort). Stop and say what changed it.", strings.Join(order, ", "), order[0])
 	}
 	fmt.Fprintln(stderr, "ralph: "+msg)
-	return msg, held
+	return msg, len(order) > 0
 }
 
 // lostCopy is checkVault's answer when the vault's copy of the project's
@@ -200,6 +246,12 @@ func gateTamper(root, id, detail string, now time.Time) error {
 	var event string
 	var entry registry.Entry // the loop's entry, should the registry have lost it
 	err = state.Update(sc.State(), func(old []byte) ([]byte, error) {
+		if old == nil {
+			// Ended and archived (a human's ralph abort whose write put
+			// back a change first) or gone while nothing holds it:
+			// nothing to send to the gate, and no loop to make up.
+			return nil, nil
+		}
 		st := map[string]any{}
 		if len(old) > 0 {
 			if err := json.Unmarshal(old, &st); err != nil {
@@ -261,7 +313,7 @@ func gateTamper(root, id, detail string, now time.Time) error {
 		}
 		return append(data, '\n'), err
 	})
-	if err != nil {
+	if err != nil || event == "" {
 		return err
 	}
 	line, _ := json.Marshal(map[string]any{"event_id": event, "type": "state_tamper", "severity": "critical", "detail": detail, "at": now.UTC()})

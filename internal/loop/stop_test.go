@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -213,34 +212,12 @@ func TestEndTakesExpiredLease(t *testing.T) {
 // ticks and the clock are the test's: nothing depends on how fast the
 // machine is.
 func TestRenewKeepsLease(t *testing.T) {
-	ticks := make(chan time.Time)
-	old := leaseTicker
-	leaseTicker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
-	defer func() { leaseTicker = old }()
-	cmd, running, release := held(t)
-	s, st := newHeldLoop(t, cmd)
-	var mu sync.Mutex
-	clock := time.Now()
-	s.Now = func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return clock
-	}
-	done := make(chan Result)
-	go func() {
-		res, err := s.End(context.Background())
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
-	<-running
-	mu.Lock()
-	clock = clock.Add(10 * LeaseTime) // long past the lease as first taken
-	later := clock
-	mu.Unlock()
-	ticks <- later
-	ticks <- later // taken only once the first renewal is written
+	h := startHeldStop(t)
+	s, st := h.s, h.st
+	<-h.running
+	later := h.advance(10 * LeaseTime) // long past the lease as first taken
+	h.ticks <- later
+	h.ticks <- later // taken only once the first renewal is written
 	cur, _, err := Read(s.Scope.Root, st.LoopID)
 	if err != nil || cur.Lease == nil || !cur.Lease.Expires.Equal(later.Add(LeaseTime)) {
 		t.Fatalf("lease after a renewal at %v: %+v, %v; want it to expire at %v", later, cur.Lease, err, later.Add(LeaseTime))
@@ -249,8 +226,8 @@ func TestRenewKeepsLease(t *testing.T) {
 	if res, err := second.End(context.Background()); err != nil || res.Answer.Decision != answer.Block || !strings.Contains(res.Answer.Reason, "is still judging the previous iteration") {
 		t.Errorf("a second Stop during the renewed lease: %+v, %v", res.Answer, err)
 	}
-	release()
-	res := <-done
+	h.release()
+	res := <-h.done
 	if res.Answer.Decision != answer.Block {
 		t.Fatalf("a completion command longer than the lease: %+v", res.Answer)
 	}

@@ -22,6 +22,7 @@ import (
 // one that no longer seals the registry was made so during the run:
 // nothing tells what the command changed, and that is the same regression
 // (the next hook seals the state afresh and holds the loop: package hook).
+// What the lease's renewals put back while the command ran counts too.
 func afterCommand(root string, n int, sealed bool) *Regression {
 	v, err := vault.Open(root, os.Getenv)
 	if err != nil {
@@ -40,6 +41,9 @@ func afterCommand(root string, n int, sealed bool) *Regression {
 	case err != nil:
 		fmt.Fprintf(os.Stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
 	}
+	// And what the stop's own writes meanwhile (the lease's renewal) found
+	// changed and put back before they wrote (vault.HoldWrite).
+	restored = append(vault.TakeUndoneIn(root), restored...)
 	for _, r := range restored {
 		what = append(what, r.String())
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 const (
@@ -200,6 +201,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestUpdateAndBind(t *testing.T) {
+	t.Setenv(vault.Env, t.TempDir())
 	root := t.TempDir()
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	err := Update(root, now, func(r *Registry) error {
@@ -245,8 +247,28 @@ func TestUpdateAndBind(t *testing.T) {
 		t.Errorf("after Remove: %+v, %v", r, err)
 	}
 
-	// A corrupt registry is named and never overwritten.
+	// A corrupt registry ralph holds a seal of was not left so by ralph:
+	// it is put back before the write (vault.HoldWrite), never built on.
 	path := project.Layout{Root: root}.Registry()
+	os.WriteFile(path, []byte("{oops"), 0o644)
+	vault.TakeUndone()
+	if err = Update(root, now, func(*Registry) error { return nil }); err != nil {
+		t.Fatalf("Update(corrupt, sealed) = %v", err)
+	}
+	if r, err := Read(root); err != nil || r.TotalCompleted != 1 {
+		t.Errorf("after Update(corrupt, sealed): %+v, %v; want the sealed registry", r, err)
+	}
+	if u := vault.TakeUndone(); len(u) != 1 || u[0].How != "changed" {
+		t.Errorf("Update(corrupt, sealed) reported %+v", u)
+	}
+	// One ralph holds no seal of is named and never overwritten.
+	v, err := vault.Open(root, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Forget(path); err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(path, []byte("{oops"), 0o644)
 	err = Update(root, now, func(*Registry) error { return nil })
 	if data, _ := os.ReadFile(path); err == nil || !strings.Contains(err.Error(), path) || string(data) != "{oops" {

@@ -120,34 +120,27 @@ func (s *Stage) Abort() {
 // renamed into place before it, under path's lock. When fn fails, nothing
 // it staged is written.
 func UpdateStaged(path string, fn func(old []byte, s *Stage) ([]byte, error)) error {
-	unlock, err := Lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	old, err := readOld(path)
-	if err != nil {
-		return err
-	}
-	s := &Stage{}
-	defer s.Abort()
-	data, err := fn(old, s)
-	if err != nil {
-		return err
-	}
-	if data != nil {
-		if vaultKept(path) {
-			// Sealed under its lock at its rename: after what fn staged.
-			if err := s.Commit(); err != nil {
-				return err
-			}
-			return WriteFile(path, data, 0o644)
-		}
-		if err := s.Write(path, data, 0o644); err != nil {
+	return locked(path, func(old []byte) error {
+		s := &Stage{}
+		defer s.Abort()
+		data, err := fn(old, s)
+		if err != nil {
 			return err
 		}
-	}
-	return s.Commit()
+		if data != nil {
+			if vaultKept(path) {
+				// Sealed under its lock at its rename: after what fn staged.
+				if err := s.Commit(); err != nil {
+					return err
+				}
+				return WriteFile(path, data, 0o644)
+			}
+			if err := s.Write(path, data, 0o644); err != nil {
+				return err
+			}
+		}
+		return s.Commit()
+	})
 }
 
 // UpdateJSONStaged is [UpdateJSON] whose fn stages the files it writes

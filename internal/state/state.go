@@ -166,32 +166,43 @@ func writeTemp(path string, data []byte, perm fs.FileMode) (*os.File, error) {
 
 // Update runs fn on the current contents of path (nil when the file does
 // not exist) under the file's lock, and atomically writes what fn returns.
-// When fn returns nil bytes and no error, the file is left alone.
+// When fn returns nil bytes and no error, the file is left alone. A file
+// the vault holds to its seal is held to it first ([locked]).
 func Update(path string, fn func(old []byte) ([]byte, error)) error {
+	return locked(path, func(old []byte) error {
+		data, err := fn(old)
+		if err != nil || data == nil {
+			return err
+		}
+		return WriteFile(path, data, 0o644)
+	})
+}
+
+// locked runs fn under path's lock on what path holds (nil when it does
+// not exist): its bytes, unless it is a file the vault holds to its seal
+// (the registry, a registered loop's state.json and baselines) and they
+// are not the sealed version. Then something other than ralph changed it
+// after the vault's last check (a process of the agent's, between two
+// hook calls), and a write built on it would seal the change as ralph's
+// own: the sealed copy is put back first, the change kept and queued for
+// the caller to report (vault.HoldWrite, vault.TakeUndone), and fn gets
+// the sealed version.
+func locked(path string, fn func(old []byte) error) error {
 	unlock, err := Lock(path)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	old, err := readOld(path)
-	if err != nil {
-		return err
-	}
-	data, err := fn(old)
-	if err != nil || data == nil {
-		return err
-	}
-	return WriteFile(path, data, 0o644)
-}
-
-// readOld reads path for an update under its lock: nil when it does not
-// exist.
-func readOld(path string) ([]byte, error) {
 	old, err := rawfile.ReadFile(path) // a FIFO in its place must not block
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	return old, nil
+	if vaultKept(path) {
+		if old, err = vault.HoldWrite(path, old, err == nil); err != nil {
+			return fmt.Errorf("%s is not written: it is not as ralph sealed it, and ralph's copy cannot be put back: %w", path, err)
+		}
+	}
+	return fn(old)
 }
 
 // ReadJSON decodes the JSON file at path into v. A missing file leaves v

@@ -112,13 +112,19 @@ func (v *Vault) check(keep []string) ([]Restored, map[string]Held, error) {
 		}
 		return slices.Contains(sealedLoops, id)
 	}
+	// sealedHolds is holds by the sealed registry's loops.
+	sealedHolds := func(rel string) bool {
+		registered("")
+		if rel == project.ConfigFile {
+			return len(sealedLoops) > 0
+		}
+		id, ok := loopOf(rel)
+		return ok && slices.Contains(sealedLoops, id)
+	}
 	for _, rel := range sorted(ix.Files) {
 		rec := ix.Files[rel]
-		if rel == project.ConfigFile && len(ix.Active) == 0 {
-			continue
-		}
-		if id, ok := loopOf(rel); ok && !slices.Contains(ix.Active, id) && !registered(id) {
-			continue // written, not yet registered, or ended
+		if !holds(ix, rel) && !sealedHolds(rel) {
+			continue // aiwg.yml while no loop runs; a loop's files written, not yet registered, or ended
 		}
 		kept := slices.Contains(keep, rel)
 		var data []byte

@@ -53,7 +53,7 @@ func TestSealed(t *testing.T) {
 
 // sealedProject makes a project with a registry listing loop id and its state,
 // both sealed, and aiwg.yml sealed as the config ralph loaded.
-func sealedProject(t *testing.T, id string) (*Vault, string) {
+func sealedProject(t testing.TB, id string) (*Vault, string) {
 	t.Helper()
 	root := t.TempDir()
 	v, err := Open(root, env(map[string]string{Env: t.TempDir()}))
