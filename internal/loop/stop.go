@@ -23,7 +23,6 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/surface"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
-	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Decisions recorded for an iteration.
@@ -138,7 +137,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	// move to the archive.
 	end := state.Batch()
 	defer end()
-	defer noGC(filepath.Join(sc.Dir(), treeview.Name))()
+	defer noGC(ViewPath(sc))()
 	token, leased, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
