@@ -141,6 +141,9 @@ type run struct {
 	unseen   int               // of the bypasses, files git or later shells run changed unseen
 	skipped  bool              // a bypass skipped the project's hooks or checks
 	changed  bool              // a bypass changed files git or later shells run
+	// distrusted says test-index.json was not ralph's (trustedIndex): the
+	// baseline stood for it.
+	distrusted bool
 }
 
 func fileTool(tool string) bool {
