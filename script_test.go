@@ -129,6 +129,7 @@ func TestScript(t *testing.T) {
 			"lines":      lines,
 			"bigfile":    bigfile,
 			"loopid":     loopid,
+			"cachedir":   cachedir,
 			"hookbin":    hookbin,
 			"appendline": appendline,
 			"perm":       perm,
@@ -303,6 +304,15 @@ func loopid(ts *testscript.TestScript, neg bool, args []string) {
 		// The directory of the loop's caches, outside the project.
 		ts.Setenv(args[1], vault.CacheDir(ts.MkAbs("."), id, ts.Getenv))
 	}
+}
+
+// cachedir VAR sets VAR to the directory of the project's own caches at
+// $WORK, outside it (vault.CacheDir).
+func cachedir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cachedir VAR")
+	}
+	ts.Setenv(args[0], vault.CacheDir(ts.MkAbs("."), "", ts.Getenv))
 }
 
 // hookbin VAR sets VAR to the directory testscript put the hook binaries

@@ -15,7 +15,9 @@ import (
 // go test's setup functions, post-tool-call's own cache (the before of
 // every comparison it makes after a Bash call: the deleted tests already
 // reported, the files later shells run, git's hooks, the human's
-// unapproved changes) and its mark of the tree. In the project, anything
+// unapproved changes) and its mark of the tree, its record of the audit
+// log, the shell directories pre-tool-call follows, the module cache as
+// go mod verify last found it. In the project, anything
 // the agent runs can write them, by a route no hook sees: a compiled
 // program, a test the completion command runs, a background job. So they
 // are kept here, beside the sealed copy of ralph's state, where the guard
@@ -25,11 +27,11 @@ import (
 // verdict: each is checked against the tree it describes as before.
 
 // CacheDir returns the directory of loop's caches in the state home of
-// the project at root ("" when there is none: no state directory, or no
-// valid loop id). Nothing is created; a cache's write creates it. A nil
-// getenv is os.Getenv.
+// the project at root, or of the project's own when loop is "" ("" when
+// there is none: no state directory, or no valid loop id). Nothing is
+// created; a cache's write creates it. A nil getenv is os.Getenv.
 func CacheDir(root, loop string, getenv func(string) string) string {
-	if !project.ValidLoopID(loop) {
+	if loop != "" && !project.ValidLoopID(loop) {
 		return ""
 	}
 	if getenv == nil {
@@ -39,11 +41,15 @@ func CacheDir(root, loop string, getenv func(string) string) string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(home, "projects", cachedKey(root), "loops", loop)
+	dir := filepath.Join(home, "projects", cachedKey(root))
+	if loop == "" {
+		return filepath.Join(dir, "cache")
+	}
+	return filepath.Join(dir, "loops", loop)
 }
 
-// CachePath is the cache name of loop in the project at root (see
-// [CacheDir]); "" when there is no place for it.
+// CachePath is the cache name of loop (or of the project, loop "") in
+// the project at root (see [CacheDir]); "" when there is no place for it.
 func CachePath(root, loop, name string, getenv func(string) string) string {
 	dir := CacheDir(root, loop, getenv)
 	if dir == "" {
