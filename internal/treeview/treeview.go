@@ -1,8 +1,9 @@
 // Package treeview is ralph's incremental view of a project's tree: every
 // directory's listing as last read, kept in the loop's cache directory
-// outside the project (vault.CacheDir) and refreshed from what changed, so that the hooks that need the project's
-// files (the test inventory, the public surface, the completion's inputs)
-// need not read every directory of a large tree on every call.
+// outside the project (vault.CacheDir) and refreshed from what changed,
+// so that the hooks that need the project's files (the test inventory,
+// the public surface, the completion's inputs) need not read every
+// directory of a large tree on every call.
 //
 // # What a refresh trusts
 //
