@@ -75,10 +75,14 @@ func TestScale(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}
+	// One state directory for every call, as the user's is: the vault and
+	// the loop's caches are kept there (a HOME of its own per call gave each
+	// call fresh caches: post-tool-call's record of what it reported too).
+	stateHome := t.TempDir()
 	run := func(name string, stdin []byte, args ...string) result {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+t.TempDir(), "RALPH_STATE_HOME="+stateHome)
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
