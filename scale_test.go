@@ -75,13 +75,15 @@ func TestScale(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}
-	// One home for every process, as an agent's hooks and the human's
-	// terminal share one: ralph's sealed copy of the loop's state is there.
-	home := t.TempDir()
+	// One home and one state directory for every call, as an agent's hooks
+	// and the human's terminal share them: the vault and the loop's caches
+	// are kept there (a HOME of its own per call gave each call a vault
+	// that lost the loop, and fresh caches).
+	home, stateHome := t.TempDir(), t.TempDir()
 	run := func(name string, stdin []byte, args ...string) result {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+home)
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR=", "RALPH_LOOP_ID=", "RALPH_JUDGE_TIMEOUT=5m", "HOME="+home, "RALPH_STATE_HOME="+stateHome)
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb

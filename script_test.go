@@ -21,6 +21,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/statusline"
 	"github.com/ralph-hooks/ralph-hooks/internal/stop"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // TestMain registers every binary, so scripts run them as the agent would:
@@ -128,6 +129,7 @@ func TestScript(t *testing.T) {
 			"lines":      lines,
 			"bigfile":    bigfile,
 			"loopid":     loopid,
+			"cachedir":   cachedir,
 			"hookbin":    hookbin,
 			"appendline": appendline,
 			"perm":       perm,
@@ -285,17 +287,32 @@ func bigfile(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // loopid VAR sets VAR to the id of the loop started last in the project
-// at $WORK (the last of the registry's active loops).
+// at $WORK (the last of the registry's active loops), and CACHEVAR, when
+// given, to the directory of its caches (vault.CacheDir).
 func loopid(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: loopid VAR")
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: loopid VAR [CACHEVAR]")
 	}
 	r, err := registry.Read(ts.MkAbs("."))
 	ts.Check(err)
 	if len(r.ActiveLoops) == 0 {
 		ts.Fatalf("no active loop")
 	}
-	ts.Setenv(args[0], r.ActiveLoops[len(r.ActiveLoops)-1].LoopID)
+	id := r.ActiveLoops[len(r.ActiveLoops)-1].LoopID
+	ts.Setenv(args[0], id)
+	if len(args) == 2 {
+		// The directory of the loop's caches, outside the project.
+		ts.Setenv(args[1], vault.CacheDir(ts.MkAbs("."), id, ts.Getenv))
+	}
+}
+
+// cachedir VAR sets VAR to the directory of the project's own caches at
+// $WORK, outside it (vault.CacheDir).
+func cachedir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cachedir VAR")
+	}
+	ts.Setenv(args[0], vault.CacheDir(ts.MkAbs("."), "", ts.Getenv))
 }
 
 // hookbin VAR sets VAR to the directory testscript put the hook binaries

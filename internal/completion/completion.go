@@ -87,11 +87,20 @@ func LatestPath(sc project.Scope) string { return filepath.Join(sc.Dir(), "compl
 
 // Write replaces the file at path with b, atomically.
 func Write(path string, b *Baseline) error {
-	data, err := json.MarshalIndent(b, "", "  ")
+	data, err := Encode(b)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return state.WriteFile(path, append(data, '\n'), 0o644)
+	return state.WriteFile(path, data, 0o644)
+}
+
+// Encode returns the bytes Write writes for b.
+func Encode(b *Baseline) ([]byte, error) {
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
 }
 
 // Read reads the file at path. A missing file is a nil Baseline and no
@@ -104,6 +113,11 @@ func Read(path string) (*Baseline, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Decode(path, data)
+}
+
+// Decode decodes what Read read from the file at path.
+func Decode(path string, data []byte) (*Baseline, error) {
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

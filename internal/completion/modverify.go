@@ -17,8 +17,10 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
-// ModVerifiedName is the file, in ralph's directory of the project, that
-// records the module cache as ModVerify last found it intact.
+// ModVerifiedName is the file, in the directory the caller keeps it in
+// (outside the project: rewritten by what the agent runs, it would skip
+// the verify), that records the module cache as ModVerify last found it
+// intact.
 const ModVerifiedName = "go-mod-verified"
 
 // ModVerify runs go mod verify for the project at root (a go.mod there),
@@ -35,8 +37,8 @@ const ModVerifiedName = "go-mod-verified"
 // under load): it runs only when the modules' copies are not as the last
 // verify left them, by a key of go.sum, the cache's path and the count and
 // latest status change time (ctime, which no one can set back) of the
-// files in those copies, kept in ralphDir ([ModVerifiedName]).
-func ModVerify(ctx context.Context, root, ralphDir string, env []string) error {
+// files in those copies, kept in dir ([ModVerifiedName]).
+func ModVerify(ctx context.Context, root, dir string, env []string) error {
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		return nil // no go.mod, or no dependency to verify
@@ -50,7 +52,7 @@ func ModVerify(ctx context.Context, root, ralphDir string, env []string) error {
 	}
 	modcache := goEnvIn(ctx, gobin, root, env, "GOMODCACHE")
 	key, settled := modKey(sum, modcache)
-	record := filepath.Join(ralphDir, ModVerifiedName)
+	record := filepath.Join(dir, ModVerifiedName)
 	if key != "" {
 		if old, err := os.ReadFile(record); err == nil && string(old) == key {
 			return nil
@@ -61,6 +63,7 @@ func ModVerify(ctx context.Context, root, ralphDir string, env []string) error {
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		if key != "" && settled {
+			_ = os.MkdirAll(filepath.Dir(record), 0o755)
 			_ = os.WriteFile(record, []byte(key), 0o644) // only a saving
 		}
 		return nil

@@ -32,12 +32,27 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 	"github.com/ralph-hooks/ralph-hooks/internal/startup"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
-// CacheFile is the name of post-tool-call's cache in a loop's directory,
-// which holds the files as last seen ("later") and those changed unseen
+// CacheFile is the name of post-tool-call's cache (CachePath), which
+// holds the files as last seen ("later") and those changed unseen
 // ("unapproved").
 const CacheFile = "posttool.json"
+
+// CachePath is where post-tool-call keeps the cache name of the loop of
+// sc: outside the project, beside the sealed copy of ralph's state
+// (vault.CacheDir), since what it holds is the before of every
+// comparison post-tool-call makes, and the only record of a change the
+// human did not approve: rewritten or deleted by what the agent runs,
+// it would hide the change. In the loop's directory only when there is
+// no state directory (then there is no vault either).
+func CachePath(sc project.Scope, name string, getenv func(string) string) string {
+	if p := vault.CachePath(sc.Root, sc.Loop, name, getenv); p != "" {
+		return p
+	}
+	return filepath.Join(sc.Dir(), name)
+}
 
 // Seen is one of those files as last seen. It is kept in a cache as
 // one line of text (MarshalText), which post-tool-call decodes after every

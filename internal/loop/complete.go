@@ -15,6 +15,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // Regression types of a completion that is not one (package completion).
@@ -73,7 +74,13 @@ func runCompletion(ctx context.Context, root, command string, timeout time.Durat
 	env := completion.MakeEnviron(root, completion.Environ(os.Environ()))
 	ralph := project.Layout{Root: root}.Ralph()
 	env = completion.GoCacheEnviron(ralph, env)
-	if err := completion.ModVerify(ctx, root, ralph, env); err != nil {
+	// Its record of the module cache as last verified is kept outside the
+	// project (vault.CacheDir): rewritten there, it would skip the verify.
+	verified := vault.CacheDir(root, "", os.Getenv)
+	if verified == "" {
+		verified = ralph
+	}
+	if err := completion.ModVerify(ctx, root, verified, env); err != nil {
 		return metrics.Result{ExitCode: -1, Output: "ralph: " + err.Error(), Err: err}, completion.Results{}
 	}
 	reps, err := completion.NewReports(root)

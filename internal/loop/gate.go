@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -318,9 +320,26 @@ func afterDecision(sc project.Scope, g Gate, decision string, base testindex.Ind
 		}
 		// The gated iteration's run of the completion command, its tests
 		// and what decides it, are the new completion baseline.
-		if latest, err := completion.Read(completion.LatestPath(sc)); err != nil {
+		// completion-latest.json is in the project: it is taken only while
+		// it holds the bytes the gated Stop wrote (their sum sealed in the
+		// state), else a forgery would become the sealed baseline; read
+		// once, checked and decoded.
+		path := completion.LatestPath(sc)
+		data, err := os.ReadFile(path)
+		var latest *completion.Baseline
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// a loop started before ralph kept one
+		case err != nil:
 			errs = append(errs, err.Error())
-		} else if latest != nil {
+		case after != nil && after.CompletionLatest != "" && testindex.Sum(data) != after.CompletionLatest:
+			errs = append(errs, path+" is not what the gated Stop wrote (changed since by something other than ralph): the completion baseline is kept as it was")
+		default:
+			if latest, err = completion.Decode(path, data); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		if latest != nil {
 			if err := completion.Write(completion.BaselinePath(sc), latest); err != nil {
 				errs = append(errs, err.Error())
 			}

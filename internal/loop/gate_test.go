@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
@@ -318,4 +319,31 @@ func registryEntry(t *testing.T, s *Stop, id string) registry.Entry {
 	}
 	t.Fatalf("no registry entry %s", id)
 	return registry.Entry{}
+}
+
+// TestGateApproveForgedCompletion: a gate's approve makes the gated
+// iteration's completion-latest.json the completion baseline (sealed). A
+// program the agent runs rewrites it while the loop waits: approve keeps
+// the baseline as it was, and says why.
+func TestGateApproveForgedCompletion(t *testing.T) {
+	s, st, file := calcLoop(t, "false", 10)
+	os.WriteFile(file, []byte(oneTest), 0o644)
+	if res := end(t, s); res.Iteration == nil || res.Iteration.Decision != Gated {
+		t.Fatalf("deleting a test in iteration 1: %+v", res.Iteration)
+	}
+	before, err := os.ReadFile(completion.BaselinePath(s.Scope))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := []byte(`{"command":"false","tests":["forged"]}` + "\n")
+	if err := os.WriteFile(completion.LatestPath(s.Scope), forged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Decide(context.Background(), s.Scope.Root, st.LoopID, Approve, s.Config, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "is not what the gated Stop wrote") {
+		t.Errorf("approve over a forged completion-latest.json: %v, want it refused", err)
+	}
+	if after, _ := os.ReadFile(completion.BaselinePath(s.Scope)); string(after) != string(before) {
+		t.Errorf("the completion baseline became:\n%s", after)
+	}
 }

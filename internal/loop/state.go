@@ -124,6 +124,10 @@ type State struct {
 	TestIndex string `json:"test_index_sha256,omitempty"`
 	TreeKey   string `json:"tree_key,omitempty"`
 	Surface   string `json:"surface_stamp,omitempty"`
+	// CompletionLatest is the SHA-256 of the completion-latest.json the
+	// last Stop wrote: a gate's approve makes that file the completion
+	// baseline, and takes it only while it holds those bytes (gate.go).
+	CompletionLatest string `json:"completion_latest_sha256,omitempty"`
 
 	// Written by pre-tool-call (package pretool): the last and the recent
 	// risky actions (the design's last_risky_action and risky_actions).

@@ -23,7 +23,6 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/surface"
 	"github.com/ralph-hooks/ralph-hooks/internal/tamper"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
-	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
 
 // Decisions recorded for an iteration.
@@ -77,6 +76,9 @@ type Stop struct {
 	// under the lock.
 	Read    *ReadState
 	treeKey string // the key of the tree's mark the judged iteration's scans were of ("": none)
+	// latestSum is the SHA-256 of the completion-latest.json the judged
+	// iteration wrote ("": none), sealed in the state with the iteration.
+	latestSum string
 }
 
 // ReadState is what Read answered.
@@ -138,7 +140,7 @@ func (s *Stop) End(ctx context.Context) (Result, error) {
 	// move to the archive.
 	end := state.Batch()
 	defer end()
-	defer noGC(filepath.Join(sc.Dir(), treeview.Name))()
+	defer noGC(ViewPath(sc))()
 	token, leased, busy, err := s.takeLease(sc)
 	if err != nil || token == 0 {
 		return Result{Answer: busy}, err
@@ -273,6 +275,7 @@ func (s *Stop) commit(sc project.Scope, it *Iteration, refl *reflection.Result, 
 		}
 		st.TreeKey = s.treeKey
 		st.Surface = fileStamp(surface.LatestBinPath(sc)) // written while judged
+		st.CompletionLatest = s.latestSum
 		s.record(st, it, refl, now)
 		cur = *st
 		return nil
@@ -517,6 +520,10 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 		s.treeKey = "" // the latest surface may be of another tree
 	}
 	latest := make(chan error, 1)
+	s.latestSum = ""
+	if data, err := completion.Encode(j.latest); err == nil {
+		s.latestSum = testindex.Sum(data) // the bytes writeCompletion writes
+	}
 	go func() { latest <- writeCompletion(completion.LatestPath(sc), j.latest) }()
 	<-snapped
 	if snapErr != nil {

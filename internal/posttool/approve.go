@@ -1,7 +1,6 @@
 package posttool
 
 import (
-	"path/filepath"
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/later"
@@ -60,7 +59,7 @@ func noteUnapproved(cc *cache, now map[string]laterSeen, changed []string, appro
 // hold what the human did not approve (later.Unapproved). The cache is only
 // read.
 func Unapproved(sc project.Scope, getenv func(string) string, now time.Time) ([]string, error) {
-	return later.Unapproved(filepath.Join(sc.Dir(), cacheName), sc.Root, getenv, now)
+	return later.Unapproved(later.CachePath(sc, cacheName, getenv), sc.Root, getenv, now)
 }
 
 // Names writes files (from Unapproved) as the human reads them

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
@@ -86,7 +87,7 @@ func TestUnapproved(t *testing.T) {
 	cc := cache{Later: r.seeLater(nil, paths, git), Unapproved: map[string]string{skill: ""}}
 	save := func() {
 		b, _ := json.Marshal(cc)
-		if err := os.WriteFile(filepath.Join(sc.Dir(), cacheName), b, 0o644); err != nil {
+		if err := writeCacheFile(later.CachePath(sc, cacheName, getenv), b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -106,8 +107,16 @@ func TestUnapproved(t *testing.T) {
 	check(mcp)
 	os.Remove(mcp)
 	check()
-	os.WriteFile(filepath.Join(sc.Dir(), cacheName), []byte("{"), 0o644)
+	writeCacheFile(later.CachePath(sc, cacheName, getenv), []byte("{"))
 	if _, err := Unapproved(sc, getenv, now); err == nil {
 		t.Error("a damaged cache: no error")
 	}
+}
+
+// writeCacheFile writes a cache file, making its directory.
+func writeCacheFile(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 )
 
 // ralph's audit log only grows: every hook appends one line to it and
@@ -97,7 +98,8 @@ func kind(m fs.FileMode) string {
 	return "special file"
 }
 
-// seenName is the file, in the loop's directory, holding the logSeen of
+// seenName is the file, kept outside the project (later.CachePath: a
+// record rewritten with the log would hide the rewrite), holding the logSeen of
 // the last call, as three little-endian uint64 (size, inode, tail): a
 // record of a fixed size, written over in place — a truncating rewrite
 // cost post-tool-call a tenth of a millisecond. A missing or short one
@@ -114,7 +116,7 @@ func (r *run) logAfterBash() {
 	var f *os.File
 	if !r.c.DryRun {
 		var err error
-		if f, err = os.OpenFile(filepath.Join(r.sc.Dir(), seenName), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+		if f, err = openSeen(later.CachePath(r.sc, seenName, r.getenv())); err != nil {
 			fmt.Fprintf(r.c.Stderr, "ralph: warning: recording the audit log: %v\n", err)
 		} else {
 			defer f.Close()
@@ -141,4 +143,17 @@ func (r *run) logAfterBash() {
 	}
 	r.unseen++
 	r.bypasses = append(r.bypasses, r.what()+" "+why+": "+rel+", ralph's audit log of this loop's calls, by a route the guard could not read before the call; the record it held is lost. Only the human can tell what it held")
+}
+
+// openSeen opens the record at path for reading and writing, creating it
+// (and its directory).
+func openSeen(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	}
+	return f, err
 }

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
 // TestAuditLogRewritten: the loop's audit log cut, rewritten in place,
@@ -46,7 +49,8 @@ func TestAuditLogRewritten(t *testing.T) {
 
 	// A byte before where the last call looked (the lines after it are
 	// the hooks' own, written since).
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(log), seenName))
+	sc, _ := project.NewScope(p.root, p.id)
+	b, err := os.ReadFile(later.CachePath(sc, seenName, os.Getenv))
 	if err != nil || len(b) != 24 {
 		t.Fatalf("%s: %x, %v", seenName, b, err)
 	}
@@ -87,4 +91,32 @@ func TestAuditLogRewritten(t *testing.T) {
 	}
 	quiet("the log starts afresh")
 	quiet("and grows")
+}
+
+// TestAuditLogSeenForged: the record of the log as the last call left it
+// is written by nothing but ralph. A program the agent runs cuts the log
+// and writes, in the loop's directory, a record of the log as cut: the
+// cut is still reported.
+func TestAuditLogSeenForged(t *testing.T) {
+	t.Setenv("RALPH_STATE_HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("RALPH_LOOP_ID", "")
+	p := markProject(t)
+	sc, _ := project.NewScope(p.root, p.id)
+	postBash(t, p.root)
+	postBash(t, p.root)
+	if err := os.Truncate(sc.Log(), 10); err != nil {
+		t.Fatal(err)
+	}
+	now, _ := seeLog(sc.Log(), nil)
+	var rec [24]byte
+	binary.LittleEndian.PutUint64(rec[:], uint64(now.Size))
+	binary.LittleEndian.PutUint64(rec[8:], now.Ino)
+	binary.LittleEndian.PutUint64(rec[16:], now.Tail)
+	if err := os.WriteFile(filepath.Join(sc.Dir(), seenName), rec[:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := postBash(t, p.root); !strings.Contains(out, "cut it from") {
+		t.Errorf("the log cut, its record forged: %q, want the cut reported", out)
+	}
 }

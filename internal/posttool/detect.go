@@ -24,7 +24,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 )
 
-// cacheName is post-tool-call's own file in the loop's directory.
+// cacheName is post-tool-call's own file of the loop (cachePath).
 const cacheName = later.CacheFile
 
 // cache is what post-tool-call remembers between calls of one loop.
@@ -35,8 +35,15 @@ const cacheName = later.CacheFile
 // whole index. When test-index.json changes (a Stop, or a Bash call that
 // walked the tree), Files are dropped, since the new index has them.
 type cache struct {
-	Index stamp                      `json:"index"` // test-index.json as Files apply over it
-	Files map[string]*testindex.File `json:"files"` // nil: the file is gone
+	Index stamp `json:"index"` // test-index.json as Files apply over it
+	// IndexSum is the SHA-256 of the test-index.json post-tool-call last
+	// wrote or found to be ralph's, and IndexStamp its stamp once settled:
+	// test-index.json is in the project, where anything the agent runs can
+	// rewrite it, and an index rewritten to the tree after a test was
+	// deleted would be the before of the call that deleted it (trusted.go).
+	IndexSum   string                     `json:"index_sha256,omitempty"`
+	IndexStamp filestamp.Stamp            `json:"index_stamp,omitzero"`
+	Files      map[string]*testindex.File `json:"files"` // nil: the file is gone
 	// Reported are the deleted tests already reported ("path: name"),
 	// for as long as they stay deleted: a loss is reported once.
 	Reported []string `json:"reported_deleted"`
@@ -260,8 +267,9 @@ func touchesReported(names, reported []string) bool {
 	return false
 }
 
-// cachePath is the loop's cache file.
-func (r *run) cachePath() string { return filepath.Join(r.sc.Dir(), cacheName) }
+// cachePath is the loop's cache file, outside the project
+// (later.CachePath).
+func (r *run) cachePath() string { return later.CachePath(r.sc, cacheName, r.getenv()) }
 
 // withCache runs fn on the loop's cache under its lock and writes it back
 // (not in a dry run). A missing or unreadable cache starts afresh, with a
@@ -339,12 +347,23 @@ func (r *run) ensureCache() error {
 // indexData returns the bytes of the loop's latest index (test-index.json,
 // or baseline.json when there is none), and whether cc's Files still
 // apply over it (else cc is reset to it).
+//
+// The latest index is read only when it is ralph's (trustedIndex): else
+// the baseline's bytes stand for it (sealed), and the test files changed
+// since the start are scanned again.
 func (r *run) indexData(cc *cache) ([]byte, bool) {
 	path := testindex.LatestPath(r.sc)
+	full, statErr := filestamp.Lstat(path)
 	st := stampOf(path)
 	data, err := os.ReadFile(path)
-	if err != nil {
+	switch {
+	case err != nil:
 		data, _ = os.ReadFile(testindex.BaselinePath(r.sc))
+	case statErr != nil || !r.trustedIndex(cc, full, data):
+		data, _ = os.ReadFile(testindex.BaselinePath(r.sc))
+		r.distrusted = true
+		clear(cc.Files)
+		return data, false
 	}
 	if st != cc.Index {
 		cc.Index = st
@@ -442,7 +461,7 @@ func (r *run) testsAfterBash(cc *cache) error {
 	prev := overlay(maps.Clone(onDisk), cc)
 	// prev is the index as written, and the files rescanned since as the
 	// cache was written: what it may trust settled before the later.
-	since := r.since()
+	since := r.since(cc)
 	view := loop.TreeView(r.sc)
 	now := testindex.ScanView(view, r.cfg.TestFiles, prev, since)
 	if !r.c.DryRun {
@@ -469,11 +488,10 @@ func (r *run) testsAfterBash(cc *cache) error {
 		}
 	}
 	same := maps.EqualFunc(now, onDisk, func(a, b testindex.File) bool { return sameScan(&a, &b) })
-	if (!same || !onDisk.Settled(since)) && !r.c.DryRun {
-		if err := testindex.Write(testindex.LatestPath(r.sc), now); err != nil {
+	if (!same || !onDisk.Settled(since) || r.distrusted) && !r.c.DryRun {
+		if err := r.writeIndex(cc, now); err != nil {
 			return err
 		}
-		cc.Index = stampOf(testindex.LatestPath(r.sc))
 	} else if same && len(changes) == 0 && !prune && fresh && len(cc.Files) == 0 {
 		r.mark(view, since)
 	}

@@ -126,8 +126,16 @@ func (r *run) askedBy() string {
 	}
 	id := r.c.Event.ToolUseID
 	rule := ""
+	asked := later.CachePath(r.sc, audit.AskedFile, r.getenv())
+	if id != "" {
+		// The guard's own record (audit.RecordAsk): a line appended to the
+		// audit log is not the guard's word.
+		rule, _ = audit.Asked(asked, id)
+		r.asked = &rule
+		return rule
+	}
 	audit.ReadBackOf(r.c.Scope.Log(), "pre-tool-call", id, 200, 256<<10, func(e audit.Entry, _ int) bool {
-		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) && e.Tool != r.c.Event.Tool || id != "" && e.ToolUseID != id {
+		if e.Hook != "pre-tool-call" || !shellTool(e.Tool) && e.Tool != r.c.Event.Tool {
 			return true
 		}
 		if e.Decision == "ask" {
@@ -135,6 +143,11 @@ func (r *run) askedBy() string {
 		}
 		return false // the newest pre-tool-call of this call
 	})
+	// An agent that names no call: the log's newest, if the guard's
+	// record has an ask of that rule too.
+	if got, ok := audit.Asked(asked, ""); !ok || got != rule {
+		rule = ""
+	}
 	r.asked = &rule
 	return rule
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
@@ -26,7 +26,10 @@ const markName = "posttool-tree.mark"
 // answeredByMark counts the calls unchanged answered (tests look).
 var answeredByMark int
 
-func (r *run) markPath() string { return filepath.Join(r.sc.Dir(), markName) }
+// markPath is the mark's file, outside the project (later.CachePath):
+// a mark rewritten there to the tree after a call that deleted a test
+// would answer that nothing changed.
+func (r *run) markPath() string { return later.CachePath(r.sc, markName, r.getenv()) }
 
 // markKey is the key of a mark: what testsAfterBash's answer depends on
 // besides the tree. ok is false when the index is missing, or written too
@@ -45,8 +48,19 @@ func (r *run) markKey(since time.Time) (string, bool) {
 
 // since is when the loop's index and the files rescanned since were
 // taken: what testsAfterBash trusts an entry settled before.
-func (r *run) since() time.Time {
-	return time.Unix(0, max(stampOf(testindex.LatestPath(r.sc)).ModTime, stampOf(testindex.BaselinePath(r.sc)).ModTime, stampOf(r.cachePath()).ModTime))
+// An index that is not ralph's (distrusted) says nothing of when, nor
+// does the cache when it holds no file rescanned (its other fields, the
+// index's sum and stamp among them, are no entry to trust).
+func (r *run) since(cc *cache) time.Time {
+	latest := stampOf(testindex.LatestPath(r.sc)).ModTime
+	if r.distrusted {
+		latest = 0
+	}
+	var cached int64
+	if len(cc.Files) > 0 {
+		cached = stampOf(r.cachePath()).ModTime
+	}
+	return time.Unix(0, max(latest, stampOf(testindex.BaselinePath(r.sc)).ModTime, cached))
 }
 
 // unchanged reports whether the tree is as the mark says and cc holds
@@ -55,7 +69,7 @@ func (r *run) unchanged(cc *cache) bool {
 	if len(cc.Files) > 0 || stampOf(testindex.LatestPath(r.sc)) != cc.Index {
 		return false
 	}
-	key, ok := r.markKey(r.since())
+	key, ok := r.markKey(r.since(cc))
 	if !ok {
 		return false
 	}

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/loop"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
 )
@@ -76,7 +78,7 @@ func TestMarkAnswersAsALook(t *testing.T) {
 	}
 	for i := range changes {
 		for _, p := range []project{marked[i], looked[i]} {
-			if _, err := os.Stat(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, markName)); err != nil {
+			if _, err := os.Stat(markFile(p.root, p.id)); err != nil {
 				t.Fatalf("no mark after a call that found nothing changed: %v", err)
 			}
 		}
@@ -94,7 +96,7 @@ func TestMarkAnswersAsALook(t *testing.T) {
 					}
 				}
 				if k == 1 {
-					os.Remove(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, markName))
+					os.Remove(markFile(p.root, p.id))
 				}
 				before := answeredByMark
 				out := postBash(t, p.root)
@@ -218,7 +220,7 @@ func TestEditKeepsMark(t *testing.T) {
 		time.Sleep(treeview.Margin + 200*time.Millisecond)
 		postBash(t, p.root)
 	}
-	if _, err := os.Stat(filepath.Join(p.root, ".aiwg/ralph/loops", p.id, markName)); err != nil {
+	if _, err := os.Stat(markFile(p.root, p.id)); err != nil {
 		t.Fatalf("no mark: %v", err)
 	}
 	postEdit := func() string { return postEdit(t, p.root, "a/a_test.go") }
@@ -241,4 +243,10 @@ func TestEditKeepsMark(t *testing.T) {
 	if out := postBash(t, p.root); out != "" {
 		t.Errorf("Bash after the Edit reported it again: %s", out)
 	}
+}
+
+// markFile is the mark's file of loop id in the project at root.
+func markFile(root, id string) string {
+	sc, _ := project.NewScope(root, id)
+	return later.CachePath(sc, markName, os.Getenv)
 }

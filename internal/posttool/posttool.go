@@ -21,8 +21,8 @@
 // the loop's regression_events (loop.AddRegressions).
 //
 // What the loop's index does not say, post-tool-call keeps in its own
-// posttool.json in the loop's directory: the test files rescanned since
-// the index was written, the deleted tests already reported, the CI
+// posttool.json, outside the project (later.CachePath): the test files
+// rescanned since the index was written, the deleted tests already reported, the CI
 // files, and the files git and later shells run on their own (githooks.go,
 // later.go), as last seen.
 //
@@ -141,6 +141,9 @@ type run struct {
 	unseen   int               // of the bypasses, files git or later shells run changed unseen
 	skipped  bool              // a bypass skipped the project's hooks or checks
 	changed  bool              // a bypass changed files git or later shells run
+	// distrusted says test-index.json was not ralph's (trustedIndex): the
+	// baseline stood for it.
+	distrusted bool
 }
 
 func fileTool(tool string) bool {

@@ -2,7 +2,6 @@ package pretool
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
@@ -37,7 +36,7 @@ func unapproved(c *hook.Call) (res hook.Result, ok bool) {
 	if !loader(ev.Tool) || c.Scope.Loop == "" || c.Scope.Archived {
 		return res, false
 	}
-	files, err := later.Unapproved(filepath.Join(c.Scope.Dir(), later.CacheFile), c.Scope.Root, c.Getenv, c.Now())
+	files, err := later.Unapproved(later.CachePath(c.Scope, later.CacheFile, c.Getenv), c.Scope.Root, c.Getenv, c.Now())
 	res = hook.Result{Target: hook.Target(ev), Rule: "agent-config", Level: risk.High}
 	if err != nil {
 		// What the loop approved cannot be read: not let through.

@@ -24,10 +24,12 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/audit"
 	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/risk"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
@@ -72,6 +74,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // it judges the call where the shell is, and follows where it goes
 // (session.go).
 func Handle(c *hook.Call) (hook.Result, error) {
+	res, err := handleIn(c)
+	if err == nil && res.Answer.Decision == answer.Ask && c.Scope.Loop != "" && !c.DryRun {
+		// What post-tool-call trusts of the ask (audit.RecordAsk).
+		if e := audit.RecordAsk(later.CachePath(c.Scope, audit.AskedFile, c.Getenv), c.Event.ToolUseID, res.Rule); e != nil {
+			fmt.Fprintf(c.Stderr, "ralph: warning: recording the ask: %v\n", e)
+		}
+	}
+	return res, err
+}
+
+// handleIn is Handle before the ask is recorded.
+func handleIn(c *hook.Call) (hook.Result, error) {
 	if !follows(c.Event) {
 		return handle(c)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault/vaulttest"
 )
 
 // TestMain lets the test binary stand in for the pre-tool-call binary.
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	vaulttest.Main(m) // the loops' caches are kept there
 }
 
 // TestConcurrentHooks runs 100 hook processes at once against one project,

@@ -15,6 +15,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/hook"
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // A shell that outlives the call (event.ShellPersistent) stays in the
@@ -38,7 +39,16 @@ type shellDirs struct {
 // maxSessions bounds the sessions shell-dirs.json keeps (the newest).
 const maxSessions = 32
 
-func dirsFile(c *hook.Call) string { return filepath.Join(c.Scope.Dir(), "shell-dirs.json") }
+// dirsFile is kept outside the project (vault.CacheDir): rewritten there
+// to say the shell is elsewhere, it would have a relative deletion judged
+// in the wrong directory. In the scope's directory only when there is no
+// state directory.
+func dirsFile(c *hook.Call) string {
+	if p := vault.CachePath(c.Scope.Root, c.Scope.Loop, "shell-dirs.json", c.Getenv); p != "" {
+		return p
+	}
+	return filepath.Join(c.Scope.Dir(), "shell-dirs.json")
+}
 
 // follows reports whether the guard follows the directory of ev's shell.
 func follows(ev *event.Event) bool {

@@ -3,6 +3,7 @@ package pretool
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,10 +76,48 @@ func TestFollowDirs(t *testing.T) {
 	}
 
 	// A corrupt record is said, and the event's cwd stands.
-	if err := os.WriteFile(filepath.Join(root, ".aiwg", "ralph", "shell-dirs.json"), []byte("{"), 0o644); err != nil {
+	kept := dirsFile(call("a", "ls"))
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kept, []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got := placeDirs(call("a", "ls")); !slices.Equal(got, []string{root}) || !bytes.Contains(stderr.Bytes(), []byte("shell-dirs.json is corrupt")) {
 		t.Errorf("corrupt record: judged in %q, stderr %q", got, stderr.String())
+	}
+}
+
+// TestShellDirsForged: where the guard follows a session's shell is
+// written by nothing but ralph. A program the agent runs writes, in the
+// project's ralph directory, a record saying the shell is in /: the next
+// call is still judged where the shell is.
+func TestShellDirsForged(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	call := func(cmd string) *hook.Call {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		ev := &event.Event{Agent: "cursor", Tool: "Bash", NativeTool: "Shell", Shell: event.ShellPersistent, SessionID: "a", Cwd: root, Input: in}
+		return &hook.Call{Hook: "pre-tool-call", Event: ev, Scope: project.Scope{Layout: project.Layout{Root: root}},
+			Now: time.Now, Stderr: io.Discard}
+	}
+	c := call("cd sub")
+	if err := moveDirs(c, placeDirs(c), answer.Allow); err != nil {
+		t.Fatal(err)
+	}
+	forged := filepath.Join(root, ".aiwg", "ralph", "shell-dirs.json")
+	if err := os.MkdirAll(filepath.Dir(forged), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(forged, []byte(`{"a":{"dirs":["/"],"time":"2030-01-01T00:00:00Z"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := placeDirs(call("rm -rf tests"))
+	slices.Sort(got)
+	if want := []string{root, sub}; !slices.Equal(got, want) {
+		t.Errorf("after a forged record: judged in %q, want %q", got, want)
 	}
 }

@@ -9,14 +9,15 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
 	"github.com/ralph-hooks/ralph-hooks/internal/treeview"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // findMemoName is the guard's memo of its last find (risk.FindMemo), in
-// the loop's state directory.
+// the loop's cache directory (vault.CacheDir).
 const findMemoName = "find-memo.bin"
 
 // goSetupName is the guard's memo of go test's TestMain and init functions
-// by file (shell.GoSetupMemo), in the loop's state directory: a cache.
+// by file (shell.GoSetupMemo), in the loop's cache directory: a cache.
 const goSetupName = "go-setup.bin"
 
 // useTreeView gives the guard the loop's view of the tree (package
@@ -31,18 +32,25 @@ func useTreeView(g *risk.Guard, c *hook.Call) (save func()) {
 	if c.Scope.Loop == "" {
 		return func() {}
 	}
+	// The caches are kept outside the project (vault.CacheDir): in it,
+	// what the agent runs could rewrite them to change a verdict. With no
+	// place for them, nothing is kept and every call looks.
+	dir := vault.CacheDir(c.Scope.Root, c.Scope.Loop, c.Getenv)
+	if dir == "" {
+		return func() {}
+	}
 	var view *treeview.View
-	g.FindMemo = &risk.FindMemo{Path: filepath.Join(c.Scope.Dir(), findMemoName)}
+	g.FindMemo = &risk.FindMemo{Path: filepath.Join(dir, findMemoName)}
 	if !c.DryRun {
 		g.FindMemo.Write = func(path string, data []byte) error { return state.WriteFile(path, data, 0o644) }
 	}
-	memo := &shell.GoSetupMemo{Path: filepath.Join(c.Scope.Dir(), goSetupName), Read: state.ReadCache}
+	memo := &shell.GoSetupMemo{Path: filepath.Join(dir, goSetupName), Read: state.ReadCache}
 	if !c.DryRun {
 		memo.Write = func(path string, data []byte) error { return state.WriteCache(path, data, 0o644) }
 	}
 	g.UseGoSetupMemo(memo)
 	g.TreeView = func() *treeview.View {
-		view = treeview.Load(c.Scope.Root, filepath.Join(c.Scope.Dir(), treeview.Name))
+		view = treeview.Load(c.Scope.Root, filepath.Join(dir, treeview.Name))
 		return view
 	}
 	return func() {

@@ -35,7 +35,7 @@ import (
 
 // FindMemo is where a guard keeps its last find's selection.
 type FindMemo struct {
-	Path string // the memo's file (in the loop's state directory)
+	Path string // the memo's file (in the loop's cache directory, outside the project)
 	// Write replaces the file atomically; nil (a dry run): the memo is
 	// read, never written.
 	Write func(path string, data []byte) error

@@ -25,13 +25,15 @@ import (
 // by another ralph (its executable's stamp is the memo's key) or torn
 // (Read reports it) is not used, and is rebuilt.
 //
-// Not sound against its writer: the memo is kept in the loop's state
-// directory, which the guard denies the agent to write by any route
-// (.aiwg/ralph/**, as the tree view, the find memo and the latest surface
-// beside it), and an entry is not otherwise tied to the file's content
-// (a digest would cost the read the memo spares). What a forged entry
-// could hide is code of a _test.go file's TestMain; the bodies of its
-// tests, which go test runs as well, are not read at all.
+// Not sound against its writer: an entry is not otherwise tied to the
+// file's content (a digest would cost the read the memo spares). What a
+// forged entry could hide is code of a _test.go file's TestMain; the
+// bodies of its tests, which go test runs as well, are not read at all.
+// So the memo is kept outside the project, beside ralph's sealed state
+// (vault.CacheDir, as the tree view and the find memo): the guard denies
+// every write it sees there, and what the agent runs unseen in the
+// project (a compiled program, a test) cannot reach it by the project's
+// paths.
 type GoSetupMemo struct {
 	Path string
 	// Read reads the memo's file (state.ReadCache: a torn file is an

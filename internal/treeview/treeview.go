@@ -1,8 +1,9 @@
 // Package treeview is ralph's incremental view of a project's tree: every
-// directory's listing as last read, kept in the loop's state directory and
-// refreshed from what changed, so that the hooks that need the project's
-// files (the test inventory, the public surface, the completion's inputs)
-// need not read every directory of a large tree on every call.
+// directory's listing as last read, kept in the loop's cache directory
+// outside the project (vault.CacheDir) and refreshed from what changed,
+// so that the hooks that need the project's files (the test inventory,
+// the public surface, the completion's inputs) need not read every
+// directory of a large tree on every call.
 //
 // # What a refresh trusts
 //
@@ -48,7 +49,7 @@ import (
 // seconds of the coarsest file systems' timestamps.
 const Margin = 2 * time.Second
 
-// Name is the view's file in a loop's state directory.
+// Name is the view's file in a loop's cache directory (vault.CacheDir).
 const Name = "tree-view.bin"
 
 // Stamp identifies one version of a file or directory as lstat sees it.
