@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
@@ -33,19 +32,11 @@ func TestRegistrySwappedAfterCheck(t *testing.T) {
 		{"not JSON", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(vault.Env, t.TempDir())
-			t.Setenv("RALPH_LOOP_ID", "")
-			t.Setenv("CLAUDE_PROJECT_DIR", "")
-			root := t.TempDir()
+			root := newProject(t)
 			if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := registry.Update(root, time.Now(), func(r *registry.Registry) error {
-				_, err := r.Add(registry.Entry{LoopID: id, Status: registry.Waiting, SessionID: session, PID: os.Getpid()}, false)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			register(t, root, id, session, registry.Waiting)
 			path := project.Layout{Root: root}.Registry()
 			sealed, err := os.ReadFile(path)
 			if err != nil {
@@ -127,22 +118,14 @@ func TestConfigSwappedAfterCheck(t *testing.T) {
 		{"created", "", "fail_closed: false\nrisk_packs: [nope]\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(vault.Env, t.TempDir())
-			t.Setenv("RALPH_LOOP_ID", "")
-			t.Setenv("CLAUDE_PROJECT_DIR", "")
-			root := t.TempDir()
+			root := newProject(t)
 			path := filepath.Join(root, project.ConfigFile)
 			if tc.sealed != "" {
 				if err := os.WriteFile(path, []byte(tc.sealed), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := registry.Update(root, time.Now(), func(r *registry.Registry) error {
-				_, err := r.Add(registry.Entry{LoopID: id, Status: registry.Running, SessionID: session, PID: os.Getpid()}, false)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			register(t, root, id, session, registry.Running)
 			v, err := vault.Open(root, os.Getenv)
 			if err != nil {
 				t.Fatal(err)

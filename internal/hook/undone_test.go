@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
 	"github.com/ralph-hooks/ralph-hooks/internal/event"
@@ -24,10 +23,7 @@ import (
 // loop to the gate, as it does for a change its check finds.
 func TestHandlerWriteAfterForgery(t *testing.T) {
 	const id, session = "ralph-cap-1234abcd", "s1"
-	t.Setenv(vault.Env, t.TempDir())
-	t.Setenv("RALPH_LOOP_ID", "")
-	t.Setenv("CLAUDE_PROJECT_DIR", "")
-	root := t.TempDir()
+	root := newProject(t)
 	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +35,7 @@ func TestHandlerWriteAfterForgery(t *testing.T) {
 	if err := state.Update(sc.State(), func([]byte) ([]byte, error) { return []byte(sealed), nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := registry.Update(root, time.Now(), func(r *registry.Registry) error {
-		_, err := r.Add(registry.Entry{LoopID: id, Status: registry.Running, SessionID: session, PID: os.Getpid()}, false)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	register(t, root, id, session, registry.Running)
 	vaultChecked = func(string) {
 		if err := os.WriteFile(sc.State(), []byte(strings.Replace(sealed, `"max_iterations": 5`, `"max_iterations": 3000`, 1)), 0o644); err != nil {
 			t.Error(err)
