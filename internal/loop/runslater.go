@@ -3,7 +3,7 @@ package loop
 import (
 	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,12 +29,17 @@ const RunsLater = "runs_later_changed"
 // further iteration or session runs what it left (the human inspects the
 // files and starts a new loop). nil when nothing changed or the loop has
 // no cache yet.
-func laterAfterCommand(sc project.Scope, n int, now time.Time) *Regression {
-	files, err := later.Unapproved(filepath.Join(sc.Dir(), later.CacheFile), sc.Root, os.Getenv, now)
+//
+// before is what laterBefore found unapproved before the command ran: a
+// change made earlier (by the agent's session, which ralph run or the
+// Stop's own check already report as such) is not the command's.
+func laterAfterCommand(sc project.Scope, n int, now time.Time, before []string) *Regression {
+	files, err := laterUnapproved(sc, now)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "ralph: warning: checking the files that run later: %v\n", err)
 		return nil
 	}
+	files = slices.DeleteFunc(files, func(f string) bool { return slices.Contains(before, f) })
 	if len(files) == 0 {
 		return nil
 	}
@@ -45,6 +50,19 @@ func laterAfterCommand(sc project.Scope, n int, now time.Time) *Regression {
 		Detail: strings.Join(clip.List(names, 5), ", ") + " changed while the completion command ran (the agent's code), and the human did not approve it; " +
 			"later shells, tools or the coding agent's next session run what they hold on their own",
 	}
+}
+
+// laterBefore is laterUnapproved before the completion command runs
+// (nil when it cannot say: then every file found after counts).
+func laterBefore(sc project.Scope, now time.Time) []string {
+	files, _ := laterUnapproved(sc, now)
+	return files
+}
+
+// laterUnapproved lists the files that run later whose change the human
+// did not approve (later.Unapproved of the loop's cache).
+func laterUnapproved(sc project.Scope, now time.Time) ([]string, error) {
+	return later.Unapproved(later.CachePath(sc, later.CacheFile, os.Getenv), sc.Root, os.Getenv, now)
 }
 
 // laterChanged returns the detail of the RunsLater regression of regs, or

@@ -418,10 +418,10 @@ func (s *Stop) measure(ctx context.Context, st *State) (*Iteration, testindex.In
 	if timeout <= 0 {
 		timeout = cfg.Completion.Timeout
 	}
-	sealed := beforeCommand(sc.Root)
+	sealed, unapproved := beforeCommand(sc.Root), laterBefore(sc, s.Now())
 	run, res := runCompletion(ctx, sc.Root, st.Completion.Command, timeout)
-	tampered := afterCommand(sc.Root, st.Iteration+1, sealed)   // vaultcheck.go
-	runsLater := laterAfterCommand(sc, st.Iteration+1, s.Now()) // runslater.go
+	tampered := afterCommand(sc.Root, st.Iteration+1, sealed)               // vaultcheck.go
+	runsLater := laterAfterCommand(sc, st.Iteration+1, s.Now(), unapproved) // runslater.go
 	it := &Iteration{
 		N:          st.Iteration + 1,
 		Session:    s.Session,
