@@ -185,6 +185,12 @@ func pick(fs *procFS, procs []Proc, o Options, boot time.Time) []Proc {
 		b, _ := fs.readFile(dir + "cmdline")
 		q.Cmdline = ParseCmdline(b)
 		if q.Cmdline == "" {
+			if _, err := fs.readlink(dir + "exe"); err != nil {
+				// No command line and no program: its memory is gone, it
+				// is exiting (a hook of ralph's own, run beside this one,
+				// between its last write and its exit) and runs nothing.
+				continue
+			}
 			q.Cmdline = "[" + p.Comm + "]"
 		}
 		out = append(out, q)

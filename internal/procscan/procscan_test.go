@@ -20,6 +20,7 @@ type fake struct {
 	env       string // NUL-separated
 	argv      []string
 	exe       string
+	noExe     bool // its memory gone: exiting
 }
 
 const boot = 1_700_000_000 // btime of the fake /proc
@@ -51,7 +52,9 @@ func fakeProc(t *testing.T, ps []fake) string {
 		if exe == "" {
 			exe = "/usr/bin/" + p.comm
 		}
-		must(t, os.Symlink(exe, filepath.Join(d, "exe")))
+		if !p.noExe {
+			must(t, os.Symlink(exe, filepath.Join(d, "exe")))
+		}
 	}
 	return dir
 }
@@ -103,6 +106,9 @@ func TestLive(t *testing.T) {
 		{"a shell started long before this hook", []fake{{pid: 315, ppid: 100, comm: "sh", start: at(1900), cwd: root}}, []int{315}},
 		{"ralph's own binary", []fake{{pid: 316, ppid: 1, comm: "ralph-statusline", start: at(1500), cwd: root, exe: "/opt/ralph/ralph-statusline"}}, nil},
 		{"a copy named like ralph's", []fake{{pid: 317, ppid: 1, comm: "stop", start: at(1500), cwd: root, exe: root + "/stop"}}, []int{317}},
+		{"exiting: no command line, no program", []fake{{pid: 332, ppid: 1, comm: "pre-tool-call", start: at(1500), cwd: root, noExe: true}}, nil},
+		{"no command line, a program", []fake{{pid: 333, ppid: 1, comm: "sleep", start: at(1500), cwd: root}}, []int{333}},
+		{"a command line, no program", []fake{{pid: 334, ppid: 1, comm: "sleep", start: at(1500), cwd: root, argv: []string{"sleep", "600"}, noExe: true}}, []int{334}},
 		{"a kernel thread", []fake{{pid: 318, ppid: 2, comm: "kworker/0:1", start: at(1500), cwd: root}}, nil},
 		{"elsewhere, the loop's id after a megabyte of environment", []fake{{pid: 330, ppid: 1, comm: "sleep", start: at(1500), cwd: "/", env: "PAD=" + strings.Repeat("x", 1<<20) + "\x00RALPH_LOOP_ID=ralph-x-0123abcd\x00"}}, []int{330}},
 		{"working in a directory of a long name", []fake{{pid: 331, ppid: 1, comm: "sleep", start: at(1500), cwd: root + "/" + strings.Repeat("d", 200) + "/" + strings.Repeat("e", 200)}}, []int{331}},
