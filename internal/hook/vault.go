@@ -44,10 +44,10 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	const lost = "the copy of ralph's state outside the project was deleted (or RALPH_STATE_HOME, XDG_STATE_HOME or HOME now names another place): nothing tells what ralph wrote last"
 	if adopted, err := v.Adopt(); err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: sealing ralph's state outside the project: %v\n", err)
-		return lostCopy(root, now, stderr, lost+", and sealing the state the project holds now failed: "+err.Error()), nil
+		return lostCopy(root, now, stderr, lost+", and sealing the state the project holds now failed: "+err.Error(), true), nil
 	} else if adopted {
 		fmt.Fprintf(stderr, "ralph: warning: no copy of this project's ralph state was kept outside it (a loop from an older ralph, or the copy was deleted): sealed it as it is now, in %s\n", v.Dir)
-		return lostCopy(root, now, stderr, lost+", and the state the project holds now is sealed unchecked, in "+v.Dir), nil
+		return lostCopy(root, now, stderr, lost+", and the state the project holds now is sealed unchecked, in "+v.Dir, true), nil
 	}
 	restored, held, err := v.CheckHeld(vault.RegistryRel, project.ConfigFile)
 	if errors.Is(err, vault.ErrIndex) {
@@ -62,7 +62,7 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		} else {
 			why += "; it is kept as " + kept + ", and the state the project holds now is sealed unchecked"
 		}
-		return lostCopy(root, now, stderr, why), nil
+		return lostCopy(root, now, stderr, why, true), nil
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
@@ -78,7 +78,7 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 			if v.Kept() {
 				why = "the copy of ralph's state outside the project no longer holds the loop registry: nothing tells what ralph wrote last"
 			}
-			if msg := lostCopy(root, now, stderr, why); msg != "" {
+			if msg := lostCopy(root, now, stderr, why, false); msg != "" {
 				return msg, nil
 			}
 		}
@@ -167,8 +167,12 @@ func tamper(root string, restored []vault.Restored, now time.Time, stderr io.Wri
 // what the copy would have undone (a state set back, a loop marked done)
 // now stands sealed, so every live loop waits for the human, with a
 // critical regression that says why.
-func lostCopy(root string, now time.Time, stderr io.Writer, why string) string {
-	ids := liveLoops(root)
+//
+// dirs counts loop directories the registry does not list as live too;
+// false while the index could be in a loop's start, which writes the
+// loop's state (and seals it) before it registers the loop.
+func lostCopy(root string, now time.Time, stderr io.Writer, why string, dirs bool) string {
+	ids := liveLoops(root, dirs)
 	if len(ids) == 0 {
 		return ""
 	}
@@ -188,7 +192,7 @@ func lostCopy(root string, now time.Time, stderr io.Writer, why string) string {
 // drop its loop does not make the loop gone). A registry that cannot be
 // read lists none: the hooks' lookup refuses it on its own, and with it
 // every loop's state that says it runs (package registry).
-func liveLoops(root string) []string {
+func liveLoops(root string, dirs bool) []string {
 	r, err := registry.Read(root)
 	if err != nil {
 		return nil
@@ -198,6 +202,9 @@ func liveLoops(root string) []string {
 		if project.ValidLoopID(e.LoopID) && !slices.Contains(ids, e.LoopID) {
 			ids = append(ids, e.LoopID)
 		}
+	}
+	if !dirs {
+		return ids
 	}
 	ents, _ := os.ReadDir(project.Layout{Root: root}.Loops())
 	for _, e := range ents {
