@@ -35,7 +35,7 @@ type Restored struct {
 // String says what happened in one line.
 func (r Restored) String() string {
 	if r.Lost {
-		return fmt.Sprintf("%s was %s outside ralph, and its sealed copy outside the project is gone or changed too: it could not be put back", r.Rel, r.How)
+		return fmt.Sprintf("%s was %s outside ralph, and its sealed copy outside the project is gone or changed too: it could not be put back, and is sealed as it is", r.Rel, r.How)
 	}
 	s := fmt.Sprintf("%s was %s outside ralph and is restored", r.Rel, r.How)
 	if r.How == "created" {
@@ -342,9 +342,26 @@ func (v *Vault) restoreWhole(rel, path string, rec Record) (*Restored, error) {
 	if !rec.Absent {
 		if data = v.sealedCopy(rec); data == nil {
 			// Not as sealed, and the copy that would put it back was
-			// deleted or changed too: a change all the same, left as it
-			// is for the human.
+			// deleted or changed too: a change all the same, reported and
+			// left as it is for the human. It is sealed as it is now
+			// (unchecked, as Adopt seals a vault that is gone), so that
+			// ralph's next writes, the human's gate decision first, are
+			// not refused for want of a copy, and a later change is undone.
 			r.Lost = true
+			switch {
+			case lerr == nil && st.Mode().IsRegular():
+				cur, err := os.ReadFile(path)
+				if err == nil {
+					err = v.Seal(rel, cur, false)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("sealing %s afresh: %w", rel, err)
+				}
+			case errors.Is(lerr, fs.ErrNotExist):
+				if err := v.Seal(rel, nil, true); err != nil {
+					return nil, fmt.Errorf("sealing %s afresh: %w", rel, err)
+				}
+			}
 			return r, nil
 		}
 		if rec.Prev != "" && heldPrev(path, rec.Prev) {
