@@ -11,7 +11,9 @@ import (
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/rawfile"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // ProblemFile is the record, under .aiwg/ralph, of the last configuration
@@ -32,14 +34,43 @@ type Problem struct {
 // then reports once per version of the file. It loads once per call.
 func (c *Call) Config() *config.Config {
 	if c.cfg == nil {
+		var data []byte
+		var absent bool
 		if h := c.heldConfig; h != nil {
-			c.cfg, c.problem = config.LoadHeldOrFallback(c.Scope.Config(), h.Data, h.Absent)
-		} else {
-			c.cfg, c.problem = config.LoadOrFallback(c.Scope.Config())
+			data, absent = h.Data, h.Absent
+			if !absent && data == nil {
+				data = []byte{}
+			}
 		}
+		cfg, err := config.LoadCached(c.Scope.Config(), data, absent, c.configCache())
+		if err != nil {
+			cfg = config.Fallback(c.Scope.Config())
+		}
+		c.cfg, c.problem = cfg, err
 		c.cfgLoaded = true
 	}
 	return c.cfg
+}
+
+// ConfigCacheName is the decoded configuration's cache (config.Cache) in
+// the project's cache directory (vault.CacheDir): outside the project, where
+// nothing the agent runs unseen can write it without being able to rewrite
+// the vault itself.
+const ConfigCacheName = "config.bin"
+
+// configCache is the call's config.Cache: none where the project has no
+// cache directory; read only in a dry run.
+func (c *Call) configCache() config.Cache {
+	dir := vault.CacheDir(c.Scope.Root, "", c.Getenv)
+	if dir == "" {
+		return config.Cache{}
+	}
+	// Read as aiwg.yml is (the cache ends with its own SHA-256).
+	cc := config.Cache{Path: filepath.Join(dir, ConfigCacheName), Read: rawfile.ReadFile}
+	if !c.DryRun {
+		cc.Write = func(path string, data []byte) error { return state.WriteBare(path, data, 0o644) }
+	}
+	return cc
 }
 
 // ConfigInvalid makes the call go on with config.Fallback, err being what

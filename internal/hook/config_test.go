@@ -2,10 +2,17 @@ package hook
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // TestRemoveRecord holds removeRecord to os.Remove: the same file system
@@ -72,4 +79,101 @@ func kind(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// TestConfigCacheReplayed: the decoded configuration's cache, kept in the
+// vault's directory, never answers for another version of aiwg.yml: a
+// cache of a looser version put back (over the file, or as a link to it),
+// after aiwg.yml was changed back in place to the same size with its mtime
+// set back, or garbage in its place, costs a decode and nothing else. In
+// a dry run nothing is written.
+func TestConfigCacheReplayed(t *testing.T) {
+	root := newProject(t)
+	stamp := config.ExecutableStamp
+	config.ExecutableStamp = func() string { return "this test" } // the test binary is too new to stamp
+	t.Cleanup(func() { config.ExecutableStamp = stamp })
+	cfgPath := filepath.Join(root, project.ConfigFile)
+	const strict = "fail_closed: true\n\n"
+	const loose = "fail_closed: false\n" // the same size
+	if len(strict) != len(loose) {
+		t.Fatal("the two versions must have the same size")
+	}
+	cache := vault.CachePath(root, "", ConfigCacheName, nil)
+	if cache == "" || strings.HasPrefix(cache, root) {
+		t.Fatalf("the cache %q is not outside the project", cache)
+	}
+	load := func(dry bool) *config.Config {
+		t.Helper()
+		scope, err := project.NewScope(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Call{Scope: scope, Getenv: os.Getenv, Stderr: io.Discard, DryRun: dry}
+		cfg := c.Config()
+		if err := c.ConfigProblem(); err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	write := func(data string, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(cfgPath, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(cfgPath, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	write(loose, old)
+	if load(false).FailClosed {
+		t.Fatal("the loose version reads fail_closed")
+	}
+	looseCache, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	write(strict, old)
+	if !load(false).FailClosed {
+		t.Fatal("the strict version, edited in place with its mtime set back, is not read")
+	}
+	aside := filepath.Join(t.TempDir(), "loose.bin")
+	if err := os.WriteFile(aside, looseCache, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, forge := range []struct {
+		name string
+		do   func() error
+	}{
+		{"the loose version's cache put back", func() error { return os.WriteFile(cache, looseCache, 0o644) }},
+		{"a link to it", func() error {
+			if err := os.Remove(cache); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			return os.Symlink(aside, cache)
+		}},
+		{"garbage", func() error {
+			os.Remove(cache)
+			return os.WriteFile(cache, []byte("fail_closed: false\n"), 0o644)
+		}},
+	} {
+		if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := forge.do(); err != nil {
+			t.Fatal(err)
+		}
+		if !load(false).FailClosed {
+			t.Errorf("%s: the call reads the loose configuration", forge.name)
+		}
+	}
+	if err := os.Remove(cache); err != nil {
+		t.Fatal(err)
+	}
+	if !load(true).FailClosed {
+		t.Fatal("dry run: not the file's configuration")
+	}
+	if _, err := os.Lstat(cache); !os.IsNotExist(err) {
+		t.Fatalf("a dry run wrote the cache: %v", err)
+	}
 }

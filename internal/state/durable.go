@@ -140,7 +140,15 @@ func WriteCache(path string, data []byte, perm fs.FileMode) error {
 	binary.BigEndian.PutUint32(tr[8:], checksum(data))
 	buf := make([]byte, 0, len(data)+len(tr)+len(cacheMagic))
 	buf = append(append(append(buf, data...), tr[:]...), cacheMagic...)
-	f, err := writeTemp(path, buf, perm)
+	return WriteBare(path, buf, perm)
+}
+
+// WriteBare replaces path with data atomically, as WriteCache does, but
+// with no trailer: for a cache whose content tells a torn file itself (the
+// decoded configuration ends with its SHA-256, package config), read as
+// it is. Nothing is synced.
+func WriteBare(path string, data []byte, perm fs.FileMode) error {
+	f, err := writeTemp(path, data, perm)
 	if err != nil {
 		return err
 	}
