@@ -67,6 +67,13 @@ func cachedKey(root string) string {
 	if k, ok := keys.Load(root); ok {
 		return k.(string)
 	}
+	return freshKey(root)
+}
+
+// freshKey is Key, resolved now (Open's), and kept for the caches this
+// process names after: the vault's directory and theirs are named by the
+// same resolution.
+func freshKey(root string) string {
 	k := Key(root)
 	keys.Store(root, k)
 	return k

@@ -82,7 +82,7 @@ func Open(root string, getenv func(string) string) (*Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Vault{Root: root, Dir: filepath.Join(home, "projects", Key(root))}, nil
+	return &Vault{Root: root, Dir: filepath.Join(home, "projects", freshKey(root))}, nil
 }
 
 // Key names a project in the state home: the first 16 bytes of the
