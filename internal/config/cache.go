@@ -163,8 +163,6 @@ var errCache = errors.New("not a configuration cache")
 // TestCacheRoundTrip fills each one and compares.
 func encodeCache(cfg *Config, key [32]byte) []byte {
 	e := &enc{b: make([]byte, 0, 4096)}
-	e.b = append(e.b, cacheHeader...)
-	e.b = append(e.b, key[:]...)
 	ap := &cfg.AgentPersistence
 	e.bool(ap.Enabled)
 	e.str(ap.Detection.Mode)
@@ -249,8 +247,14 @@ func encodeCache(cfg *Config, key [32]byte) []byte {
 	e.str(cfg.File)
 	e.str(cfg.SpecFile)
 	e.strs(cfg.Deprecated)
-	sum := sha256.Sum256(e.b)
-	return append(e.b, sum[:]...)
+	// The strings of every list, counted first: the decoder makes one
+	// array for all of them.
+	b := make([]byte, 0, len(cacheHeader)+len(key)+binary.MaxVarintLen64+len(e.b)+sha256.Size)
+	b = append(append(b, cacheHeader...), key[:]...)
+	b = binary.AppendUvarint(b, uint64(e.items))
+	b = append(b, e.b...)
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
 }
 
 // decodeCache decodes a cache written under key; any other bytes are an
@@ -269,6 +273,11 @@ func decodeCache(b []byte, key [32]byte) (*Config, error) {
 		return nil, errCache
 	}
 	d := &dec{s: string(b[len(cacheHeader)+32:])}
+	if items := d.uvarint(); items <= uint64(len(d.s)) {
+		d.items = make([]string, items) // one array for every list's strings
+	} else {
+		return nil, errCache
+	}
 	cfg := &Config{}
 	ap := &cfg.AgentPersistence
 	ap.Enabled = d.bool()
@@ -358,7 +367,7 @@ func decodeCache(b []byte, key [32]byte) (*Config, error) {
 	cfg.File = d.str()
 	cfg.SpecFile = d.str()
 	cfg.Deprecated = d.strs()
-	if d.bad || len(d.s) != 0 {
+	if d.bad || len(d.s) != 0 || len(d.items) != 0 {
 		return nil, errCache
 	}
 	return cfg, nil
@@ -375,7 +384,10 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // enc appends the cache's values: integers as varints, floats as their
 // bits, a slice or map as its length plus one (0: nil), then its items.
-type enc struct{ b []byte }
+type enc struct {
+	b     []byte
+	items int // the strings of the lists written
+}
 
 func (e *enc) bool(v bool) {
 	if v {
@@ -398,6 +410,7 @@ func (e *enc) len(isNil bool, n int) {
 	e.b = binary.AppendUvarint(e.b, uint64(n)+1)
 }
 func (e *enc) strs(s []string) {
+	e.items += len(s)
 	e.len(s == nil, len(s))
 	for _, v := range s {
 		e.str(v)
@@ -415,8 +428,9 @@ func (e *enc) strMap(m map[string]string) {
 // parts of it (one allocation for all of them). Past any error it reads
 // zeros and bad is set.
 type dec struct {
-	s   string
-	bad bool
+	s     string
+	items []string // what is left of the lists' one array
+	bad   bool
 }
 
 func (d *dec) fail() { d.bad, d.s = true, "" }
@@ -514,7 +528,12 @@ func (d *dec) strs() []string {
 	if !ok {
 		return nil
 	}
-	s := make([]string, n)
+	if n > len(d.items) {
+		d.fail()
+		return nil
+	}
+	s := d.items[:n:n] // full: an append copies, never writes into the next list
+	d.items = d.items[n:]
 	for i := range s {
 		s[i] = d.str()
 	}

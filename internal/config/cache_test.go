@@ -381,3 +381,28 @@ func TestDecodeCacheMutated(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheListsApart: the decoded lists share one array, each cut to its
+// length: appending to one never writes into the next.
+func TestCacheListsApart(t *testing.T) {
+	var full Config
+	n := 0
+	fill(t, reflect.ValueOf(&full).Elem(), &n, false)
+	key := [32]byte{1}
+	a, err := decodeCache(encodeCache(&full, key), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := decodeCache(encodeCache(&full, key), key)
+	_ = append(a.AgentPersistence.Detection.PatternsEnabled, "x")
+	_ = append(a.TestFiles, "x")
+	for i := range a.RiskRules {
+		_ = append(a.RiskRules[i].Tools, "x")
+		_ = append(a.RiskRules[i].Paths, "x")
+		_ = append(a.RiskRules[i].Commands, "x")
+	}
+	_ = append(a.RiskPacks, "x")
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("an append to one decoded list changed another")
+	}
+}
