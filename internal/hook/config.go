@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
@@ -52,11 +53,18 @@ func (c *Call) Config() *config.Config {
 	return c.cfg
 }
 
-// ConfigCacheName is the decoded configuration's cache (config.Cache) in
-// the project's cache directory (vault.CacheDir): outside the project, where
-// nothing the agent runs unseen can write it without being able to rewrite
-// the vault itself.
-const ConfigCacheName = "config.bin"
+// ConfigCacheName is the name of hook's cache of the decoded configuration
+// (config.Cache) in the project's cache directory (vault.CacheDir): outside
+// the project, where nothing the agent runs unseen can write it without
+// being able to rewrite the vault itself. One per hook: each is another
+// executable, so another key, and pre-tool-call and post-tool-call take
+// turns on every tool call: one file would be rewritten by each.
+func ConfigCacheName(hook string) string {
+	if hook == "" || strings.ContainsAny(hook, `/\`) || strings.HasPrefix(hook, ".") {
+		hook = "hook"
+	}
+	return "config-" + hook + ".bin"
+}
 
 // configCache is the call's config.Cache: none where the project has no
 // cache directory; read only in a dry run.
@@ -66,7 +74,7 @@ func (c *Call) configCache() config.Cache {
 		return config.Cache{}
 	}
 	// Read as aiwg.yml is (the cache ends with its own SHA-256).
-	cc := config.Cache{Path: filepath.Join(dir, ConfigCacheName), Read: rawfile.ReadFile}
+	cc := config.Cache{Path: filepath.Join(dir, ConfigCacheName(c.Hook)), Read: rawfile.ReadFile}
 	if !c.DryRun {
 		cc.Write = func(path string, data []byte) error { return state.WriteBare(path, data, 0o644) }
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
+	"github.com/ralph-hooks/ralph-hooks/internal/filestamp"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
@@ -98,7 +99,7 @@ func TestConfigCacheReplayed(t *testing.T) {
 	if len(strict) != len(loose) {
 		t.Fatal("the two versions must have the same size")
 	}
-	cache := vault.CachePath(root, "", ConfigCacheName, nil)
+	cache := vault.CachePath(root, "", ConfigCacheName("pre-tool-call"), nil)
 	if cache == "" || strings.HasPrefix(cache, root) {
 		t.Fatalf("the cache %q is not outside the project", cache)
 	}
@@ -108,7 +109,7 @@ func TestConfigCacheReplayed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &Call{Scope: scope, Getenv: os.Getenv, Stderr: io.Discard, DryRun: dry}
+		c := &Call{Hook: "pre-tool-call", Scope: scope, Getenv: os.Getenv, Stderr: io.Discard, DryRun: dry}
 		cfg := c.Config()
 		if err := c.ConfigProblem(); err != nil {
 			t.Fatal(err)
@@ -175,5 +176,45 @@ func TestConfigCacheReplayed(t *testing.T) {
 	}
 	if _, err := os.Lstat(cache); !os.IsNotExist(err) {
 		t.Fatalf("a dry run wrote the cache: %v", err)
+	}
+}
+
+// TestConfigCacheByHook: each hook is another executable, so another key:
+// pre-tool-call and post-tool-call, taking turns on every tool call, keep
+// a cache each rather than rewriting one.
+func TestConfigCacheByHook(t *testing.T) {
+	root := newProject(t)
+	stamp := config.ExecutableStamp
+	t.Cleanup(func() { config.ExecutableStamp = stamp })
+	if err := os.WriteFile(filepath.Join(root, project.ConfigFile), []byte("fail_closed: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scope, err := project.NewScope(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inodes := map[string]uint64{}
+	for round := range 3 {
+		for _, h := range []string{"pre-tool-call", "post-tool-call", "stop"} {
+			config.ExecutableStamp = func() string { return h } // each its own binary
+			c := &Call{Hook: h, Scope: scope, Getenv: os.Getenv, Stderr: io.Discard}
+			if !c.Config().FailClosed {
+				t.Fatalf("%s: not the file's configuration", h)
+			}
+			st, err := filestamp.Lstat(vault.CachePath(root, "", ConfigCacheName(h), nil))
+			if err != nil {
+				t.Fatalf("%s: %v", h, err)
+			}
+			if round == 0 {
+				inodes[h] = st.Ino
+			} else if st.Ino != inodes[h] {
+				t.Fatalf("round %d: %s's cache was written again", round, h)
+			}
+		}
+	}
+	for _, bad := range []string{"", "../x", "a/b", ".hidden"} {
+		if n := ConfigCacheName(bad); n != "config-hook.bin" {
+			t.Errorf("ConfigCacheName(%q) = %q", bad, n)
+		}
 	}
 }
