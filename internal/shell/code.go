@@ -272,15 +272,13 @@ const (
 	pathInplace  = -8 // fileinput.input(files, inplace=True): each file rewritten
 )
 
-var ops map[string][]op
-
-// compiled returns the regexps of ops[lang], compiled on first use and one
+// compiled returns the regexps of opsTable()[lang], compiled on first use and one
 // language at a time: most hook calls never see interpreter code, and one
 // that does sees one language (compiling all of them cost a python
 // one-liner's call half a millisecond).
 func compiled(lang string) []*regexp.Regexp {
 	return opsRe.get(lang, func() (pats []string) {
-		for _, o := range ops[lang] {
+		for _, o := range opsTable()[lang] {
 			pats = append(pats, o.re)
 		}
 		return pats
@@ -349,7 +347,7 @@ func (w *walker) code(c *ctx, lang, code string, sc *scope) {
 	}
 	vars := assignments(code)
 	for i, re := range compiled(lang) {
-		o := ops[lang][i]
+		o := opsTable()[lang][i]
 		for _, m := range re.FindAllStringIndex(code, -1) {
 			rest := code[m[1]:]
 			if o.shell && m[1] > m[0] && strings.IndexByte(`['"`, code[m[1]-1]) >= 0 {

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 		}
 		a := testAnalyzer().Analyze(src, "/proj")
 		fmt.Println(len(a.Cmds))
+		if os.Getenv(childOpsEnv) != "" {
+			fmt.Println("ops built:", opsLazy.valid)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

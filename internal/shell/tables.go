@@ -21,7 +21,17 @@ var tables = sync.OnceFunc(func() {
 		"exit": true, "shopt": true, "umask": true, "wait": true, "jobs": true,
 	}
 	codeFlag = map[string]string{"python": "c", "node": "e", "perl": "e", "ruby": "e", "php": "r", "lua": "e", "awk": "e"}
-	ops = map[string][]op{
+	tablesAfterOps()
+})
+
+// opsTable is the interpreters' operations by language (op), built on its
+// first use apart from the other tables: only interpreter code a command
+// runs reads it, and its hundred entries and their argument lists were
+// most of what tables built for every Bash call.
+var opsTable = func() map[string][]op { return opsLazy.get() }
+
+var opsLazy = lazy[map[string][]op]{f: func() map[string][]op {
+	return map[string][]op{
 		"python": {
 			// The module may be named (shutil.rmtree), imported from
 			// (from shutil import rmtree) or fetched (__import__('shutil').rmtree).
@@ -120,6 +130,10 @@ var tables = sync.OnceFunc(func() {
 			{re: `\bfopen\s*\(`, argv: []string{"tee"}, paths: pathOpen},
 		},
 	}
+}}
+
+// tablesAfterOps builds the tables that follow ops (see tables).
+func tablesAfterOps() {
 	quick = []string{"rm", "unlink", "remove", "move", "rename", "replace", "open", "system", "popen",
 		"subprocess", "exec", "spawn", "Path", "write", "truncate", "delete", "rmdir", "rimraf", "emptyDir",
 		"copy", "link", "`", "qx", "%x", "$", "getline", "cp", "put_contents", "print", "unpack",
@@ -294,4 +308,4 @@ var tables = sync.OnceFunc(func() {
 		"zshexit_functions": "sets functions zsh calls by itself", "zshaddhistory_functions": "sets functions zsh calls by itself",
 		"zsh_directory_name_functions": "sets functions zsh calls by itself",
 	}
-})
+}
