@@ -297,13 +297,15 @@ func TestLoadCachedForged(t *testing.T) {
 	good := mc.data[cp]
 	staleKey := cacheKey("exe-1", path, filepath.Join(dir, SpecFile), nil, false, []byte(loose))
 	forged := map[string][]byte{
-		"garbage":                   []byte("fail_closed: false\n"),
-		"empty":                     {},
-		"cut short":                 good[:len(good)-3],
-		"header only":               good[:len(cacheHeader)+32],
-		"the loose config, stale":   encodeCache(looseCfg, staleKey),
-		"its SHA-256 changed":       func() []byte { b := bytes.Clone(good); b[len(b)-1] ^= 1; return b }(),
-		"a byte flipped in the key": func() []byte { b := bytes.Clone(good); b[len(cacheHeader)] ^= 1; return b }(),
+		"garbage":                              []byte("fail_closed: false\n"),
+		"empty":                                {},
+		"cut short":                            good[:len(good)-3],
+		"header only":                          good[:len(cacheHeader)+32],
+		"zeros after the key, its length kept": append(bytes.Clone(good[:len(cacheHeader)+32]), make([]byte, len(good)-len(cacheHeader)-32)...),
+		"zeros after the key, resealed":        sealed(key0(good), make([]byte, len(good)-len(cacheHeader)-32-sha256.Size)),
+		"the loose config, stale":              encodeCache(looseCfg, staleKey),
+		"its SHA-256 changed":                  func() []byte { b := bytes.Clone(good); b[len(b)-1] ^= 1; return b }(),
+		"a byte flipped in the key":            func() []byte { b := bytes.Clone(good); b[len(cacheHeader)] ^= 1; return b }(),
 	}
 	for name, b := range forged {
 		mc.data[cp] = b
