@@ -174,6 +174,9 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 		s := a.Lit()
 		switch {
 		case dashdash:
+			if m, ok := g.magicPathspec(gc.cmd, a, false); ok {
+				a = m
+			}
 			paths = append(paths, a)
 		case s == "--":
 			dashdash = true
@@ -251,6 +254,11 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 		if worktree == 0 || worktree == -1 && staged != -1 {
 			return nil // the index only (git refuses --no-staged alone)
 		}
+		for i, o := range operands {
+			if m, ok := g.magicPathspec(gc.cmd, o, false); ok {
+				operands[i] = m
+			}
+		}
 		if all := append(operands, paths...); len(all) > 0 {
 			return all
 		}
@@ -270,7 +278,9 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 	// a pattern: a missing one git refuses, or brings back from the
 	// commit, which loses nothing.
 	for i, o := range operands {
-		if o.Glob || g.existsFor(gc.cmd, o) || i > 0 && gc.cmd.Cwd == "" {
+		if m, ok := g.magicPathspec(gc.cmd, o, i == 0); ok {
+			paths = append(paths, m) // :/, :(top), :!x (pathmagic.go)
+		} else if o.Glob || g.existsFor(gc.cmd, o) || i > 0 && gc.cmd.Cwd == "" {
 			// (in a directory ralph does not know, the operands after
 			// the first may be files)
 			paths = append(paths, o)
