@@ -543,6 +543,13 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 				return one("system-power", "kills every process the user can signal.")
 			}
 		}
+	case name == "userdel" || name == "deluser":
+		// userdel -r (--remove), deluser --remove-home or
+		// --remove-all-files: the account's files go with it.
+		if fl, _ := splitFlags(c.Args, "RP"); name == "userdel" && (fl.has("r", "remove") || fl.abbrev("remove")) ||
+			name == "deluser" && (fl.has("remove-home", "remove-all-files") || fl.abbrev("remove-home", "remove-all-files")) {
+			return one("rm-critical", "deletes the user's home directory (and mail spool) with the account, past any checkpoint. Ask the human.")
+		}
 	case name == "crontab":
 		if hasOpt(c, "-r") {
 			return one("system-power", "deletes every cron job of the user.")
