@@ -73,7 +73,7 @@ var Builtins = []Builtin{
 		"shred, srm, wipe: destroys file contents beyond recovery",
 		"shred -u secrets.txt"},
 	{"chmod-recursive", High, answer.Deny,
-		"recursive chmod/chown/chgrp of the project, its parents, home, / or anything outside the project",
+		"recursive chmod/chown/chgrp of the project, its parents, home, / or anything outside the project; the same through find -exec or find | xargs (any walk of a system directory)",
 		"chmod -R 777 ."},
 	{"sql-drop", High, answer.Deny,
 		"SQL DROP, TRUNCATE, ALTER TABLE … DROP, or DELETE or UPDATE without WHERE through psql, mysql, sqlite3 and friends or an MCP database tool (execute_sql, run_sql, drop-collection, …); dropdb; redis FLUSHALL",

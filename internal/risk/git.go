@@ -577,6 +577,16 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
 	rec, paths := permArgs(c)
 	for _, o := range g.targets(c, opMeta, paths, nil) {
+		if f := o.find; f != nil && !f.unknown && !f.injected {
+			// find … -exec chmod {} or find … | xargs chown: every file the
+			// walk meets, the system's whatever the tests, and a whole
+			// tree elsewhere when no name narrows it.
+			for _, r := range f.roots {
+				if w := g.where(r); w == system || len(f.names) == 0 && (w == home || w == outside || w == projectRoot) {
+					return []Finding{g.builtin("chmod-recursive", fmt.Sprintf("%s changes permissions or owners of the files find walks under %s.", text, describePlace(g, r)), text, nil)}
+				}
+			}
+		}
 		for _, p := range o.paths {
 			w := g.where(p)
 			if w == system || rec && (w == projectRoot || w == home || w == outside) {
