@@ -65,6 +65,9 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 		}
 		var out []op
 		for _, p := range paths {
+			if m, ok := g.magicPathspec(gc.cmd, p, false); ok {
+				p = m // :/, :(top)x, :!x (pathmagic.go)
+			}
 			o := g.target(gc.cmd, opDelete, pathspec(p), func(o *op) { o.recursive, o.force = fl.has("r"), fl.has("f", "force") })
 			if o.pattern != "" {
 				o.paths = g.pathspecMatches(o.pattern)
