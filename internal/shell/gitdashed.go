@@ -28,7 +28,11 @@ func dashedGit(words, real []Word) []Word {
 	if !ok || sub == "" || strings.ContainsAny(sub, ".$`\"'") {
 		return real
 	}
+	raw := words[0].Raw // shown as git SUB: /usr/lib/git-core/git reset --hard
+	if r, ok := strings.CutSuffix(raw, "-"+sub); ok && r != "" {
+		raw = r
+	}
 	out := make([]Word, 0, len(words)+1)
-	out = append(out, Word{Raw: words[0].Raw, Values: []string{"git"}}, Word{Raw: sub, Values: []string{sub}})
+	out = append(out, Word{Raw: raw, Values: []string{"git"}}, Word{Raw: sub, Values: []string{sub}})
 	return append(out, words[1:]...)
 }
