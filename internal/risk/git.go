@@ -65,6 +65,9 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 		}
 		var out []op
 		for _, p := range paths {
+			if m, ok := g.magicPathspec(gc.cmd, p, false); ok {
+				p = m // :/, :(top)x, :!x (pathmagic.go)
+			}
 			o := g.target(gc.cmd, opDelete, pathspec(p), func(o *op) { o.recursive, o.force = fl.has("r"), fl.has("f", "force") })
 			if o.pattern != "" {
 				o.paths = g.pathspecMatches(o.pattern)
@@ -174,6 +177,9 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 		s := a.Lit()
 		switch {
 		case dashdash:
+			if m, ok := g.magicPathspec(gc.cmd, a, false); ok {
+				a = m
+			}
 			paths = append(paths, a)
 		case s == "--":
 			dashdash = true
@@ -251,6 +257,11 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 		if worktree == 0 || worktree == -1 && staged != -1 {
 			return nil // the index only (git refuses --no-staged alone)
 		}
+		for i, o := range operands {
+			if m, ok := g.magicPathspec(gc.cmd, o, false); ok {
+				operands[i] = m
+			}
+		}
 		if all := append(operands, paths...); len(all) > 0 {
 			return all
 		}
@@ -270,7 +281,9 @@ func (g *Guard) discarded(gc *gitCall) []shell.Word {
 	// a pattern: a missing one git refuses, or brings back from the
 	// commit, which loses nothing.
 	for i, o := range operands {
-		if o.Glob || g.existsFor(gc.cmd, o) || i > 0 && gc.cmd.Cwd == "" {
+		if m, ok := g.magicPathspec(gc.cmd, o, i == 0); ok {
+			paths = append(paths, m) // :/, :(top), :!x (pathmagic.go)
+		} else if o.Glob || g.existsFor(gc.cmd, o) || i > 0 && gc.cmd.Cwd == "" {
 			// (in a directory ralph does not know, the operands after
 			// the first may be files)
 			paths = append(paths, o)
@@ -533,6 +546,13 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 				return one("system-power", "kills every process the user can signal.")
 			}
 		}
+	case name == "userdel" || name == "deluser":
+		// userdel -r (--remove), deluser --remove-home or
+		// --remove-all-files: the account's files go with it.
+		if fl, _ := splitFlags(c.Args, "RP"); name == "userdel" && (fl.has("r", "remove") || fl.abbrev("remove")) ||
+			name == "deluser" && (fl.has("remove-home", "remove-all-files") || fl.abbrev("remove-home", "remove-all-files")) {
+			return one("rm-critical", "deletes the user's home directory (and mail spool) with the account, past any checkpoint. Ask the human.")
+		}
 	case name == "crontab":
 		if hasOpt(c, "-r") {
 			return one("system-power", "deletes every cron job of the user.")
@@ -560,6 +580,16 @@ func (g *Guard) commandRules(c *shell.Cmd) []Finding {
 func (g *Guard) chmodRules(c *shell.Cmd, text string) []Finding {
 	rec, paths := permArgs(c)
 	for _, o := range g.targets(c, opMeta, paths, nil) {
+		if f := o.find; f != nil && !f.unknown && !f.injected {
+			// find … -exec chmod {} or find … | xargs chown: every file the
+			// walk meets, the system's whatever the tests, and a whole
+			// tree elsewhere when no name narrows it.
+			for _, r := range f.roots {
+				if w := g.where(r); w == system || len(f.names) == 0 && (w == home || w == outside || w == projectRoot) {
+					return []Finding{g.builtin("chmod-recursive", fmt.Sprintf("%s changes permissions or owners of the files find walks under %s.", text, describePlace(g, r)), text, nil)}
+				}
+			}
+		}
 		for _, p := range o.paths {
 			w := g.where(p)
 			if w == system || rec && (w == projectRoot || w == home || w == outside) {

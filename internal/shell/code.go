@@ -9,8 +9,13 @@ import (
 	"sync"
 )
 
-// interpreter returns the language of an interpreter name, or "".
+// interpreter returns the language of an interpreter name, or "". A
+// version after the name (ruby3.1, php8.2, pypy3.10: Debian's names) is
+// the same interpreter.
 func interpreter(name string) string {
+	if i := strings.IndexAny(name, "0123456789"); i > 0 && strings.Trim(name[i:], "0123456789.") == "" {
+		name = name[:i]
+	}
 	switch {
 	case name == "python" || name == "pypy" || name == "pypy3" ||
 		strings.HasPrefix(name, "python2") || strings.HasPrefix(name, "python3"):

@@ -133,7 +133,7 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 		w.emitRedirsAt(c, redirs, sc)
 		return nil
 	}
-	words = w.realProgram(words, sc)
+	words = dashedGit(words, w.realProgram(words, sc)) // gitdashed.go
 	name := cmdName(words[0])
 	args := words[1:]
 	if v, ok := sc.aliases[words[0].Raw]; ok && !words[0].Dynamic {
