@@ -29,10 +29,10 @@ type restorer struct {
 func newRestorer(sc project.Scope) *restorer {
 	r := &restorer{root: sc.Root}
 	if sc.Loop != "" {
-		r.stores = append(r.stores, checkpoint.Store{Dir: sc.Checkpoints()})
+		r.stores = append(r.stores, checkpoint.For(sc, nil))
 	}
 	proj := project.Scope{Layout: sc.Layout}
-	r.stores = append(r.stores, checkpoint.Store{Dir: proj.Checkpoints()})
+	r.stores = append(r.stores, checkpoint.For(proj, nil))
 	return r
 }
 
