@@ -185,7 +185,7 @@ var goCaches = sync.OnceValue(func() map[string]string {
 	}
 	// RALPH_GOCACHE: the completion runs share this machine's cache too,
 	// rather than compile the standard packages into each script's
-	// .aiwg/ralph/go-build (attack_done3_gocache.txtar clears it).
+	// go-build in its state home (attack_done3_gocache.txtar clears it).
 	return map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1], "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false",
 		"RALPH_GOCACHE": f[0]}
 })

@@ -10,9 +10,22 @@
 // Objects are shared between checkpoints and never rewritten. All access
 // to the project goes through an os.Root, so neither taking a checkpoint
 // nor restoring one follows a symbolic link out of the project.
+//
+// The store's directory is in the project, where a program of the agent's
+// that no hook sees (a test the completion command runs) can write. An
+// object is named by its SHA-256 and Restore checks every one it needs
+// before it changes anything, so a rewritten object is refused. A
+// manifest says which object each path gets, and which paths did not
+// exist (and so are removed): rewritten, it would "restore" the agent's
+// weakened tests, or delete files. So a store with a Sealed directory
+// (ralph's state home, outside the project: see [For]) writes each
+// manifest there too, and reads and lists only those copies: a manifest
+// changed in the project is reported (Manifest.Changed) and the sealed
+// one used, and one that ralph never sealed is not a checkpoint.
 package checkpoint
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,11 +40,35 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/jsonerr"
+	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
+// SealedName is the directory of a scope's sealed manifests in its cache
+// directory of the state home (vault.CacheDir).
+const SealedName = "checkpoints"
+
+// For returns the checkpoint store of the scope sc: its checkpoints
+// directory, with the manifests sealed in the scope's cache directory in
+// the state home (no Sealed directory when there is no state home). A nil
+// getenv is os.Getenv.
+func For(sc project.Scope, getenv func(string) string) Store {
+	s := Store{Dir: sc.Checkpoints()}
+	if dir := vault.CacheDir(sc.Root, sc.Loop, getenv); dir != "" {
+		s.Sealed = filepath.Join(dir, SealedName)
+	}
+	return s
+}
+
 // Store is a checkpoint directory, e.g. <project>/.aiwg/ralph/checkpoints.
-type Store struct{ Dir string }
+type Store struct {
+	Dir string
+	// Sealed, when set, is the directory (outside the project) that keeps
+	// ralph's copy of every manifest it writes, <ID>.json: Load and List
+	// trust those alone.
+	Sealed string
+}
 
 // Meta describes the action a checkpoint is taken before.
 type Meta struct {
@@ -105,6 +142,10 @@ type Manifest struct {
 	Meta
 	Entries []Entry  `json:"entries"`           // sorted by Path
 	Skipped []string `json:"skipped,omitempty"` // paths not stored, with why, e.g. "web/node_modules/ (regenerable)"
+	// Changed, set by Load, says how the project's copy of a sealed
+	// manifest differs from the sealed one, which is the one returned
+	// ("" when they agree).
+	Changed string `json:"-"`
 }
 
 // ValidID reports whether id is a well-formed checkpoint ID,
@@ -153,15 +194,40 @@ func (s Store) manifest(id string) string {
 	return filepath.Join(s.Dir, "manifests", id+".json")
 }
 
-// Load reads the checkpoint with the given ID.
+// Load reads the checkpoint with the given ID: from the sealed copy when
+// the store has a Sealed directory (a checkpoint with none there is an
+// error), else from the project's.
 func (s Store) Load(id string) (*Manifest, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
 	}
-	name := s.manifest(id)
+	if s.Sealed == "" {
+		return s.load(id, s.manifest(id))
+	}
+	sealed := s.sealed(id)
+	if _, err := os.Lstat(sealed); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(s.manifest(id)); err == nil {
+			return nil, fmt.Errorf("checkpoint %s: ralph sealed no copy of its manifest (%q; none in %q): ralph did not write it, or its copy was removed, so it restores nothing from it", id, s.manifest(id), s.Sealed)
+		}
+		return nil, fmt.Errorf("checkpoint %s not found in %q: %w", id, s.Sealed, fs.ErrNotExist)
+	}
+	m, err := s.load(id, sealed)
+	if err != nil {
+		return nil, err
+	}
+	if cur, err := os.ReadFile(s.manifest(id)); err != nil {
+		m.Changed = "the project's copy " + s.manifest(id) + " is gone"
+	} else if ours, err := os.ReadFile(sealed); err == nil && !bytes.Equal(cur, ours) {
+		m.Changed = "the project's copy " + s.manifest(id) + " was changed since ralph wrote it"
+	}
+	return m, nil
+}
+
+// load reads and checks the manifest of id at name.
+func (s Store) load(id, name string) (*Manifest, error) {
 	data, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("checkpoint %s not found in %q: %w", id, s.Dir, fs.ErrNotExist)
+		return nil, fmt.Errorf("checkpoint %s not found in %q: %w", id, filepath.Dir(filepath.Dir(name)), fs.ErrNotExist)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading checkpoint %s: %w", id, err)
@@ -176,11 +242,31 @@ func (s Store) Load(id string) (*Manifest, error) {
 	return m, nil
 }
 
-// List returns all checkpoints of the store, newest first. A store that
+// sealed is the sealed copy of id's manifest.
+func (s Store) sealed(id string) string { return filepath.Join(s.Sealed, id+".json") }
+
+// Has reports whether the store holds the checkpoint id: ralph's sealed
+// copy of its manifest, or with no Sealed directory, the project's.
+func (s Store) Has(id string) bool {
+	name := s.manifest(id)
+	if s.Sealed != "" {
+		name = s.sealed(id)
+	}
+	fi, err := os.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// List returns all checkpoints of the store, newest first: those whose
+// manifest ralph sealed when the store has a Sealed directory (a manifest
+// only in the project is no checkpoint), else the project's. A store that
 // does not exist yet has none; a manifest that does not parse is an error
 // naming it.
 func (s Store) List() ([]*Manifest, error) {
-	des, err := os.ReadDir(filepath.Join(s.Dir, "manifests"))
+	dir := filepath.Join(s.Dir, "manifests")
+	if s.Sealed != "" {
+		dir = s.Sealed
+	}
+	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -289,7 +375,18 @@ func (s Store) Create(root string, paths []string, meta Meta, lim Limits) (*Mani
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encoding manifest: %w", err)
 	}
-	if err := state.WriteFile(s.manifest(m.ID), append(data, '\n'), 0o644); err != nil {
+	data = append(data, '\n')
+	if s.Sealed != "" {
+		// The sealed copy first: a manifest in the project is trusted
+		// only once it is there.
+		if err := os.MkdirAll(s.Sealed, 0o755); err != nil {
+			return nil, fmt.Errorf("checkpoint: sealing its manifest: %w", err)
+		}
+		if err := state.WriteFile(s.sealed(m.ID), data, 0o644); err != nil {
+			return nil, fmt.Errorf("checkpoint: sealing its manifest: %w", err)
+		}
+	}
+	if err := state.WriteFile(s.manifest(m.ID), data, 0o644); err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	return m, nil

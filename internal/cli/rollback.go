@@ -102,14 +102,18 @@ func rollback(e *env, args []string) error {
 		if !checkpoint.ValidID(*id) {
 			return exit.Usagef("rollback: invalid checkpoint id %q (want cp-YYYYMMDDTHHMMSS-xxxxxxxx; see ralph rollback --list)", *id)
 		}
-		if scope, err = findCheckpoint(scopes, *id); err != nil {
+		if scope, err = findCheckpoint(e, scopes, *id); err != nil {
 			return err
 		}
 	}
-	store := checkpoint.Store{Dir: scope.Checkpoints()}
+	store := checkpoint.For(scope, e.getenv)
 	m, err := store.Load(*id)
 	if err != nil {
 		return err
+	}
+	if m.Changed != "" {
+		// The sealed manifest is what ralph checkpointed: it is restored.
+		fmt.Fprintf(e.stderr, "ralph: warning: checkpoint %s: %s; restoring ralph's sealed copy (%s)\n", m.ID, m.Changed, store.Sealed)
 	}
 	changes, err := store.Restore(root, m, *dry)
 	verb := "restored"
@@ -202,10 +206,17 @@ func lastAction(scopes []project.Scope) (project.Scope, string, error) {
 	return best, bestID, nil
 }
 
-// findCheckpoint returns the scope holding checkpoint id.
-func findCheckpoint(scopes []project.Scope, id string) (project.Scope, error) {
+// findCheckpoint returns the scope holding checkpoint id (its sealed
+// manifest; else, its manifest in the project, which Load then refuses
+// and says why).
+func findCheckpoint(e *env, scopes []project.Scope, id string) (project.Scope, error) {
 	for _, s := range scopes {
-		if _, err := os.Stat(filepath.Join(s.Checkpoints(), "manifests", id+".json")); err == nil {
+		if checkpoint.For(s, e.getenv).Has(id) {
+			return s, nil
+		}
+	}
+	for _, s := range scopes {
+		if _, err := os.Lstat(filepath.Join(s.Checkpoints(), "manifests", id+".json")); err == nil {
 			return s, nil
 		}
 	}
@@ -215,7 +226,7 @@ func findCheckpoint(scopes []project.Scope, id string) (project.Scope, error) {
 func listCheckpoints(e *env, scopes []project.Scope) error {
 	var all []*checkpoint.Manifest
 	for _, s := range scopes {
-		ms, err := checkpoint.Store{Dir: s.Checkpoints()}.List()
+		ms, err := checkpoint.For(s, e.getenv).List()
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,10 +45,10 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 	const lost = "the copy of ralph's state outside the project was deleted (or RALPH_STATE_HOME, XDG_STATE_HOME or HOME now names another place): nothing tells what ralph wrote last"
 	if adopted, err := v.Adopt(); err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: sealing ralph's state outside the project: %v\n", err)
-		return lostCopy(root, now, stderr, lost+", and sealing the state the project holds now failed: "+err.Error(), true), nil
+		return lostCopy(root, now, stderr, lost+", and sealing the state the project holds now failed: "+err.Error(), allDirs), nil
 	} else if adopted {
 		fmt.Fprintf(stderr, "ralph: warning: no copy of this project's ralph state was kept outside it (a loop from an older ralph, or the copy was deleted): sealed it as it is now, in %s\n", v.Dir)
-		return lostCopy(root, now, stderr, lost+", and the state the project holds now is sealed unchecked, in "+v.Dir, true), nil
+		return lostCopy(root, now, stderr, lost+", and the state the project holds now is sealed unchecked, in "+v.Dir, allDirs), nil
 	}
 	restored, held, err := v.CheckHeld(vault.RegistryRel, project.ConfigFile)
 	if errors.Is(err, vault.ErrIndex) {
@@ -62,7 +63,7 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 		} else {
 			why += "; it is kept as " + kept + ", and the state the project holds now is sealed unchecked"
 		}
-		return lostCopy(root, now, stderr, why, true), nil
+		return lostCopy(root, now, stderr, why, allDirs), nil
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ralph: warning: checking ralph's state against its copy: %v\n", err)
@@ -73,12 +74,15 @@ func checkVault(root string, getenv func(string) string, now time.Time, stderr i
 			// ralph start seals the registry before any loop runs: a vault
 			// that holds none while a loop lives was deleted or emptied by
 			// someone else. Gating the loops writes the registry, which
-			// seals it again.
+			// seals it again. The registry may have been emptied too: a
+			// loop directory whose state.json the index does not seal
+			// either is live (one whose state is sealed may be in ralph
+			// start, which seals it before it registers the loop).
 			why := lost
 			if v.Kept() {
 				why = "the copy of ralph's state outside the project no longer holds the loop registry: nothing tells what ralph wrote last"
 			}
-			if msg := lostCopy(root, now, stderr, why, false); msg != "" {
+			if msg := lostCopy(root, now, stderr, why, unsealedDirs(v)); msg != "" {
 				return msg, nil
 			}
 		}
@@ -168,10 +172,11 @@ func tamper(root string, restored []vault.Restored, now time.Time, stderr io.Wri
 // now stands sealed, so every live loop waits for the human, with a
 // critical regression that says why.
 //
-// dirs counts loop directories the registry does not list as live too;
-// false while the index could be in a loop's start, which writes the
-// loop's state (and seals it) before it registers the loop.
-func lostCopy(root string, now time.Time, stderr io.Writer, why string, dirs bool) string {
+// dirs says which loop directories the registry does not list are live
+// too: every one (allDirs), or while the index could be in a loop's start,
+// which writes the loop's state (and seals it) before it registers the
+// loop, those whose state.json it does not seal (unsealedDirs).
+func lostCopy(root string, now time.Time, stderr io.Writer, why string, dirs func(id string) bool) string {
 	ids := liveLoops(root, dirs)
 	if len(ids) == 0 {
 		return ""
@@ -192,7 +197,7 @@ func lostCopy(root string, now time.Time, stderr io.Writer, why string, dirs boo
 // drop its loop does not make the loop gone). A registry that cannot be
 // read lists none: the hooks' lookup refuses it on its own, and with it
 // every loop's state that says it runs (package registry).
-func liveLoops(root string, dirs bool) []string {
+func liveLoops(root string, dirs func(id string) bool) []string {
 	r, err := registry.Read(root)
 	if err != nil {
 		return nil
@@ -203,18 +208,31 @@ func liveLoops(root string, dirs bool) []string {
 			ids = append(ids, e.LoopID)
 		}
 	}
-	if !dirs {
-		return ids
-	}
 	ents, _ := os.ReadDir(project.Layout{Root: root}.Loops())
 	for _, e := range ents {
-		if e.IsDir() && project.ValidLoopID(e.Name()) && !slices.Contains(ids, e.Name()) {
+		if e.IsDir() && project.ValidLoopID(e.Name()) && !slices.Contains(ids, e.Name()) && dirs(e.Name()) {
 			if _, err := os.Stat(filepath.Join(project.Layout{Root: root}.Loops(), e.Name(), "state.json")); err == nil {
 				ids = append(ids, e.Name())
 			}
 		}
 	}
 	return ids
+}
+
+// allDirs counts every loop directory as live (lostCopy).
+func allDirs(string) bool { return true }
+
+// unsealedDirs counts as live the loop directories whose state.json v's
+// index does not seal (lostCopy): every one when the index cannot be read.
+func unsealedDirs(v *vault.Vault) func(id string) bool {
+	ix, err := v.Read()
+	return func(id string) bool {
+		if err != nil || ix == nil {
+			return true
+		}
+		_, ok := ix.Files[path.Join(project.RalphDir, "loops", id, "state.json")]
+		return !ok
+	}
 }
 
 // tamperAnswer adds the vault's message to the handler's answer: a Stop or

@@ -72,14 +72,12 @@ func runCompletion(ctx context.Context, root, command string, timeout time.Durat
 	}
 	var r completion.Reader
 	env := completion.MakeEnviron(root, completion.Environ(os.Environ()))
-	ralph := project.Layout{Root: root}.Ralph()
-	env = completion.GoCacheEnviron(ralph, env)
-	// Its record of the module cache as last verified is kept outside the
-	// project (vault.CacheDir): rewritten there, it would skip the verify.
-	verified := vault.CacheDir(root, "", os.Getenv)
-	if verified == "" {
-		verified = ralph
-	}
+	// Go's build cache and the record of the module cache as last
+	// verified are kept outside the project (vault.CacheDir): a forged
+	// entry there would link another version, or pass a failing test, or
+	// skip the verify.
+	verified := goCacheDir(root)
+	env = completion.GoCacheEnviron(verified, env)
 	if err := completion.ModVerify(ctx, root, verified, env); err != nil {
 		return metrics.Result{ExitCode: -1, Output: "ralph: " + err.Error(), Err: err}, completion.Results{}
 	}
@@ -230,4 +228,14 @@ func voids(regs []Regression) bool {
 		}
 	}
 	return false
+}
+
+// goCacheDir is the directory of the project's go caches for the
+// completion runs: its cache directory in the state home (outside the
+// project), else, with no state home, ralph's directory of the project.
+func goCacheDir(root string) string {
+	if dir := vault.CacheDir(root, "", os.Getenv); dir != "" {
+		return dir
+	}
+	return project.Layout{Root: root}.Ralph()
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/completion"
-	"github.com/ralph-hooks/ralph-hooks/internal/project"
 )
 
 // rebentTimeout bounds the runs of tests as they were at the start
@@ -19,6 +18,6 @@ const rebentTimeout = 5 * time.Minute
 func rebent(ctx context.Context, root string, globs []string, exp []completion.Expectation, res completion.Results) []completion.BentTest {
 	ctx, cancel := context.WithTimeout(ctx, rebentTimeout)
 	defer cancel()
-	env := completion.GoCacheEnviron(project.Layout{Root: root}.Ralph(), completion.Environ(os.Environ()))
+	env := completion.GoCacheEnviron(goCacheDir(root), completion.Environ(os.Environ()))
 	return completion.Rebent(ctx, root, globs, exp, res, env)
 }

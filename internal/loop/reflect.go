@@ -12,6 +12,7 @@ import (
 	"github.com/ralph-hooks/ralph-hooks/internal/reflection"
 	"github.com/ralph-hooks/ralph-hooks/internal/snapshot"
 	"github.com/ralph-hooks/ralph-hooks/internal/state"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // reflectionForm is how the agent is asked to end an iteration.
@@ -23,12 +24,26 @@ Next: what you will do differently next iteration
 </reflection>`
 
 // Snapshots is the snapshot store of the loop in sc: its iterations'
-// working trees, for ralph rollback --iteration and ralph restore --best.
+// working trees, for ralph rollback --iteration, ralph restore --best and
+// gate reject. The store (the project's, in its cache directory of the
+// state home) and the loop's index with its caches (snapshot.index, .tree,
+// .mark, in the loop's) live outside the project, where no program of the
+// agent's that a hook does not see writes a blob or a cached tree that a
+// rollback would then bring back (vault.CacheDir). With no state home,
+// both are in the project, as they were.
 func Snapshots(sc project.Scope) *snapshot.Store {
-	return &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), "snapshot.index"), Check: func(root string) error {
+	s := &snapshot.Store{Root: sc.Root, Index: filepath.Join(sc.Dir(), snapshotIndex), Check: func(root string) error {
 		return project.CheckSnapshotRoot(root, os.Getenv)
 	}}
+	if dir := vault.CacheDir(sc.Root, sc.Loop, os.Getenv); dir != "" && sc.Loop != "" {
+		s.Index = filepath.Join(dir, snapshotIndex)
+		s.Git = filepath.Join(vault.CacheDir(sc.Root, "", os.Getenv), "snapshots", "git")
+	}
+	return s
 }
+
+// snapshotIndex is a loop's index file of its snapshots.
+const snapshotIndex = "snapshot.index"
 
 // completes reports whether an iteration ends its loop as done.
 func completes(it *Iteration) bool { return it.Verified && !hasCritical(it.Regressions) }

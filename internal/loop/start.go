@@ -12,13 +12,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ralph-hooks/ralph-hooks/internal/checkpoint"
 	"github.com/ralph-hooks/ralph-hooks/internal/completion"
 	"github.com/ralph-hooks/ralph-hooks/internal/config"
 	"github.com/ralph-hooks/ralph-hooks/internal/crashpoint"
+	"github.com/ralph-hooks/ralph-hooks/internal/later"
 	"github.com/ralph-hooks/ralph-hooks/internal/metrics"
 	"github.com/ralph-hooks/ralph-hooks/internal/project"
 	"github.com/ralph-hooks/ralph-hooks/internal/registry"
 	"github.com/ralph-hooks/ralph-hooks/internal/testindex"
+	"github.com/ralph-hooks/ralph-hooks/internal/vault"
 )
 
 // Priorities of a loop.
@@ -327,5 +330,32 @@ func archive(sc project.Scope) error {
 	if err := os.Rename(sc.Dir(), to); err != nil {
 		return fmt.Errorf("archiving loop %s: %w", sc.Loop, err)
 	}
+	pruneCaches(sc)
 	return nil
+}
+
+// keptCaches are the entries of an ended loop's cache directory that a
+// human still needs: the sealed checkpoint manifests (ralph rollback of
+// the archived loop) and post-tool-call's cache, whose record of the
+// files the human never approved ralph run still reads.
+var keptCaches = []string{checkpoint.SealedName, later.CacheFile}
+
+// pruneCaches removes the caches the hooks kept for the ended loop sc in
+// the state home (vault.CacheDir) but keptCaches: nothing reads them for
+// an ended loop, and they would pile up with every loop. A failure only
+// leaves them there.
+func pruneCaches(sc project.Scope) {
+	dir := vault.CacheDir(sc.Root, sc.Loop, os.Getenv)
+	if dir == "" || sc.Loop == "" {
+		return
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if name := de.Name(); name != "" && !slices.Contains(keptCaches, name) {
+			os.RemoveAll(filepath.Join(dir, name))
+		}
+	}
 }

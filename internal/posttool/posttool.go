@@ -517,7 +517,7 @@ func (r *run) reason() string {
 	files := slices.Compact(slices.Sorted(slices.Values(r.files)))
 	if len(files) > 0 {
 		b.WriteString("To restore:\n")
-		rs := newRestorer(r.sc)
+		rs := newRestorer(r.sc, r.getenv())
 		for i, f := range files {
 			if i == 5 {
 				fmt.Fprintf(&b, "- and %d more files\n", len(files)-5)

@@ -26,13 +26,13 @@ type restorer struct {
 	stores []checkpoint.Store // the loop's, then the project's
 }
 
-func newRestorer(sc project.Scope) *restorer {
+func newRestorer(sc project.Scope, getenv func(string) string) *restorer {
 	r := &restorer{root: sc.Root}
 	if sc.Loop != "" {
-		r.stores = append(r.stores, checkpoint.Store{Dir: sc.Checkpoints()})
+		r.stores = append(r.stores, checkpoint.For(sc, getenv))
 	}
 	proj := project.Scope{Layout: sc.Layout}
-	r.stores = append(r.stores, checkpoint.Store{Dir: proj.Checkpoints()})
+	r.stores = append(r.stores, checkpoint.For(proj, getenv))
 	return r
 }
 

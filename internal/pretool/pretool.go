@@ -410,7 +410,7 @@ func save(c *hook.Call, v *risk.Verdict) (string, error) {
 	if v.Top != nil {
 		meta.Rule, meta.Level = v.Top.Rule, v.Top.Level
 	}
-	store := checkpoint.Store{Dir: c.Scope.Checkpoints()}
+	store := checkpoint.For(c.Scope, c.Getenv)
 	lim := checkpointLimits
 	limit := checkpointTime
 	if d, err := time.ParseDuration(c.Getenv("RALPH_CHECKPOINT_TIMEOUT")); err == nil && d > 0 {

@@ -3,8 +3,13 @@
 // included, so that a loop can be rolled back to an earlier iteration or to
 // its best one.
 //
-// A snapshot is a git tree in a private object store, a bare repository at
-// <root>/.aiwg/ralph/snapshots/git. The project's own .git is never used:
+// A snapshot is a git tree in a private object store, a bare repository
+// (Store.Git: for a loop, in ralph's state home, outside the project; by
+// default <root>/.aiwg/ralph/snapshots/git). git names an object by its
+// hash but does not check the hash when it reads one, so a store that a
+// program of the agent's could write (one no hook sees) would give back
+// whatever it wrote: a loop keeps its store, and its index and caches,
+// outside the project. The project's own .git is never used:
 // snapshots take no commit, branch, stash or index entry of the user's, and
 // only <root>/.git/info/exclude is ever read from it. Git plumbing is used
 // rather than a walk of our own because it gives, for free and well tested:
@@ -73,7 +78,9 @@ var LockTimeout = 10 * time.Second
 // Store is the private snapshot store of one project.
 type Store struct {
 	Root  string // project root (absolute)
-	Index string // index file of the caller (a loop's <loopdir>/snapshot.index)
+	Index string // index file of the caller (a loop's snapshot.index)
+	// Git is the store's git directory; "" is <Root>/.aiwg/ralph/snapshots/git.
+	Git string
 	// Check, when set, vets Root before Take or Restore touch the tree: a
 	// loop's store refuses a root that is no project (project.CheckSnapshotRoot).
 	Check func(root string) error
@@ -87,8 +94,12 @@ func (s *Store) check() error {
 	return s.Check(s.Root)
 }
 
-// Dir returns the store's git directory: <Root>/.aiwg/ralph/snapshots/git.
+// Dir returns the store's git directory: Git, else
+// <Root>/.aiwg/ralph/snapshots/git.
 func (s *Store) Dir() string {
+	if s.Git != "" {
+		return s.Git
+	}
 	return filepath.Join(s.Root, ".aiwg", "ralph", "snapshots", "git")
 }
 
@@ -245,7 +256,11 @@ func (s *Store) open(ctx context.Context, lock bool) (r *repo, unlock func(), er
 	if err != nil {
 		return nil, unlock, err
 	}
-	r = &repo{git: git, root: root, dir: (&Store{Root: root}).Dir()}
+	dir, err := filepath.Abs((&Store{Root: root, Git: s.Git}).Dir())
+	if err != nil {
+		return nil, unlock, err
+	}
+	r = &repo{git: git, root: root, dir: dir}
 	if lock {
 		if s.Index == "" {
 			return nil, unlock, errors.New("no index file")

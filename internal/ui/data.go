@@ -142,7 +142,7 @@ func (s *Server) apiLoop(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Iterations = append(d.Iterations, v)
 	}
-	if ms, err := (checkpoint.Store{Dir: sc.Checkpoints()}).List(); err == nil {
+	if ms, err := checkpoint.For(sc, nil).List(); err == nil {
 		for i, m := range ms {
 			if i == maxCheckpoints {
 				break
