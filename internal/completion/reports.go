@@ -288,6 +288,10 @@ func (res *Results) readMochaJSON(root string, data []byte) {
 		o := Fail
 		if t.Get("state").String() == "passed" {
 			o = Pass
+			// A pass on a later try: its earlier tries failed.
+			if t.Get("retry").Int() > 0 {
+				res.retriedJS("js:"+rel, titles)
+			}
 		}
 		res.addJS("js:"+rel, titles, o)
 		return true
