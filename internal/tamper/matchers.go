@@ -27,7 +27,7 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 			k("a snapshot, which records whatever the code returns", `==\s*snapshot\b`, `\bassert_match_snapshot\(`, `\bsnapshot\.assert_match\(`),
 			k(lengthCheck, `^assert\s+len\(.*\)\s*==\s*\d+\s*$`, `assertEqual\(\s*len\(`, `assertLen\(`),
 			k("an inequality", `assertNotEqual\(`, `^assert\s+[^=]*[^=!<>]!=[^=]`),
-			k("a membership check", `assertIn\(`, `^assert\s+\S.*\s(?:not\s+)?in\s+[\w.]+\(.*\)\s*$`),
+			k("a membership check", `assertIn\(`, `^assert\s+\S.*\s(?:not\s+)?in\s+[A-Za-z_][\w.]*(?:\(.*\))?\s*(?:,.*)?$`),
 			k("a type check", `assertIsInstance\(`, `^assert\s+(?:not\s+)?isinstance\(`, `^assert\s+type\([^)]*\)\s*(?:==|is)\s`, `assertTrue\(\s*isinstance\(`),
 			k("a bound", `assertGreater(?:Equal)?\(`, `assertLess(?:Equal)?\(`, `^assert\s+[^=!]*[<>]=?[^=]*$`, `assertTrue\([^)]*[<>]`),
 		},
