@@ -143,7 +143,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
 		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
-	if mayRetry(asrc) {
+	if mayRetry(asrc) || bf.Lang == "go" && strings.Count(asrc, "for ") > strings.Count(bsrc, "for ") {
 		kept := make(map[int]bool, len(pairs))
 		for _, p := range pairs {
 			kept[p[1]] = true
