@@ -127,7 +127,22 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	if len(probs) == 0 && mayProperty(asrc) {
 		if how := fewerRuns(bsrc, asrc); how != "" {
 			first, _ := changed(bsrc, asrc)
-			probs = append(probs, Problem{Kind: Weakened, Line: first, How: how})
+			// The test of the line: one right below it (a decorator's),
+			// else the last that starts above it.
+			at := -1
+			for i, t := range af.Tests {
+				if t.Line >= first && t.Line <= first+3 || t.Line <= first && (at < 0 || af.Tests[at].Line < first) {
+					at = i
+				}
+				if t.Line >= first && t.Line <= first+3 {
+					break
+				}
+			}
+			p := Problem{Kind: Weakened, Line: first, How: how, Test: "its property tests"}
+			if at >= 0 {
+				p.Test, p.Line = af.Tests[at].Name, af.Tests[at].Line
+			}
+			probs = append(probs, p)
 		}
 	}
 	var fileLines []line // the file's lines after the change, marked added or not
