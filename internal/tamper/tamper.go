@@ -53,6 +53,12 @@
 //     out of a comparison, the failure condition narrowed by a constant or
 //     the environment, a table's cases sliced or dropped from a table kept
 //     beside the tests;
+//   - checks less in the idioms round 4 reads (bent13): gomega, chai,
+//     sinon, node:assert and Hamcrest matchers, a truthiness check of what
+//     was compared, a part of the value compared whole, one field of a
+//     value compared whole (loose.go), a property test's cases cut
+//     (cases.go), a tag the project's runner leaves out (tags.go: a
+//     skip), a Go loop of tries (retry.go);
 //   - removes assertions from helpers, fixtures or setup, or makes them
 //     trivially true.
 //
