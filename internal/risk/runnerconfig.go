@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -68,8 +69,10 @@ func runnerSections(name string, src []byte) map[string]string {
 // says whether and how tests run (skipTests, maven.test.skip,
 // maven.test.failure.ignore, surefire.*, failsafe.*, groups).
 var (
-	pomPluginRe   = regexp.MustCompile(`(?s)<plugin>.*?</plugin>`)
-	pomTestPropRe = regexp.MustCompile(`<((?:skipTests|skipITs|maven\.test\.[\w.]+|surefire\.[\w.]+|failsafe\.[\w.]+|groups|excludedGroups|testFailureIgnore|rerunFailingTestsCount|junit\.[\w.]+))>([^<]*)<`)
+	pomPluginRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<plugin>.*?</plugin>`) })
+	pomTestPropRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<((?:skipTests|skipITs|maven\.test\.[\w.]+|surefire\.[\w.]+|failsafe\.[\w.]+|groups|excludedGroups|testFailureIgnore|rerunFailingTestsCount|junit\.[\w.]+))>([^<]*)<`)
+	})
 )
 
 // pomSections adds to out the parts of a pom.xml that choose which tests
@@ -78,14 +81,14 @@ var (
 // rerunFailingTestsCount, testFailureIgnore, skipTests) and the
 // properties they read. Dependencies and other plugins are not.
 func pomSections(src []byte, out map[string]string) {
-	for _, m := range pomPluginRe.FindAll(src, -1) {
+	for _, m := range pomPluginRe().FindAll(src, -1) {
 		for _, p := range []string{"maven-surefire-plugin", "maven-failsafe-plugin"} {
 			if bytes.Contains(m, []byte("<artifactId>"+p+"</artifactId>")) {
 				out[p] += strings.Join(strings.Fields(string(m)), " ") + "\n"
 			}
 		}
 	}
-	for _, m := range pomTestPropRe.FindAllSubmatch(src, -1) {
+	for _, m := range pomTestPropRe().FindAllSubmatch(src, -1) {
 		out["the test properties"] += string(m[1]) + "=" + strings.TrimSpace(string(m[2])) + "\n"
 	}
 }
@@ -93,7 +96,9 @@ func pomSections(src []byte, out map[string]string) {
 // gradleTestRe finds the opening of a Gradle block that configures the
 // test task: test {, tasks.test {, tasks.named('test') {,
 // tasks.withType(Test) {, tasks.withType<Test> {, test.configure {.
-var gradleTestRe = regexp.MustCompile(`^\s*(?:test|tasks\.test|tasks\.named\(\s*["']test["']\s*(?:,\s*Test(?:::class(?:\.java)?)?\s*)?\)|tasks\.withType\(\s*Test(?:::class(?:\.java)?)?\s*\)|tasks\.withType<Test>\(\)|tasks\.withType<Test>|test\.configure|tasks\.getByName\(\s*["']test["']\s*\))\s*(?:\{|\.configure\s*\{|\.configureEach\s*\{)`)
+var gradleTestRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:test|tasks\.test|tasks\.named\(\s*["']test["']\s*(?:,\s*Test(?:::class(?:\.java)?)?\s*)?\)|tasks\.withType\(\s*Test(?:::class(?:\.java)?)?\s*\)|tasks\.withType<Test>\(\)|tasks\.withType<Test>|test\.configure|tasks\.getByName\(\s*["']test["']\s*\))\s*(?:\{|\.configure\s*\{|\.configureEach\s*\{)`)
+})
 
 // gradleSections adds to out the blocks of a build.gradle(.kts) that
 // configure its test task (useJUnitPlatform's tags, filters, excludes,
@@ -101,7 +106,7 @@ var gradleTestRe = regexp.MustCompile(`^\s*(?:test|tasks\.test|tasks\.named\(\s*
 func gradleSections(src []byte, out map[string]string) {
 	depth := 0
 	for l := range strings.Lines(string(src)) {
-		if depth == 0 && gradleTestRe.MatchString(l) {
+		if depth == 0 && gradleTestRe().MatchString(l) {
 			depth = 1
 			out["the test task"] += strings.TrimSpace(l) + "\n"
 			depth += strings.Count(l, "{") - 1 - strings.Count(l, "}")
