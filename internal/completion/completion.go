@@ -9,7 +9,7 @@
 //     that change which tests run (GOFLAGS, PYTEST_ADDOPTS, NODE_OPTIONS,
 //     JEST_*, VITEST_*, RUSTFLAGS, …) are removed, and ralph sets its own
 //     to make each runner name every test it runs (GOFLAGS=-v,
-//     PYTEST_ADDOPTS=-rA).
+//     PYTEST_ADDOPTS=-rAR).
 //   - report.go: reads the runners' per-test lines from the command's
 //     output as it streams ([Reader]) into [Results]: go test (-v and
 //     -json), pytest (-rA and -v) and cargo test.

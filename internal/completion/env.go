@@ -38,10 +38,13 @@ var removed = []string{
 // files have the size and modification time of a passing run, and both
 // can be put back over other contents (testdata restored, its mtime set
 // back, after a run on a version that passes); pytest's short summary of every outcome
-// through PYTEST_ADDOPTS (-rA), without the cache that --lf and --ff read.
+// through PYTEST_ADDOPTS (-rA), and of every rerun (R: pytest-rerunfailures'
+// RERUN lines, whether its reruns come from the command line, addopts or a
+// marker; pytest without the plugin ignores it), without the cache that
+// --lf and --ff read.
 var Set = []string{
 	"GOFLAGS=" + goFlags,
-	"PYTEST_ADDOPTS=-rA -p no:cacheprovider",
+	"PYTEST_ADDOPTS=-rAR -p no:cacheprovider",
 }
 
 // goFlags are ralph's GOFLAGS: every test named (-v), none replayed from

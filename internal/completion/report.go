@@ -2,6 +2,7 @@ package completion
 
 import (
 	"bytes"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -234,6 +235,10 @@ func (r *Reader) line(s string) {
 		if f := strings.Fields(s); len(f) == 4 && len(r.gradle) < 1000 {
 			r.gradle = append(r.gradle, f[2])
 		}
+	case strings.HasPrefix(strings.TrimSpace(s), "FLAKY ") || strings.HasPrefix(strings.TrimSpace(s), "TRY "):
+		r.nextestRetry(strings.TrimSpace(s))
+	case strings.HasPrefix(s, "RSpec::Retry: "):
+		r.rspecRetry(s)
 	case strings.HasPrefix(s, "error: could not compile"):
 		r.res.runner("cargo")
 		r.res.unit("cargo", "build failed")
@@ -327,6 +332,44 @@ func (r *Reader) goEvent(s string) {
 	if !strings.Contains(test, "/") {
 		r.res.add(u, test, o)
 	}
+}
+
+// nextestRetry reads cargo nextest's lines of a test that passed on a
+// later try: "TRY 2 PASS [   0.002s] crate::basic tests::flaky" as it
+// passes, "FLAKY 2/3 [   0.002s] crate::basic tests::flaky" in the
+// summary (its retries: --retries, .config/nextest.toml's retries).
+func (r *Reader) nextestRetry(s string) {
+	f := strings.Fields(s)
+	name := ""
+	switch {
+	case len(f) >= 3 && f[0] == "FLAKY" && strings.Contains(f[1], "/"):
+		name = f[len(f)-1]
+	case len(f) >= 4 && f[0] == "TRY" && f[1] != "1" && f[2] == "PASS":
+		name = f[len(f)-1]
+	}
+	if name == "" || !strings.Contains(s, "] ") || strings.HasSuffix(name, "]") {
+		return
+	}
+	r.res.runner("cargo")
+	r.res.add("cargo", name, Pass)
+	r.res.Tests["cargo"][name] = Pass // its failed tries' output is no outcome
+	r.res.retried("cargo", name)
+}
+
+// rspecRetry reads rspec-retry's verbose line of a try after the first:
+// "RSpec::Retry: 2nd try ./spec/calc_spec.rb:3" (verbose_retry; a silent
+// rspec-retry says nothing the Stop can read).
+func (r *Reader) rspecRetry(s string) {
+	f := strings.Fields(s)
+	if len(f) != 4 || f[2] != "try" || f[1] == "1st" {
+		return
+	}
+	file, _, _ := strings.Cut(strings.TrimPrefix(f[3], "./"), ":")
+	file = path.Clean(file)
+	if !strings.HasSuffix(file, ".rb") || strings.HasPrefix(file, "../") || strings.HasPrefix(file, "/") {
+		return
+	}
+	r.res.retried("rspec:"+file, "line "+strings.TrimPrefix(f[3][strings.LastIndexByte(f[3], ':')+1:], ":"))
 }
 
 // cargoTest reads "test tests::adds ... ok".

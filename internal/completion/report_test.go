@@ -105,7 +105,7 @@ func TestEnviron(t *testing.T) {
 	t.Setenv("GOENV", "off")
 	got := Environ([]string{"PATH=/bin", "GOFLAGS=-run=TestAdd", "PYTEST_ADDOPTS=-k add", "JEST_X=1", "NODE_OPTIONS=--require x", "GOENV=off", "HOME=/h", "CARGO_BUILD_RUSTFLAGS=--cfg x", "CARGO_HOME=/c",
 		"npm_config_script_shell=./swap.sh", "NPM_CONFIG_NODE_OPTIONS=--require x", "npm_config_userconfig=/tmp/npmrc", "npm_config_registry=https://r/"})
-	want := []string{"PATH=/bin", "GOENV=off", "HOME=/h", "CARGO_HOME=/c", "npm_config_registry=https://r/", "GOFLAGS=-count=1 -v", "PYTEST_ADDOPTS=-rA -p no:cacheprovider"}
+	want := []string{"PATH=/bin", "GOENV=off", "HOME=/h", "CARGO_HOME=/c", "npm_config_registry=https://r/", "GOFLAGS=-count=1 -v", "PYTEST_ADDOPTS=-rAR -p no:cacheprovider"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Environ = %q\nwant %q", got, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -288,6 +289,10 @@ func (res *Results) readMochaJSON(root string, data []byte) {
 		o := Fail
 		if t.Get("state").String() == "passed" {
 			o = Pass
+			// A pass on a later try: its earlier tries failed.
+			if t.Get("retry").Int() > 0 {
+				res.retriedJS("js:"+rel, titles)
+			}
 		}
 		res.addJS("js:"+rel, titles, o)
 		return true
@@ -332,6 +337,11 @@ func (res *Results) readRSpecJSON(data []byte) {
 			o = Skip
 		}
 		res.add("rspec:"+rel, e.Get("full_description").String(), o)
+		// rspec-retry's verbose line names the example by its line.
+		if old := "line " + e.Get("line_number").String(); slices.Contains(res.Retried["rspec:"+rel], old) {
+			i := slices.Index(res.Retried["rspec:"+rel], old)
+			res.Retried["rspec:"+rel][i] = e.Get("full_description").String()
+		}
 		return true
 	})
 	// A file that failed to load: "An error occurred while loading
@@ -484,6 +494,12 @@ func (res *Results) readJUnitXML(runner string, data []byte) {
 				if cur != nil && cur.outcome != Fail {
 					cur.outcome = Skip
 				}
+			case "flakyFailure", "flakyError":
+				// surefire's rerunFailingTestsCount: a failed try of a
+				// test that passed on a later one.
+				if cur != nil {
+					cur.flaky = true
+				}
 			}
 		case xml.EndElement:
 			if t.Name.Local == "testcase" && cur != nil {
@@ -497,7 +513,10 @@ func (res *Results) readJUnitXML(runner string, data []byte) {
 	}
 }
 
-type junitCase struct{ class, name, outcome string }
+type junitCase struct {
+	class, name, outcome string
+	flaky                bool
+}
 
 func (res *Results) addJUnit(c *junitCase) {
 	name := c.name
@@ -514,4 +533,7 @@ func (res *Results) addJUnit(c *junitCase) {
 	}
 	cls = strings.ReplaceAll(cls, "$", ".")
 	res.add("junit:"+pkg, cls+"."+name, c.outcome)
+	if c.flaky && c.outcome == Pass {
+		res.retried("junit:"+pkg, cls+"."+name)
+	}
 }

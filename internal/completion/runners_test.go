@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +123,40 @@ func TestReportsRSpec(t *testing.T) {
 	idx := testindexOf(map[string][]string{"spec/calc_spec.rb": {"Calc > #add > adds", "Calc > #sub > subtracts"}})
 	if inv := Inventory(root, idx, got); len(inv) != 2 {
 		t.Errorf("Inventory = %v, want both tests", inv)
+	}
+}
+
+// TestReportsMochaRetried: a mocha test that fails its first try and
+// passes on a retry (this.retries, or retries in .mocharc) is known as
+// retried, from the real mocha's run; one that passes at once is not.
+func TestReportsMochaRetried(t *testing.T) {
+	nm := jsRunners(t)
+	// sub fails while a file is missing, and writes it: it passes on its
+	// second try, as a test of stale state does.
+	test := "const assert = require('assert');\nconst fs = require('fs');\n" +
+		"describe('calc', function () {\n  it('adds', () => assert.strictEqual(1 + 1, 2));\n" +
+		"  it('subs', function () {\n    this.retries(2);\n    const seen = fs.existsSync('seen');\n    fs.writeFileSync('seen', '');\n    assert.ok(seen, 'first try');\n  });\n});\n"
+	for _, tt := range []struct{ name, rc, test string }{
+		{"this.retries", `{"spec": ["test/*.test.js"]}`, test},
+		{".mocharc retries", `{"spec": ["test/*.test.js"], "retries": 2}`, strings.Replace(test, "    this.retries(2);\n", "", 1)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			write(t, root, map[string]string{
+				"package.json":      `{"name":"p","private":true,"scripts":{"test":"mocha"}}`,
+				"test/calc.test.js": tt.test,
+				".mocharc.json":     tt.rc,
+			})
+			if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+			got := runWithReports(t, root, "npm test")
+			if want := map[string]string{"calc > adds": Pass, "calc > subs": Pass}; !reflect.DeepEqual(got.Tests["js:test/calc.test.js"], want) {
+				t.Errorf("tests = %v, want %v", got.Tests, want)
+			}
+			if r, want := got.RetriedTests(), []string{"js:test/calc.test.js calc > subs"}; !reflect.DeepEqual(r, want) {
+				t.Errorf("RetriedTests = %q, want %q", r, want)
+			}
+		})
 	}
 }

@@ -52,15 +52,17 @@
 })();
 
 // mocha's root hook plugin: after each test, in whichever process runs it
-// (mocha's own, or a worker of --parallel), its file, titles and state;
-// written when the process exits.
+// (mocha's own, or a worker of --parallel), its file, titles, state and
+// which try it was (this.retries, .mocharc's retries: a try that failed
+// and is tried again has no state yet); written when the process exits.
 const mochaTests = [];
 exports.mochaHooks = {
   afterEach() {
     try {
       const t = this.currentTest;
       if (t && (t.state === 'passed' || t.state === 'failed')) {
-        mochaTests.push({ file: t.file || '', titles: t.titlePath(), state: t.state });
+        const retry = typeof t.currentRetry === 'function' ? t.currentRetry() : 0;
+        mochaTests.push({ file: t.file || '', titles: t.titlePath(), state: t.state, retry: retry });
       }
     } catch (e) {}
   },

@@ -1,9 +1,12 @@
 package risk
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -15,7 +18,10 @@ import (
 // vitest and mocha keys ("test": "echo ok" makes npm test pass),
 // pyproject.toml's [tool.pytest.ini_options] and setup.cfg's
 // [tool:pytest] (addopts = -k "not test_add"), Cargo.toml's test targets
-// ([lib] test = false, autotests = false). The stop hook digests
+// ([lib] test = false, autotests = false), pom.xml's Surefire and Failsafe
+// blocks and test properties (excludedGroups, rerunFailingTestsCount,
+// skipTests), build.gradle's test task (excludeTags, ignoreFailures,
+// retry). The stop hook digests
 // them (package completion); runnerConfig asks before a Write, Edit or
 // MultiEdit changes them (rule completion-config), and lets every other
 // change of those files through.
@@ -49,10 +55,73 @@ func runnerSections(name string, src []byte) map[string]string {
 		}
 	case "Cargo.toml":
 		cargoSections(src, out)
+	case "pom.xml":
+		pomSections(src, out)
+	case "build.gradle", "build.gradle.kts":
+		gradleSections(src, out)
 	default:
 		return nil
 	}
 	return out
+}
+
+// pomPluginRe finds a Maven plugin's block; pomTestPropRe a property that
+// says whether and how tests run (skipTests, maven.test.skip,
+// maven.test.failure.ignore, surefire.*, failsafe.*, groups).
+var (
+	pomPluginRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<plugin>.*?</plugin>`) })
+	pomTestPropRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<((?:skipTests|skipITs|maven\.test\.[\w.]+|surefire\.[\w.]+|failsafe\.[\w.]+|groups|excludedGroups|testFailureIgnore|rerunFailingTestsCount|junit\.[\w.]+))>([^<]*)<`)
+	})
+)
+
+// pomSections adds to out the parts of a pom.xml that choose which tests
+// Maven runs and whether their failures fail the build: the Surefire and
+// Failsafe plugins' blocks (excludedGroups, excludes,
+// rerunFailingTestsCount, testFailureIgnore, skipTests) and the
+// properties they read. Dependencies and other plugins are not.
+func pomSections(src []byte, out map[string]string) {
+	for _, m := range pomPluginRe().FindAll(src, -1) {
+		for _, p := range []string{"maven-surefire-plugin", "maven-failsafe-plugin"} {
+			if bytes.Contains(m, []byte("<artifactId>"+p+"</artifactId>")) {
+				out[p] += strings.Join(strings.Fields(string(m)), " ") + "\n"
+			}
+		}
+	}
+	for _, m := range pomTestPropRe().FindAllSubmatch(src, -1) {
+		out["the test properties"] += string(m[1]) + "=" + strings.TrimSpace(string(m[2])) + "\n"
+	}
+}
+
+// gradleTestRe finds the opening of a Gradle block that configures the
+// test task: test {, tasks.test {, tasks.named('test') {,
+// tasks.withType(Test) {, tasks.withType<Test> {, test.configure {.
+var gradleTestRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:test|tasks\.test|tasks\.named\(\s*["']test["']\s*(?:,\s*Test(?:::class(?:\.java)?)?\s*)?\)|tasks\.withType\(\s*Test(?:::class(?:\.java)?)?\s*\)|tasks\.withType<Test>\(\)|tasks\.withType<Test>|test\.configure|tasks\.getByName\(\s*["']test["']\s*\))\s*(?:\{|\.configure\s*\{|\.configureEach\s*\{)`)
+})
+
+// gradleSections adds to out the blocks of a build.gradle(.kts) that
+// configure its test task (useJUnitPlatform's tags, filters, excludes,
+// ignoreFailures, the test-retry plugin's retry block), brace counted.
+func gradleSections(src []byte, out map[string]string) {
+	depth := 0
+	for l := range strings.Lines(string(src)) {
+		if depth == 0 && gradleTestRe().MatchString(l) {
+			depth = 1
+			out["the test task"] += strings.TrimSpace(l) + "\n"
+			depth += strings.Count(l, "{") - 1 - strings.Count(l, "}")
+			continue
+		}
+		if depth > 0 {
+			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "//") {
+				out["the test task"] += t + "\n"
+			}
+			depth += strings.Count(l, "{") - strings.Count(l, "}")
+			if depth < 0 {
+				depth = 0
+			}
+		}
+	}
 }
 
 // cargoSections adds to out the parts of a Cargo.toml that choose which

@@ -20,6 +20,9 @@ func TestRunnerConfig(t *testing.T) {
 		"pyproject.toml": "[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
 		"setup.cfg":      "[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
 		"Cargo.toml":     "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[lib]\npath = \"src/lib.rs\"\n\n[[test]]\nname = \"calc\"\n\n[dependencies]\nserde = \"1\"\n",
+		"pom.xml": "<project>\n  <version>1.0</version>\n  <properties>\n    <java.version>21</java.version>\n  </properties>\n  <dependencies>\n    <dependency><artifactId>gson</artifactId><version>2.10</version></dependency>\n  </dependencies>\n" +
+			"  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>\n      </plugin>\n      <plugin>\n        <artifactId>maven-jar-plugin</artifactId>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n",
+		"build.gradle": "plugins {\n    id 'java'\n}\n\ndependencies {\n    testImplementation 'org.junit.jupiter:junit-jupiter:5.10.0'\n}\n\ntest {\n    useJUnitPlatform()\n}\n",
 	}
 	for f, text := range files {
 		if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
@@ -73,6 +76,37 @@ func TestRunnerConfig(t *testing.T) {
 		{"cargo: the version bumped", func() (string, string) { return edit("Cargo.toml", "0.1.0", "0.2.0") }, answer.Allow},
 		{"a dependency added", func() (string, string) {
 			return edit("package.json", `"name": "x",`, `"name": "x", "dependencies": {"left-pad": "1"},`)
+		}, answer.Allow},
+		{"surefire: reruns of failing tests", func() (string, string) {
+			return edit("pom.xml", "<version>3.2.5</version>\n", "<version>3.2.5</version>\n        <configuration><rerunFailingTestsCount>3</rerunFailingTestsCount></configuration>\n")
+		}, answer.Ask},
+		{"surefire: a group excluded", func() (string, string) {
+			return edit("pom.xml", "<version>3.2.5</version>\n", "<version>3.2.5</version>\n        <configuration><excludedGroups>slow</excludedGroups></configuration>\n")
+		}, answer.Ask},
+		{"maven: tests skipped by a property", func() (string, string) {
+			return edit("pom.xml", "<java.version>21</java.version>\n", "<java.version>21</java.version>\n    <skipTests>true</skipTests>\n")
+		}, answer.Ask},
+		{"maven: failures ignored by a property", func() (string, string) {
+			return edit("pom.xml", "<java.version>21</java.version>\n", "<java.version>21</java.version>\n    <maven.test.failure.ignore>true</maven.test.failure.ignore>\n")
+		}, answer.Ask},
+		{"maven: a dependency bumped", func() (string, string) { return edit("pom.xml", "<version>2.10</version>", "<version>2.11</version>") }, answer.Allow},
+		{"maven: another plugin configured", func() (string, string) {
+			return edit("pom.xml", "<artifactId>maven-jar-plugin</artifactId>\n", "<artifactId>maven-jar-plugin</artifactId>\n        <configuration><archive/></configuration>\n")
+		}, answer.Allow},
+		{"maven: the java version", func() (string, string) {
+			return edit("pom.xml", "<java.version>21</java.version>", "<java.version>22</java.version>")
+		}, answer.Allow},
+		{"gradle: tags excluded", func() (string, string) {
+			return edit("build.gradle", "useJUnitPlatform()", "useJUnitPlatform {\n        excludeTags 'slow'\n    }")
+		}, answer.Ask},
+		{"gradle: failures ignored", func() (string, string) {
+			return edit("build.gradle", "    useJUnitPlatform()\n", "    useJUnitPlatform()\n    ignoreFailures = true\n")
+		}, answer.Ask},
+		{"gradle: test-retry's retries", func() (string, string) {
+			return edit("build.gradle", "    useJUnitPlatform()\n", "    useJUnitPlatform()\n    retry {\n        maxRetries = 3\n    }\n")
+		}, answer.Ask},
+		{"gradle: a dependency added", func() (string, string) {
+			return edit("build.gradle", "junit-jupiter:5.10.0'\n", "junit-jupiter:5.10.0'\n    implementation 'com.google.guava:guava:33.0.0-jre'\n")
 		}, answer.Allow},
 		{"the project renamed", func() (string, string) { return edit("pyproject.toml", `name = "x"`, `name = "y"`) }, answer.Allow},
 		{"reformatted", func() (string, string) {

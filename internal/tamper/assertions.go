@@ -166,6 +166,12 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		}
 	}
 	for _, l := range added {
+		if partOfSame(lang, l, gone) {
+			if weaker == "" {
+				weaker = "a partial match (`" + clip(l, 60) + "`)"
+			}
+			continue
+		}
 		if exactCheck(lang, l) || lengths && weakCheck(lang, l) == lengthCheck {
 			exact--
 			continue
@@ -175,6 +181,9 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		}
 		if _, lo := assertKind(lang, l); lo != "" {
 			weaker = lo
+		} else if truthy(lang, l, gone) {
+			weaker = "a truthiness check of what it compared (`" + clip(l, 60) + "`)"
+
 		} else if w := weakCheck(lang, l); w != "" {
 			weaker = w + " (`" + clip(l, 60) + "`)"
 		}
@@ -196,6 +205,9 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 	if how := droppedErrorCheck(lang, gone, added); how != "" {
 		return how
 	}
+	if how := fieldOnly(lang, gone, added); how != "" {
+		return how
+	}
 	if !deep {
 		return ""
 	}
@@ -206,6 +218,50 @@ func loosened(lang, bseg, aseg string, deep bool) string {
 		return how
 	}
 	return broadened(bseg, aseg)
+}
+
+// truthy reports whether Python assertion l asserts only that a value
+// is truthy where a line gone compared that value: assert f(x) == 6 →
+// assert f(x).
+func truthy(lang, l string, gone []string) bool {
+	x, ok := strings.CutPrefix(l, "assert ")
+	if lang != "python" || !ok || strings.ContainsAny(x, "=<>,") || strings.Contains(x, " in ") || strings.Contains(x, " is ") {
+		return false
+	}
+	x = strings.TrimSpace(x)
+	for _, g := range gone {
+		if gx, ok := strings.CutPrefix(g, "assert "); ok && strings.HasPrefix(gx, x+" ") && exactCheck(lang, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// partOfSame reports whether JavaScript assertion l matches a part of a
+// value (toMatch, toContain) that a line gone compared whole: toBe('order-a')
+// → toMatch(/order/). Elsewhere toMatch and toContain are exact: a
+// message matched after toThrow(CartError), an item looked for.
+func partOfSame(lang, l string, gone []string) bool {
+	if lang != "js" {
+		return false
+	}
+	i := strings.Index(l, "expect(")
+	if i < 0 {
+		return false
+	}
+	j := max(strings.LastIndex(l, ").toMatch("), strings.LastIndex(l, ").toContain("), strings.LastIndex(l, ").toContainEqual("))
+	if j < i {
+		return false
+	}
+	subject := l[i : j+1]
+	for _, g := range gone {
+		for _, m := range []string{".toBe(", ".toEqual(", ".toStrictEqual("} {
+			if strings.Contains(g, subject+m) && !strings.Contains(g, subject+m+"expect.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // onlyLooseGone reports whether every line a change removed from a test
@@ -238,10 +294,11 @@ func assertKind(lang, l string) (exact bool, loose string) {
 		if !strings.Contains(l, "expect(") && !strings.Contains(l, "assert") {
 			return false, ""
 		}
-		if s := has(".toBeDefined()", ".toBeTruthy()", ".not.toBeNull()", ".not.toBeUndefined()", ".toBeDefined", "assert.ok(", "assert(", ".exist"); s != "" {
+		if s := has(".toBeDefined()", ".toBeTruthy()", ".not.toBeNull()", ".not.toBeUndefined()", ".toBeDefined", "assert.ok(", "assert(", ".exist", ".to.be.ok", ".to.be.true", ".not.be.null", ".not.be.undefined", ".to.be.calledWith", ".not.to.be.null", ".not.to.be.undefined"); s != "" {
 			return false, s
 		}
-		return has(".toBe(", ".toEqual(", ".toStrictEqual(", ".toMatch", ".toThrow(", ".toHaveBeenCalledWith(", ".toHaveLength(", ".toBeCloseTo(", ".toContain", "assert.equal", "assert.strictEqual", "assert.deepEqual", "assert.deepStrictEqual", "assert.throws", ".rejects.", ".resolves.") != "", ""
+		return has(".toBe(", ".toEqual(", ".toStrictEqual(", ".toMatch", ".toThrow(", ".toHaveBeenCalledWith(", ".toHaveLength(", ".toBeCloseTo(", ".toContain", "assert.equal", "assert.strictEqual", "assert.deepEqual", "assert.deepStrictEqual", "assert.throws", ".rejects.", ".resolves.",
+			".to.equal(", ".to.be.equal(", ".to.eql(", ".deep.equal(", ".to.deep.equal(", ".to.throw(", ".to.have.been.calledWith", ".to.have.members(", ".to.have.ordered.members(", "sinon.assert.calledWith") != "", ""
 	case "python":
 		if s := has("assertIsNotNone(", "is not None"); s != "" {
 			return false, s
@@ -268,18 +325,27 @@ func assertKind(lang, l string) (exact bool, loose string) {
 		if s := has("assertNotNull(", "isNotNull()", "!= null)"); s != "" {
 			return false, s
 		}
-		return has("assertEquals(", "assertThrows(", "assertArrayEquals(", "isEqualTo(", "isEqualByComparingTo(", "containsExactly(", "hasSize(", "assertSame(", "verify(") != "", ""
+		return has("assertEquals(", "assertThrows(", "assertArrayEquals(", "isEqualTo(", "isEqualByComparingTo(", "containsExactly(", "hasSize(", "assertSame(", "verify(") != "" ||
+			strings.Contains(l, "assertThat(") && has(", is(", ",is(", "equalTo(", ", contains(", ",contains(", "containsInAnyOrder(", "sameInstance(", "arrayContaining(") != "", ""
 	case "go":
 		if s := has(".NotNil(", ".True(", ".NoError(", ".Error("); s != "" && (strings.HasPrefix(l, "assert.") || strings.HasPrefix(l, "require.") || strings.HasPrefix(l, "s.")) {
 			return false, strings.TrimPrefix(s, ".") + "…)"
 		}
+		if has("Expect(", "Ω(", "Eventually(", "Consistently(") != "" {
+			// gomega: the matcher says the kind (its loose matchers are
+			// weakKinds').
+			if s := has("BeTrue()", "BeFalse()"); s != "" {
+				return false, s
+			}
+			return has("(Equal(", "(BeEquivalentTo(", "(ConsistOf(", "(MatchError(", "(BeIdenticalTo(", "(HaveLen(", "(Succeed()", "(MatchJSON(", "(HaveValue(Equal(") != "", ""
+		}
 		return has(".Equal(", ".EqualValues(", ".Exactly(", ".ErrorIs(", ".ErrorAs(", ".JSONEq(", ".Len(", ".ElementsMatch(", ".EqualError(", ".ErrorContains(") != "" ||
 			strings.HasPrefix(l, "if ") && has(" != ", "!reflect.DeepEqual", "cmp.Diff(", "!errors.Is(") != "", ""
 	case "rust":
-		if s := has(".is_ok())", ".is_some())", ".is_err())", ".is_none())"); s != "" && strings.HasPrefix(l, "assert!(") {
+		if s := has(".is_ok())", ".is_some())", ".is_err())", ".is_none())"); s != "" && (strings.HasPrefix(l, "assert!(") || strings.HasPrefix(l, "prop_assert!(")) {
 			return false, "assert!(" + strings.TrimPrefix(s, ".")
 		}
-		return has("assert_eq!(", "assert_ne!(", "matches!(") != "" || strings.HasPrefix(l, "assert!(") && has("==", "!=", "<", ">") != "", ""
+		return has("assert_eq!(", "assert_ne!(", "matches!(") != "" || (strings.HasPrefix(l, "assert!(") || strings.HasPrefix(l, "prop_assert!(")) && has("==", "!=", "<", ">") != "", ""
 	}
 	return false, ""
 }

@@ -1,7 +1,9 @@
 package tamper
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -249,6 +251,93 @@ func mayTable(l string) bool {
 	rest := strings.TrimLeft(l[k+1:], " \t")
 	for _, p := range []string{"[", "(", "&[", "vec![", "Object.freeze(", "tuple(", "list("} {
 		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsRe finds how many cases a property test generates: proptest's
+// with_cases(N) and cases: N, Hypothesis' max_examples=N, fast-check's
+// numRuns: N, jqwik's tries = N, junit-quickcheck's trials = N,
+// quickcheck's QuickCheck::new().tests(N), rapid's -rapid.checks=N.
+var runsRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(with_cases|cases|max_examples|numRuns|tries|trials|\.tests|rapid\.checks|PROPTEST_CASES|QUICKCHECK_TESTS|HYPOTHESIS_MAX_EXAMPLES)\s*(?:\(|:|=|,)\s*"?(\d[\d_]*)`)
+}}
+
+// rangeRe finds a generated integer range of a property test: proptest's
+// n in 0u32..10_000.
+var rangeRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
+	return regexp.MustCompile(`\bin\s+(-?\d[\d_]*)[a-z0-9]*\s*\.\.(=?)\s*(-?\d[\d_]*)`)
+}}
+
+// fewerRuns says how a change made a property test try fewer generated
+// cases, or "": its count of cases lowered (with_cases(1000) →
+// with_cases(1), max_examples=1 where there was none: fewer than the
+// runner's default), or the range it draws from cut to a hundredth or
+// less.
+func fewerRuns(before, after string) string {
+	if !strings.ContainsAny(after, "0123456789") {
+		return ""
+	}
+	gone, added := lineDiff(before, after)
+	runs := func(ls []string) map[string]int64 {
+		m := map[string]int64{}
+		for _, l := range ls {
+			for _, x := range runsRe.get().FindAllStringSubmatch(l, -1) {
+				if n, err := strconv.ParseInt(strings.ReplaceAll(x[2], "_", ""), 10, 64); err == nil {
+					m[strings.TrimPrefix(x[1], ".")] = n
+				}
+			}
+		}
+		return m
+	}
+	was := runs(gone)
+	for k, n := range runs(added) {
+		old, ok := was[k]
+		if !ok {
+			if !runsRe.get().MatchString(before) && n < 10 && mayProperty(after) {
+				return fmt.Sprintf("tries only %d generated cases (`%s = %d` added)", n, k, n)
+			}
+			continue
+		}
+		if n < old {
+			return fmt.Sprintf("tries fewer generated cases (%s %d → %d)", k, old, n)
+		}
+	}
+	spans := map[string]float64{}
+	span := func(l string, m []int) (string, float64, bool) {
+		lo, err1 := strconv.ParseFloat(strings.ReplaceAll(l[m[2]:m[3]], "_", ""), 64)
+		hi, err2 := strconv.ParseFloat(strings.ReplaceAll(l[m[6]:m[7]], "_", ""), 64)
+		if err1 != nil || err2 != nil {
+			return "", 0, false
+		}
+		if m[5] > m[4] {
+			hi++ // ..= takes its end
+		}
+		return squash(l[:m[2]] + l[m[1]:]), hi - lo, true
+	}
+	for _, l := range gone {
+		for _, m := range rangeRe.get().FindAllStringSubmatchIndex(l, -1) {
+			if k, s, ok := span(l, m); ok {
+				spans[k] = s
+			}
+		}
+	}
+	for _, l := range added {
+		for _, m := range rangeRe.get().FindAllStringSubmatchIndex(l, -1) {
+			if k, s, ok := span(l, m); ok && spans[k] >= 100 && s*100 <= spans[k] {
+				return fmt.Sprintf("draws its inputs from a hundredth of the range or less (`%s`)", clip(l, 60))
+			}
+		}
+	}
+	return ""
+}
+
+// mayProperty reports whether src may hold property tests.
+func mayProperty(src string) bool {
+	for _, w := range []string{"proptest", "hypothesis", "fast-check", "fc.", "@Property", "quickcheck", "rapid.", "@given"} {
+		if strings.Contains(src, w) {
 			return true
 		}
 	}

@@ -65,6 +65,10 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 		// lines above it.
 		if pb, pa := b.prelude(p[0]), a.prelude(p[1]); (pb != pa || b.seg(p[0]) != a.seg(p[1])) && b.spend(len(pb)+len(pa)+len(b.seg(p[0]))+len(a.seg(p[1]))) {
 			tb, ta := b.own(p[0]), a.own(p[1])
+			if how := tagged(bf.Lang, tb, ta, opt.Excluded); how != "" {
+				probs = append(probs, Problem{Kind: Skipped, Test: at.Name, Line: at.Line, How: how})
+				continue
+			}
 			if m := expectsFailure(bf.Lang, ta); m != "" && expectsFailure(bf.Lang, tb) == "" {
 				probs = append(probs, Problem{Kind: Bypassed, Test: at.Name, Line: at.Line, How: "expects the code to fail (`" + m + "` added)"})
 				continue
@@ -120,6 +124,27 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 		gained += a.real(j)
 	}
 	probs = append(probs, fileTablesDropped(b, a, pairs, probs)...)
+	if len(probs) == 0 && mayProperty(asrc) {
+		if how := fewerRuns(bsrc, asrc); how != "" {
+			first, _ := changed(bsrc, asrc)
+			// The test of the line: one right below it (a decorator's),
+			// else the last that starts above it.
+			at := -1
+			for i, t := range af.Tests {
+				if t.Line >= first && t.Line <= first+3 || t.Line <= first && (at < 0 || af.Tests[at].Line < first) {
+					at = i
+				}
+				if t.Line >= first && t.Line <= first+3 {
+					break
+				}
+			}
+			p := Problem{Kind: Weakened, Line: first, How: how, Test: "its property tests"}
+			if at >= 0 {
+				p.Test, p.Line = af.Tests[at].Name, af.Tests[at].Line
+			}
+			probs = append(probs, p)
+		}
+	}
 	var fileLines []line // the file's lines after the change, marked added or not
 	if mayUpdate(asrc) || strings.Contains(asrc, "continue") || strings.Contains(asrc, "return") || strings.Contains(asrc, "next") {
 		fileLines = marked(bsrc, asrc)
@@ -133,7 +158,7 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	if how, line := selfUpdate(fileLines); how != "" && mayUpdate(asrc) {
 		probs = append(probs, Problem{Kind: SelfUpdate, Line: line, How: how})
 	}
-	if mayRetry(asrc) {
+	if mayRetry(asrc) || bf.Lang == "go" && strings.Count(asrc, "for ") > strings.Count(bsrc, "for ") {
 		kept := make(map[int]bool, len(pairs))
 		for _, p := range pairs {
 			kept[p[1]] = true
@@ -142,7 +167,14 @@ func compare(name string, bf, af *testscan.File, bsrc, asrc string, opt Options)
 	}
 	first, last := changed(bsrc, asrc)
 	if sb, sa := looseSkips(bf), looseSkips(af); sa > sb {
-		switch ch := changedTests(b, a, pairs); {
+		ch := changedTests(b, a, pairs)
+		if len(ch) == 1 && len(added) > 0 && annotationsOnly(b.seg(ch[0][0]), a.seg(ch[0][1])) {
+			// The test before a new one changed only by the annotations
+			// that now open the new one (a Java test's text runs to the
+			// next test's name): only new tests changed.
+			ch = nil
+		}
+		switch {
 		case len(ch) == 1:
 			t := af.Tests[ch[0][1]]
 			probs = append(probs, Problem{Kind: SkipAdded, Test: t.Name, Line: t.Line, Before: sb, After: sa})
@@ -177,6 +209,18 @@ func outside(f *testscan.File) (real, trivial int) {
 		trivial -= t.Trivial
 	}
 	return real, trivial
+}
+
+// annotationsOnly reports whether the lines that differ between a test's
+// text before and after are all annotations or attributes (@Test, #[test]).
+func annotationsOnly(bseg, aseg string) bool {
+	gone, added := lineDiff(bseg, aseg)
+	for _, l := range append(gone, added...) {
+		if !strings.HasPrefix(l, "@") && !strings.HasPrefix(l, "#[") {
+			return false
+		}
+	}
+	return len(gone)+len(added) > 0
 }
 
 // looseSkips counts the skip markers of a file that skip no test outright.

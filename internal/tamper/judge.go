@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -154,7 +155,7 @@ func judge(cfg *config.Config, root, p, tool string, after func(before []byte) (
 		return nil, err
 	}
 	opt := Options{Tool: tool, Allow: cfg.TestIntegrity.Allow, Elsewhere: siblings(p, name), As: as,
-		Prior: func() []byte { return committed(root, name) }}
+		Prior: func() []byte { return committed(root, name) }, Excluded: sync.OnceValue(func() map[string]string { return ExcludedTags(root) })}
 	f := Check(name, before, next, opt)
 	if f == nil {
 		return nil, nil

@@ -17,7 +17,7 @@ import (
 
 var (
 	placeholderRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
-		return regexp.MustCompile(`\bmock\.ANY\b|\bANY\b|expect\.any\(|expect\.anything\(\)|\banything\b|\bany_args\b|\bkind_of\(|\ban_instance_of\(|\ba_kind_of\(|\bgomock\.Any\(\)|\bmock\.Anything\b|\bany(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|\bArgumentMatchers\.any`)
+		return regexp.MustCompile(`\bmock\.ANY\b|\bANY\b|expect\.any\(|expect\.anything\(\)|\banything\b|\bany_args\b|\bkind_of\(|\ban_instance_of\(|\ba_kind_of\(|\bgomock\.Any\(\)|\bmock\.Anything\b|\bany(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|\bArgumentMatchers\.any|\bsinon\.match\.any\b`)
 	}}
 	ignoreRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
 		return regexp.MustCompile(`\bcmpopts\.Ignore(?:Fields|MapEntries|SliceElements)\(|\bignoringFields(?:MatchingRegexes|OfTypes)?\(|\bexcluding\(|\bexclude_fields?\b`)
@@ -221,4 +221,83 @@ func inside(spans [][]int, i int) bool {
 		}
 	}
 	return false
+}
+
+// identRe finds identifiers with what follows them.
+var identRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
+	return regexp.MustCompile(`(\.?)\b([A-Za-z_]\w*)\b(\s*[.(\[{!:]?)`)
+}}
+
+// fieldOnly says how a change replaced an exact check of a whole value by
+// one of a single field of it, or "": cmp.Diff(want, got) → got.ID !=
+// want.ID, toEqual(order) → expect(o.id).toBe(order.id). Two or more
+// checks of its fields in its place may check it all: a refactor.
+func fieldOnly(lang string, gone, added []string) string {
+	strip := func(l string) string { return quoted.get().ReplaceAllString(l, `""`) }
+	bare := func(l string) map[string]bool {
+		m := map[string]bool{}
+		for _, x := range identRe.get().FindAllStringSubmatch(strip(l), -1) {
+			if x[1] == "" && strings.TrimSpace(x[3]) == "" && x[2][0] >= 'a' && x[2][0] <= 'z' && !stopWord(x[2]) {
+				m[x[2]] = true
+			}
+		}
+		return m
+	}
+	var exactAdded []string
+	addedBare := map[string]bool{}
+	for _, a := range added {
+		for v := range bare(a) {
+			addedBare[v] = true
+		}
+		if exactCheck(lang, a) {
+			exactAdded = append(exactAdded, a)
+		}
+	}
+	for _, g := range gone {
+		if !exactCheck(lang, g) {
+			continue
+		}
+		for v := range bare(g) {
+			switch v {
+			case "diff", "err", "nil", "true", "false", "null", "undefined", "none", "self", "this", "it", "ok":
+				continue // no value of the code's
+			}
+			if addedBare[v] {
+				continue
+			}
+			n, at := 0, ""
+			for _, a := range exactAdded {
+				if fieldOf(strip(a), v) {
+					n, at = n+1, a
+				}
+			}
+			if n == 1 {
+				return "checks one field of `" + v + "` where it checked it whole (`" + clip(at, 60) + "`)"
+			}
+		}
+	}
+	return ""
+}
+
+// fieldOf reports whether l reads a field of v (v.total, not v.toJSON()
+// nor byte.class).
+func fieldOf(l, v string) bool {
+	for off := 0; ; {
+		i := strings.Index(l[off:], v+".")
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(v) + 1
+		if i > 0 && (isWord(rune(l[i-1])) || l[i-1] == '.') {
+			continue
+		}
+		j := off
+		for j < len(l) && isWord(rune(l[j])) {
+			j++
+		}
+		if f := l[off:j]; f != "" && f != "class" && (j == len(l) || l[j] != '(') {
+			return true
+		}
+	}
 }

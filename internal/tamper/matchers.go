@@ -27,48 +27,58 @@ var weakKinds = sync.OnceValue(func() map[string][]weakKind {
 			k("a snapshot, which records whatever the code returns", `==\s*snapshot\b`, `\bassert_match_snapshot\(`, `\bsnapshot\.assert_match\(`),
 			k(lengthCheck, `^assert\s+len\(.*\)\s*==\s*\d+\s*$`, `assertEqual\(\s*len\(`, `assertLen\(`),
 			k("an inequality", `assertNotEqual\(`, `^assert\s+[^=]*[^=!<>]!=[^=]`),
-			k("a type check", `assertIsInstance\(`, `\bisinstance\(`, `\btype\([^)]*\)\s*(?:==|is)\s`),
+			k("a membership check", `assertIn\(`, `^assert\s+\S.*\s(?:not\s+)?in\s+[A-Za-z_][\w.]*(?:\(.*\))?\s*(?:,.*)?$`),
+			k("a type check", `assertIsInstance\(`, `^assert\s+(?:not\s+)?isinstance\(`, `^assert\s+type\([^)]*\)\s*(?:==|is)\s`, `assertTrue\(\s*isinstance\(`),
 			k("a bound", `assertGreater(?:Equal)?\(`, `assertLess(?:Equal)?\(`, `^assert\s+[^=!]*[<>]=?[^=]*$`, `assertTrue\([^)]*[<>]`),
 		},
 		"js": {
-			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`),
+			k("a non-empty check", `\.not\.toHaveLength\(\s*0\s*\)`, `\.length\)\.toBeGreaterThan\(\s*0`, `\.not\.toEqual\(\s*(?:\[\]|\{\}|''|"")\s*\)`, `\.not\.toBe\(\s*(?:''|"")\s*\)`, `\.length\)\.toBeTruthy\(`,
+				`\.(?:to|not)(?:\.be)?\.not\.(?:be\.)?empty\b`, `\.to\.not\.be\.empty\b`, `\.not\.to\.be\.empty\b`, `\.to\.be\.not\.empty\b`, `assert\.(?:notStrictEqual|notEqual|notDeepStrictEqual)\([^,]*,\s*(?:undefined|null)\s*\)`),
 			k("a snapshot, which records whatever the code returns", `\.toMatchSnapshot\(`, `\.toMatchInlineSnapshot\(\s*\)`, `\.toMatchFileSnapshot\(`, `\.toThrowErrorMatchingSnapshot\(`, `\.toThrowErrorMatchingInlineSnapshot\(\s*\)`),
 			k("an inequality", `\.not\.(?:toBe|toEqual|toStrictEqual)\(`),
 			k("a match of anything", `\.toMatchObject\(\s*\{\s*\}\s*\)`, `expect\.anything\(\)`, `(?:array|object)Containing\(\s*(?:\[\s*\]|\{\s*\})\s*\)`),
-			k("a partial match", `\.toMatchObject\(`, `expect\.(?:array|object)Containing\(`),
-			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `\.to(?:Be|Equal|StrictEqual)\(\s*expect\.any\(`, `\.toBeType`),
-			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`),
+			k("a partial match", `\.toMatchObject\(`, `expect\.(?:array|object)Containing\(`, `\.toHaveProperty\(\s*(?:'[^']*'|"[^"]*"|\[[^\]]*\])\s*\)`,
+				`\.to(?:\.deep)?\.(?:include|contain|have\.(?:string|property|keys|any\.keys|members))\(`, `\.to\.(?:match)\(`),
+			k(lengthCheck, `\.toHaveLength\(\s*\d+\s*\)`, `\.to\.have\.(?:lengthOf|length)\(`, `\.length\)\.(?:toBe|toEqual|to\.equal)\(\s*\d+\s*\)`),
+			k("a type check", `\.toBeInstanceOf\(`, `typeof\b`, `\.to(?:Be|Equal|StrictEqual)\(\s*expect\.any\(`, `\.toBeType`, `\.to\.be\.an?\(`, `\.to\.be\.(?:instanceOf|instanceof)\(`, `\.to\.be\.an?\.instanceOf\(`),
+			k("a bound", `\.toBeGreaterThan(?:OrEqual)?\(`, `\.toBeLessThan(?:OrEqual)?\(`, `assert\.ok\([^)]*[<>]`, `\.to\.be\.(?:above|below|greaterThan|lessThan|gt|lt|gte|lte|within|at\.least|at\.most|least|most)\(`),
 		},
 		"ruby": {
 			k("a non-empty check", `not_to\s+be_empty`, `to_not\s+be_empty`, `\bbe_present\b`, `refute_empty`, `\.any\?`),
-			k("a partial match", `\bto\s+include\(`, `\bto\s+start_with\(`, `\bto\s+end_with\(`, `\bto\s+have_key\(`),
+			k("a partial match", `\bto\s+include\(`, `\bto\s+start_with\(`, `\bto\s+end_with\(`, `\bto\s+have_key\(`, `\bto\s+match\(\s*(?:/|%r)`, `\bassert_match\b`, `\bassert_includes\b`),
+			k(lengthCheck, `\.(?:size|length|count)\)\.to\s+eq\(?\s*\d+\s*\)?\s*$`, `\bto\s+have_attributes\(\s*(?:size|length|count):\s*\d+\s*\)`, `\bassert_equal\(?\s*\d+\s*,\s*\S+\.(?:size|length|count)\b`),
 			k("an inequality", `\bnot_to\s+eq\b`, `\bto_not\s+eq\b`),
 			k("a type check", `\bbe_an?\(`, `\bbe_an?_kind_of\(`, `\bbe_kind_of\(`, `\bbe_instance_of\(`, `assert_kind_of`, `assert_instance_of`, `\.is_a\?`),
 			k("a bound", `\bbe\s*[<>]=?`, `\bbe_between\(`, `assert_operator\b`, `be_positive`),
 		},
 		"java": {
-			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\([^)]*\.isEmpty\(\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`),
-			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsSubsequence\(`),
+			k("a non-empty check", `\.isNotEmpty\(\)`, `assertFalse\(.*\.isEmpty\(\)\s*\)`, `\.isNotBlank\(\)`, `\.size\(\)\s*>\s*0`, `\bnotNullValue\(\)`, `\bnot\(\s*(?:nullValue|empty|emptyString|emptyOrNullString|emptyIterable|anEmptyMap)\(\)\s*\)`, `\banything\(\)`),
+			k("a partial match", `\.contains\(`, `\.containsAnyOf\(`, `\.startsWith\(`, `\.endsWith\(`, `\.containsKey\(`, `\.containsSubsequence\(`,
+				`[(,]\s*(?:hasItems?|hasEntry|hasKey|hasValue|containsString|startsWith|endsWith|hasProperty|everyItem)\(`),
+			k(lengthCheck, `\.hasSize\(`, `[(,]\s*(?:hasSize|iterableWithSize|aMapWithSize|arrayWithSize)\(`, `assertEquals\(.*,.*\.(?:size|length)\(\)\s*\)`, `\.(?:size|length)\(\)\)\.isEqualTo\(`),
 			k("an inequality", `assertNotEquals\(`, `\.isNotEqualTo\(`),
-			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`),
-			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`),
+			k("a type check", `\.isInstanceOf\(`, `assertInstanceOf\(`, `\binstanceof\b`, `[(,]\s*(?:instanceOf|isA|any|typeCompatibleWith)\(`),
+			k("a bound", `\.isGreaterThan(?:OrEqualTo)?\(`, `\.isLessThan(?:OrEqualTo)?\(`, `\.isPositive\(\)`, `\.isNotNegative\(\)`, `assertTrue\(.*[<>]`, `[(,]\s*(?:greaterThan|lessThan|greaterThanOrEqualTo|lessThanOrEqualTo|closeTo)\(`),
 		},
 		"rust": {
-			k("a non-empty check", `assert!\(\s*!\s*[\w.]+\.is_empty\(\)`, `assert!\([^)]*\.len\(\)\s*>\s*0`, `assert_ne!\([^,]*\.len\(\),\s*0`),
+			k("a non-empty check", `assert!\(\s*!.*\.is_empty\(\)\s*\)`, `assert!\(.*\.len\(\)\s*>\s*0`, `assert_ne!\(.*\.len\(\),\s*0`, `assert!\(.*!=\s*(?:""|0)\s*\)`, `assert_ne!\(.*,\s*(?:""|0)\s*\)`),
+			k("a partial match", `assert!\(.*\.(?:contains|starts_with|ends_with|contains_key)\(`),
+			k(lengthCheck, `assert_eq!\(.*\.len\(\)\s*,\s*\d+\s*\)`, `assert_eq!\(\s*\d+\s*,.*\.len\(\)\s*\)`),
 			k("a check that release builds leave out", `\bdebug_assert(?:_eq|_ne)?!\(`),
 			k("a snapshot, which records whatever the code returns", `\bassert_(?:debug_|yaml_|json_|display_|ron_|toml_|csv_)?snapshot!\(`),
-			k("a type check", `assert!\(\s*matches!\(`),
+			k("a type check", `(?:prop_)?assert!\(\s*matches!\(`),
 			k("an inequality", `assert_ne!\(`),
 			k("a bound", `assert!\([^=!]*[<>]=?[^=]*\)`),
 		},
 		"go": {
-			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`),
+			k("a non-empty check", `\.NotEmpty\(`, `\.NotZero\(`, `\.NotNil\(`, `len\([^)]*\)\s*==\s*0\s*\{`, `^if\s+(?:[^{;]*;\s*)?[\w.]+\s*==\s*(?:0|"")\s*\{$`,
+				`\b(?:NotTo|ToNot|ShouldNot)\(\s*(?:BeZero|BeEmpty|BeNil)\(\)`, `\b(?:To|Should)\(\s*Not\(\s*(?:BeZero|BeEmpty|BeNil)\(\)`, `\b(?:To|Should)\(\s*HaveOccurred\(\)`),
 			k("a snapshot, which records whatever the code returns", `\bsnaps\.Match\w*\(`, `\bcupaloy\.\w*Snapshot`, `\bautogold\.`),
-			k("a partial match", `\.(?:Contains|Subset|HasPrefix|HasSuffix)\(`, `strings\.Contains\(`),
-			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`, `\.Equal\(\s*t\s*,\s*(?:len\(|\d+\s*,\s*len\()`, `^if\s+len\([^)]*\)\s*!=\s*\w+\s*\{`),
-			k("a type check", `\.IsType\(`, `\.Implements\(`),
+			k("a partial match", `\.(?:Contains|Subset|HasPrefix|HasSuffix)\(`, `strings\.Contains\(`, `\b(?:ContainElements?|ContainSubstring|HaveKey|HaveKeyWithValue|HavePrefix|HaveSuffix|HaveField)\(`),
+			k(lengthCheck, `\b(?:assert|require)\.Len\(`, `\.Len\(\s*t\s*,`, `\.Equal\(\s*t\s*,\s*(?:len\(|\d+\s*,\s*len\()`, `^if\s+len\([^)]*\)\s*!=\s*\w+\s*\{`, `\bHaveLen\(`),
+			k("a type check", `\.IsType\(`, `\.Implements\(`, `\bBeAssignableToTypeOf\(`),
 			k("an inequality", `\.NotEqual(?:Values)?\(`),
-			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`, `^if\s+[^=!{;]*\s[<>]=?\s[^={;]*\{$`),
+			k("a bound", `\.Greater(?:OrEqual)?\(`, `\.Less(?:OrEqual)?\(`, `\.Positive\(`, `\.InDelta\(`, `^if\s+(?:[^{;]*;\s*)?[^=!{;]*\s[<>]=?\s[^={;]*\{$`, `\bBeNumerically\(\s*"[<>]`),
 		},
 	}
 })
@@ -106,21 +116,32 @@ func exactCheck(lang, l string) bool {
 // form that checks less (without).
 type checkPair struct{ with, without *regexp.Regexp }
 
+// An argCheck is a check of a mock's call with its arguments (with), and
+// either every check of a call, with or without them (calls: the
+// arguments dropped when a with goes and no call check does), or the
+// placeholders that match any argument (anyArg: the arguments dropped
+// when a with without them goes and one with them comes).
+type argCheck struct{ with, calls, anyArg *regexp.Regexp }
+
 // argChecks are the assertions on a mock's call that check its
 // arguments, per language, with the forms that drop them (compiled on
 // first use, not at every hook's start, like every table here).
-var argChecks = sync.OnceValue(func() []checkPair {
-	return []checkPair{
-		{regexp.MustCompile(`\.(?:toHaveBeenCalledWith|toBeCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|lastCalledWith|calledWith|calledOnceWith)\(`),
-			regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenCalledTimes|toBeCalledTimes|called|calledOnce)`)},
-		{regexp.MustCompile(`\.assert_(?:called_with|called_once_with|any_call|has_calls)\(`),
-			regexp.MustCompile(`\.assert_(?:called|called_once)\(|\.called|\.call_count`)},
-		{regexp.MustCompile(`receive(?:d)?\([^)]*\)(?:\.\w+)*\.with\(|have_received\([^)]*\)\.with\(`),
-			regexp.MustCompile(`receive\(|have_received\(`)},
-		{regexp.MustCompile(`verify\(.*\)\.\w+\((?:[^)]*[^)\s])\)`),
-			regexp.MustCompile(`any(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|ArgumentMatchers\.any`)},
-		{regexp.MustCompile(`\.EXPECT\(\)\.\w+\((?:[^)]*[^)\s])\)|\.On\("[^"]+",\s*[^)]+\)`),
-			regexp.MustCompile(`gomock\.Any\(\)|mock\.Anything`)},
+var argChecks = sync.OnceValue(func() []argCheck {
+	return []argCheck{
+		// jest, vitest, sinon, sinon-chai
+		{with: regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenLastCalled|toHaveBeenNthCalled|lastCalled|nthCalled|called|calledOnce|toHaveBeenCalledExactlyOnce|alwaysCalled|calledOn)\w*With\w*\(`),
+			calls: regexp.MustCompile(`\.(?:toHaveBeenCalled|toBeCalled|toHaveBeenLastCalled|toHaveBeenNthCalled|lastCalled|nthCalled|called|calledOnce|calledTwice|calledThrice|toHaveBeenCalledOnce|toHaveBeenCalledTimes|toBeCalledTimes|toHaveBeenCalledExactlyOnce|alwaysCalled|callCount|notCalled)\w*`)},
+		// unittest.mock
+		{with: regexp.MustCompile(`\.assert_(?:called_with|called_once_with|any_call|has_calls)\(`),
+			calls: regexp.MustCompile(`\.assert_(?:called|called_once|called_with|called_once_with|any_call|has_calls)\(|\.called\b|\.call_count\b`)},
+		// RSpec
+		{with: regexp.MustCompile(`(?:receive|have_received)\([^)]*\)(?:\.\w+)*\.with\(`),
+			calls: regexp.MustCompile(`(?:receive|have_received)\(`)},
+		// Mockito, gomock, testify's mock
+		{with: regexp.MustCompile(`verify\(.*\)\.\w+\((?:[^)]*[^)\s])\)`),
+			anyArg: regexp.MustCompile(`any(?:String|Int|Long|Object|Boolean|List|Map)?\(\)|ArgumentMatchers\.any`)},
+		{with: regexp.MustCompile(`\.EXPECT\(\)\.\w+\((?:[^)]*[^)\s])\)|\.On\("[^"]+",\s*[^)]+\)`),
+			anyArg: regexp.MustCompile(`gomock\.Any\(\)|mock\.Anything`)},
 	}
 })
 
@@ -130,17 +151,20 @@ var argChecks = sync.OnceValue(func() []checkPair {
 func droppedArgs(bseg, aseg string) string {
 	b, a := blanks(bseg), blanks(aseg)
 	// A check with its arguments: a match of with that holds no any().
-	checked := func(c struct{ with, without *regexp.Regexp }, s string) int {
+	checked := func(c argCheck, s string) int {
 		n := 0
 		for _, m := range c.with.FindAllString(s, -1) {
-			if !c.without.MatchString(m) {
+			if c.anyArg == nil || !c.anyArg.MatchString(m) {
 				n++
 			}
 		}
 		return n
 	}
 	for _, c := range argChecks() {
-		if checked(c, b) > checked(c, a) && count(c.without, a) > count(c.without, b) {
+		if checked(c, b) <= checked(c, a) {
+			continue
+		}
+		if c.anyArg != nil && count(c.anyArg, a) > count(c.anyArg, b) || c.calls != nil && count(c.calls, a) >= count(c.calls, b) {
 			return "drops the check of the mock's arguments"
 		}
 	}
@@ -159,6 +183,9 @@ var messageChecks = sync.OnceValue(func() []checkPair {
 		{regexp.MustCompile(`#\[should_panic\(expected`), regexp.MustCompile(`#\[should_panic\]`)},
 		{regexp.MustCompile(`\.(?:EqualError|ErrorContains)\(`), regexp.MustCompile(`\.(?:Error|NotNil)\(`)},
 		{regexp.MustCompile(`\.hasMessage(?:Containing|StartingWith|Matching)?\(`), regexp.MustCompile(`\.isInstanceOf\(|assertThrows\(|isThrownBy\(`)},
+		{regexp.MustCompile(`\.to\.(?:throw|throws|Throw)\((?:[\w.]+,)?(?:['"/` + "`" + `]|new\w)`), regexp.MustCompile(`\.to\.(?:throw|throws|Throw)\b`)},
+		{regexp.MustCompile(`\bassert\.(?:throws|rejects)\((?:[^(),]|\((?:[^()]|\([^()]*\))*\))*,`), regexp.MustCompile(`\bassert\.(?:throws|rejects)\(`)},
+		{regexp.MustCompile(`\bMatchError\((?:['"` + "`" + `]|Contain|HavePrefix|Equal)`), regexp.MustCompile(`\bHaveOccurred\(\)|\bMatchError\(`)},
 	}
 })
 
@@ -179,7 +206,7 @@ func droppedMessage(bseg, aseg string) string {
 // assertThrows(X.class), expected = X.class, ErrorIs/ErrorAs.
 var raisesRe = sync.OnceValue(func() *regexp.Regexp {
 	// (no \b: the text it reads has no white space left)
-	return regexp.MustCompile(`(?:raises|assertRaises(?:Regexp?)?|raise_error|toThrow|toThrowError|assertThrows|assertThrowsExactly|catchThrowableOfType|ErrorIs|ErrorAs|assert_raises|(?:assert|require)\.Error)(?:\(([A-Za-z_][\w.:]*)?|$|[^\w(])`)
+	return regexp.MustCompile(`(?:raises|assertRaises(?:Regexp?)?|raise_error|toThrow|toThrowError|to\.throw|assertThrows|assertThrowsExactly|catchThrowableOfType|assertThatExceptionOfType|isInstanceOf|isExactlyInstanceOf|ErrorIs|ErrorAs|assert_raises|(?:assert|require)\.Error)(?:\(([A-Za-z_][\w.:]*)?|$|[^\w(])`)
 })
 
 // broad reports whether s is an exception class that takes (almost) any
@@ -195,7 +222,7 @@ func broad(s string) bool {
 
 // laterClass finds the class named after the callable in assertRaises(X,
 // lambda …) and the error in ErrorIs(t, err, ErrX).
-var laterClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,([\w.]*[A-Z]\w*)\)`) })
+var laterClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,([\w.]*[A-Z]\w*)[,)]`) })
 
 // broadened says how a change from test source bseg to aseg made the
 // expected exception broader, or "".

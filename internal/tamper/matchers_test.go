@@ -39,6 +39,8 @@ func FuzzMatchers(f *testing.F) {
 		"next if a > 1", "try:\n    assert x\nexcept:\n    pass", "} catch (e) {", "go func() {", "let check = || assert!(x);",
 		"#[cfg(feature = \"x\")]", "var update = flag.Bool(\"update\", true, \"\")", "assert (x, 'y')", "#[should_panic(expected = \"x\")]", strings.Repeat("{", 300), "@CsvSource({",
 		"assert x == 6", "jest.retryTimes(3)", "@pytest.mark.flaky(reruns=3)\ndef test_x():", "it \"x\", retry: 3 do", "}, { retry: 2 })",
+		"with_cases(1000)", "fn p(n in 0u32..10_000) {", "@Tag(\"slow\")", "for i := 0; i < 3; i++ {\nif got == 6 {\nbreak\n}\n}", "g.Expect(x).To(Equal(3))",
+		"expect(x).toBe('a')\nexpect(x).toMatch(/a/)", "if got.ID != want.ID {",
 	} {
 		f.Add(s, s+"\n")
 	}
@@ -65,5 +67,17 @@ func FuzzMatchers(f *testing.F) {
 		}
 		flipped(before, after)
 		literalsOnly(after)
+		fewerRuns(before, after)
+		for _, lang := range []string{"java", "python", "ruby"} {
+			tagged(lang, before, after, func() map[string]string { return map[string]string{"slow": "pom.xml"} })
+		}
+		gone, added := lineDiff(before, after)
+		for _, lang := range []string{"go", "python", "js"} {
+			fieldOnly(lang, gone, added)
+			for _, l := range added {
+				truthy(lang, l, gone)
+				partOfSame(lang, l, gone)
+			}
+		}
 	})
 }

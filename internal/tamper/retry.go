@@ -62,8 +62,41 @@ var retryForms = &lazy[map[string][]retryForm]{f: func() map[string][]retryForm 
 }}
 
 // retryWords are the words without which no line retries a test: a quick
-// test before the lines are read.
+// test before the lines are read (a Go loop of tries: a loop added).
 var retryWords = []string{"retry", "retries", "Retry", "flaky", "Flaky", "rerun", "RepeatedIfExceptions"}
+
+// goTriesRe finds the header of a Go loop of a few tries: for i := 0; i <
+// 3; i++ {, for range 3 {, for attempt := range 5 {.
+var goTriesRe = &lazy[*regexp.Regexp]{f: func() *regexp.Regexp {
+	return regexp.MustCompile(`^for\s+(?:\w+\s*:=\s*(?:0|1)\s*;\s*\w+\s*<=?\s*(\d+)\s*;\s*\w+\+\+|(?:\w+\s*:=\s*)?range\s+(\d+))\s*\{$`)
+}}
+
+// goTries says whether the Go lines ls[k:] open a loop of tries added to
+// a test: a few turns (at most 20), left by a break or return under a
+// condition that the value is right (if got == want {, if err == nil {),
+// so that a wrong value on an earlier turn goes unreported.
+func goTries(ls []line, k int) bool {
+	m := goTriesRe.get().FindStringSubmatch(ls[k].text)
+	if m == nil || !ls[k].added {
+		return false
+	}
+	if n := m[1] + m[2]; len(n) > 2 || n > "20" && len(n) == 2 {
+		return false
+	}
+	depth := 0
+	for i := k; i < len(ls) && i < k+40; i++ {
+		t := ls[i].text
+		depth += strings.Count(t, "{") - strings.Count(t, "}")
+		if i > k && depth <= 0 {
+			return false
+		}
+		if (t == "break" || t == "return") && i > k && strings.HasPrefix(ls[i-1].text, "if ") &&
+			strings.Contains(ls[i-1].text, "==") && !strings.Contains(ls[i-1].text, "!=") {
+			return true
+		}
+	}
+	return false
+}
 
 // mayRetry reports whether src holds one of retryWords.
 func mayRetry(src string) bool {
@@ -82,7 +115,7 @@ func mayRetry(src string) bool {
 // pytestmark) retries them all and names none.
 func retries(lang string, a *testscan.File, ls []line, kept map[int]bool) []Problem {
 	forms := retryForms.get()[lang]
-	if len(forms) == 0 || len(kept) == 0 {
+	if len(forms) == 0 && lang != "go" || len(kept) == 0 {
 		return nil
 	}
 	var out []Problem
@@ -97,6 +130,9 @@ func retries(lang string, a *testscan.File, ls []line, kept map[int]bool) []Prob
 				form = &forms[i]
 				break
 			}
+		}
+		if form == nil && lang == "go" && goTries(ls, k) {
+			form = &retryForm{}
 		}
 		if form == nil {
 			continue

@@ -53,6 +53,12 @@
 //     out of a comparison, the failure condition narrowed by a constant or
 //     the environment, a table's cases sliced or dropped from a table kept
 //     beside the tests;
+//   - checks less in the idioms round 4 reads (bent13): gomega, chai,
+//     sinon, node:assert and Hamcrest matchers, a truthiness check of what
+//     was compared, a part of the value compared whole, one field of a
+//     value compared whole (loose.go), a property test's cases cut
+//     (cases.go), a tag the project's runner leaves out (tags.go: a
+//     skip), a Go loop of tries (retry.go);
 //   - removes assertions from helpers, fixtures or setup, or makes them
 //     trivially true.
 //
@@ -200,6 +206,10 @@ type Options struct {
 	// rewritten without its tests is compared with what it held. Nil, or
 	// a nil result: nothing to compare with.
 	Prior func() []byte
+	// Excluded returns the tags and markers the project's runners leave
+	// out of the run (see [ExcludedTags]), each with the file that says
+	// so; read only when a change tags a test. Nil: none.
+	Excluded func() map[string]string
 }
 
 // Check compares the test file name (slash-separated, relative to the
@@ -347,7 +357,12 @@ func describe(ps []Problem) string {
 		return fmt.Sprintf("%s (line %d, %d → %d real assertions)", p.Test, p.Line, p.Before, p.After)
 	}
 	group(Removed, "deletes", named)
-	group(Skipped, "skips", named)
+	group(Skipped, "skips", func(p Problem) string {
+		if p.How != "" {
+			return fmt.Sprintf("%s (line %d: it %s)", p.Test, p.Line, p.How)
+		}
+		return named(p)
+	})
 	group(Emptied, "empties", named)
 	group(Trivialized, "replaces assertions by trivially true ones in", counts)
 	group(Weakened, "removes assertions from", counts)

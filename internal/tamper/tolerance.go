@@ -33,6 +33,8 @@ var tolCalls = []tolCall{
 	{name: "InDelta", pos: -1, min: 3}, {name: "InEpsilon", pos: -1, min: 3},
 	{name: "InDeltaSlice", pos: -1, min: 3}, {name: "InEpsilonSlice", pos: -1, min: 3},
 	{name: "InDeltaMapValues", pos: -1, min: 3},
+	// Go (go-cmp's margin; its fraction is left unread)
+	{name: "EquateApprox", pos: 1, min: 2},
 	// Python
 	{name: "approx", names: []string{"rel", "abs"}, def: 1e-6},
 	{name: "isclose", names: []string{"rel_tol", "abs_tol"}, def: 1e-9},

@@ -153,7 +153,10 @@ func (j *javaScan) member(k int) (int, bool) {
 		}
 		switch {
 		case name == "Test" || name == "ParameterizedTest" || name == "RepeatedTest" || name == "TestFactory" ||
-			name == "TestTemplate" || name == "Property" || name == "Theory":
+			name == "TestTemplate" || name == "Property" || name == "Theory" ||
+			// retrying tests (JUnit Pioneer, rerunner-jupiter): a test
+			// still, run until it passes
+			name == "RetryingTest" || name == "RepeatedIfExceptionsTest" || name == "FlakyTest":
 			j.test = true
 			for a := q + 2; a < end; a++ {
 				switch {

@@ -469,6 +469,8 @@ func TestCases(t *testing.T) {
 		{"java testng and fqn annotations", "java", "public class XTest {\n  @org.junit.jupiter.api.Test\n  public void a() { Assertions.assertEquals(1, x); }\n" +
 			"  @Test(enabled = false)\n  public void b() { assertNotNull(y); }\n  @DisabledOnOs(OS.WINDOWS) @Test void c() throws IOException, InterruptedException { org.junit.Assert.fail(); }\n}\n",
 			"XTest.a:a1 | XTest.b:Sa1 | XTest.c:Sa1 | skips=2 asserts=3 trivial=0"},
+		{"java retrying tests", "java", "class XTest {\n  @RetryingTest(3)\n  void a() { assertEquals(1, x()); }\n  @RepeatedIfExceptionsTest(repeats = 2)\n  void b() { assertEquals(2, y()); }\n  void helper() { assertEquals(3, z()); }\n}\n",
+			"XTest.a:a1 | XTest.b:a1 | skips=0 asserts=3 trivial=0"},
 		{"java generics and arrays", "java", "class XTest {\n  private List<String> names() { return List.of(); }\n  int[] nums() { return new int[0]; }\n" +
 			"  @Test\n  <T> void generic() { assertThat(names()).isEmpty(); }\n  @Test void msg() { assertEquals(\"same\", 1, 1); assertTrue(\"why\", true); }\n}\n",
 			"XTest.generic:a1 | XTest.msg:a2t2 | skips=0 asserts=3 trivial=2"},
