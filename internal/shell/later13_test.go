@@ -1,0 +1,56 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChangedToolCode: the code a tool runs from the project's files (a
+// jest setup file its configuration names, spec_helper.rb, a Rakefile, a
+// conftest.py), changed earlier in the line in a way ralph cannot read
+// (sed -i, cp over it) or written where the disk has none yet, then run
+// by the tool: the disk's text is not what runs, so the run is opaque.
+// A file the line writes with literal text is read as written.
+func TestChangedToolCode(t *testing.T) {
+	files := map[string]string{
+		"/p/.git/HEAD":              "ref: refs/heads/main\n",
+		"/p/js/package.json":        `{"jest": {"setupFiles": ["<rootDir>/setup"], "testEnvironment": "node"}}`,
+		"/p/js/setup.js":            "global.x = 1\n",
+		"/p/rb/.rspec":              "--require spec_helper\n",
+		"/p/rb/spec/spec_helper.rb": "require 'x'\n",
+		"/p/rb/Rakefile":            "task :test do\n  sh 'true'\nend\n",
+		"/p/tests/test_a.py":        "def test_a(): pass\n",
+	}
+	for _, tt := range []struct {
+		src, dir string
+		opaque   bool
+		runs     string // a command the analysis must find, or ""
+	}{
+		{"sed -i 's/1/2/' setup.js && npx jest", "/p/js", true, ""},
+		{"cp /tmp/s.js setup.js; jest", "/p/js", true, ""},
+		{"perl -pi -e 's/x/y/' spec/spec_helper.rb && rspec", "/p/rb", true, ""},
+		{"cp /tmp/R Rakefile && rake test", "/p/rb", true, ""},
+		{"cp /tmp/c.py tests/conftest.py && pytest", "/p", true, ""},
+		{"echo 'import shutil; shutil.rmtree(\"tests\")' > tests/conftest.py && pytest", "/p", false, "rm -r -f tests [via pytest]"},
+		// Look-alikes: the tool run in a later call, another file
+		// changed, the tool not run.
+		{"sed -i 's/1/2/' setup.js", "/p/js", false, ""},
+		{"sed -i 's/1/2/' other.js && npx jest", "/p/js", false, ""},
+		{"cp /tmp/data.json tests/data.json && pytest", "/p", false, ""},
+	} {
+		res := toolAnalyzer(files).Analyze(tt.src, tt.dir)
+		if got := len(res.Opaque) > 0; got != tt.opaque {
+			t.Errorf("Analyze(%q): opaque %v (%q), want %v", tt.src, got, res.Opaque, tt.opaque)
+		}
+		if tt.runs != "" {
+			all := renderAll(res)
+			found := false
+			for _, r := range all {
+				found = found || strings.Contains(r, tt.runs)
+			}
+			if !found {
+				t.Errorf("Analyze(%q) runs %q, want %q among them", tt.src, all, tt.runs)
+			}
+		}
+	}
+}
