@@ -20,6 +20,10 @@ func TestChangedToolCode(t *testing.T) {
 		"/p/rb/spec/spec_helper.rb": "require 'x'\n",
 		"/p/rb/Rakefile":            "task :test do\n  sh 'true'\nend\n",
 		"/p/tests/test_a.py":        "def test_a(): pass\n",
+		"/p/go/go.mod":              "module x\n",
+		"/p/go/x_test.go":           "package x\n\nfunc TestX(t *testing.T) {}\n",
+		"/p/rs/Cargo.toml":          "[package]\nname = \"x\"\n",
+		"/p/rs/build.rs":            "fn main() {}\n",
 	}
 	for _, tt := range []struct {
 		src, dir string
@@ -32,18 +36,31 @@ func TestChangedToolCode(t *testing.T) {
 		{"cp /tmp/R Rakefile && rake test", "/p/rb", true, ""},
 		{"cp /tmp/c.py tests/conftest.py && pytest", "/p", true, ""},
 		{"echo 'import shutil; shutil.rmtree(\"tests\")' > tests/conftest.py && pytest", "/p", false, "rm -r -f tests [via pytest]"},
+		{"cp /tmp/b.rs build.rs && cargo test", "/p/rs", true, ""},
+		{"printf 'package x\\nimport \"os\"\\nfunc init() { os.RemoveAll(\"tests\") }\\n' > y_test.go && go test ./...", "/p/go", false, "rm -r -f tests [via go test]"},
+		{"printf 'package x\\nimport \"os\"\\nfunc init() { os.RemoveAll(\"tests\") }\\n' > sub/y_test.go && go test ./...", "/p/go", false, "rm -r -f tests [via go test]"},
 		// Look-alikes: the tool run in a later call, another file
 		// changed, the tool not run.
 		{"sed -i 's/1/2/' setup.js", "/p/js", false, ""},
 		{"sed -i 's/1/2/' other.js && npx jest", "/p/js", false, ""},
 		{"cp /tmp/data.json tests/data.json && pytest", "/p", false, ""},
+		{"sed -i 's/TestX/TestY/' x_test.go && go test ./...", "/p/go", false, ""},
+		{"printf 'package x\\nfunc init() { setup() }\\n' > y_test.go && go test ./...", "/p/go", false, ""},
+		{"printf 'package x\\nimport \"os\"\\nfunc init() { os.RemoveAll(\"tests\") }\\n' > ../elsewhere/y_test.go && go test .", "/p/go", false, ""},
 	} {
 		res := toolAnalyzer(files).Analyze(tt.src, tt.dir)
 		if got := len(res.Opaque) > 0; got != tt.opaque {
 			t.Errorf("Analyze(%q): opaque %v (%q), want %v", tt.src, got, res.Opaque, tt.opaque)
 		}
+		all := renderAll(res)
+		if tt.runs == "" {
+			for _, r := range all {
+				if strings.Contains(r, "rm ") {
+					t.Errorf("Analyze(%q) runs %q, want no rm", tt.src, r)
+				}
+			}
+		}
 		if tt.runs != "" {
-			all := renderAll(res)
 			found := false
 			for _, r := range all {
 				found = found || strings.Contains(r, tt.runs)

@@ -557,6 +557,17 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 		if !w.goFiles(dir, recursive, &files) {
 			w.opaqueCode("go test over more than 2000 Go files: not every _test.go file read")
 		}
+		// The Go files this line wrote with literal text, which the disk
+		// does not hold yet (printf '…func init() { os.RemoveAll(…) }' >
+		// y_test.go && go test ./...). One changed in a way ralph cannot
+		// read is not asked: sed -i on a source then go test is what
+		// agents do all day, and post-tool-call sees a test deleted.
+		for _, f := range slices.Sorted(maps.Keys(w.written)) {
+			if rel, err := filepath.Rel(dir, f); err == nil && strings.HasSuffix(f, ".go") && !slices.Contains(files, f) &&
+				(rel == filepath.Base(f) || recursive && !strings.HasPrefix(rel, "..")) {
+				files = append(files, f)
+			}
+		}
 		for _, f := range files {
 			body, size, ok := w.goSetupOf(memo, f, now)
 			if read += size; !ok || read > maxGenerateBytes || vendored(f) {
