@@ -71,3 +71,60 @@ func TestChangedToolCode(t *testing.T) {
 		}
 	}
 }
+
+// TestDotenvFiles: dotenv-cli loads its env files into the environment
+// of the command it runs; NODE_OPTIONS there preloads a module into jest.
+func TestDotenvFiles(t *testing.T) {
+	files := map[string]string{
+		"/p/.git/HEAD":       "ref: refs/heads/main\n",
+		"/p/.env.test":       "NODE_OPTIONS=--require ./evil.js\n",
+		"/p/.env":            "# nothing\nexport NODE_OPTIONS='--require ./evil2.js'\n",
+		"/p/.env.ci":         "PORT=1\n",
+		"/p/evil.js":         "require('fs').rmSync('tests', {recursive: true})\n",
+		"/p/evil2.js":        "require('fs').rmSync('t2', {recursive: true})\n",
+		"/p/ok.js":           "console.log(1)\n",
+		"/p/package.json":    "{}",
+		"/p/tests/a.test.js": "test('a', () => {})\n",
+	}
+	for _, tt := range []struct {
+		src  string
+		want string // a command the analysis must find, or "" for none removing anything
+	}{
+		{"npx dotenv -e .env.test -- jest", "rm -r -f tests"},
+		{"dotenv -e .env.test -- node ok.js", "rm -r -f tests"},
+		{"dotenv -- node ok.js", "rm -r -f t2"},
+		{"dotenv -e .env.ci -e .env.test -- jest", "rm -r -f tests"},
+		{"NODE_OPTIONS= dotenv -e .env.test -- node ok.js", ""}, // set before: dotenv does not override
+		{"dotenv -e .env.ci -- jest", ""},
+		{"npx env-cmd -f .env.test jest", "rm -r -f tests"},
+		{"env-cmd --file=.env.test node ok.js", "rm -r -f tests"},
+		{"env-cmd node ok.js", "rm -r -f t2"},
+		{"npx dotenvx run -f .env.ci -f .env.test -- jest", "rm -r -f tests"},
+		{"env-cmd -f .env.ci jest", ""},
+		{"dotenvx get PORT", ""},
+		{"jest", ""},
+	} {
+		all := renderAll(toolAnalyzer(files).Analyze(tt.src, "/p"))
+		found := ""
+		for _, r := range all {
+			if strings.Contains(r, "rm ") {
+				found = r
+			}
+		}
+		if tt.want == "" && found != "" || tt.want != "" && !strings.Contains(found, tt.want) {
+			t.Errorf("Analyze(%q) = %q, want %q", tt.src, all, tt.want)
+		}
+	}
+}
+
+// FuzzDotenv: any env file text and any options of dotenv-cli, env-cmd
+// or dotenvx are read without a panic.
+func FuzzDotenv(f *testing.F) {
+	f.Add("NODE_OPTIONS=--require ./x.js\n", "dotenv -e .env -- jest")
+	f.Add("export A='b'\n=\n\"\n", "env-cmd -f .env node x.js")
+	f.Add("X=\"", "dotenvx run -f .env -f -- jest")
+	f.Fuzz(func(t *testing.T, text, src string) {
+		files := map[string]string{"/p/.env": text, "/p/.git/HEAD": "ref: refs/heads/main\n"}
+		toolAnalyzer(files).Analyze(src, "/p")
+	})
+}
