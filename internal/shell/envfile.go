@@ -47,13 +47,15 @@ func (w *walker) envFileVars(c *ctx, name, text string, sc *scope) {
 
 // dotenvFiles returns a child of sc holding the variables of the files
 // dotenv-cli loads (opts, its options before the command): each -e FILE,
-// .env when none is named, and with -c [ENV] .env.ENV.local, .env.local
-// and .env.ENV before them. The command it runs sees them as if set on
+// .env when none is named, and with -c [ENV] .env.ENV.local, .env.ENV and
+// .env.local before them (dotenv-cli's README and #44); with -o
+// (--override) they override what the line set. The command it runs sees them as if set on
 // its command line: NODE_OPTIONS=--require ./x.js in .env.test runs
 // x.js in `dotenv -e .env.test -- jest`, which node --env-file's reading
 // did not see. A file computed at run time is opaque.
 func (w *walker) dotenvFiles(opts []Word, sc *scope) *scope {
 	var files []string
+	override := false
 	for i := 0; i < len(opts); i++ {
 		s := opts[i].Lit()
 		switch {
@@ -73,27 +75,26 @@ func (w *walker) dotenvFiles(opts []Word, sc *scope) *scope {
 				env = opts[i].Lit()
 			}
 			if env != "" {
-				files = append(files, ".env."+env+".local")
+				files = append(files, ".env."+env+".local", ".env."+env)
 			}
 			files = append(files, ".env.local")
-			if env != "" {
-				files = append(files, ".env."+env)
-			}
 		case s == "-v" || s == "-p":
 			i++
+		case s == "-o" || s == "--override":
+			override = true
 		}
 	}
 	if !slices.ContainsFunc(opts, func(o Word) bool { return strings.HasPrefix(o.Lit(), "-e") }) {
 		files = append(files, ".env") // no -e: .env (after -c's cascade)
 	}
-	return w.envFiles(files, sc)
+	return w.envFiles(files, override, sc)
 }
 
 // envFiles returns a child of sc holding the variables of the dotenv
 // files (relative to sc's directory), the first that sets one winning,
-// and none overriding what sc sets.
-func (w *walker) envFiles(files []string, sc *scope) *scope {
-	nsc := sc.child()
+// and none overriding what sc sets unless override.
+func (w *walker) envFiles(files []string, override bool, sc *scope) *scope {
+	nsc, loaded := sc.child(), map[string]bool{}
 	if w.a.ReadFile == nil {
 		return nsc // an analysis that reads no file
 	}
@@ -115,9 +116,10 @@ func (w *walker) envFiles(files []string, sc *scope) *scope {
 			if !ok || !validName(k) {
 				continue
 			}
-			if _, set := nsc.vars[k]; set {
+			if _, set := nsc.vars[k]; set && (!override || loaded[k]) {
 				continue // the first file that sets it wins, as dotenv's
 			}
+			loaded[k] = true
 			v = strings.TrimSpace(v)
 			if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 				v = v[1 : len(v)-1]

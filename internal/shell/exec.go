@@ -349,7 +349,18 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			if len(files) == 0 {
 				files = []string{".env"}
 			}
-			return w.exec(c.with(name), cmdArgs, w.envFiles(files, sc), redirs, in) // envfile.go
+			// env-cmd overrides the environment unless --no-override;
+			// dotenvx only with --overload (-o).
+			override := name == "env-cmd"
+			for _, o := range opts {
+				switch o.Lit() {
+				case "--no-override":
+					override = false
+				case "--overload", "-o":
+					override = true
+				}
+			}
+			return w.exec(c.with(name), cmdArgs, w.envFiles(files, override, sc), redirs, in) // envfile.go
 		}
 	case "devbox", "op", "doppler", "infisical", "aws-vault", "teller", "envchain", "chamber", "sops":
 		// SUBCOMMAND [ARG] [--] COMMAND: devbox run, op run, doppler run,

@@ -101,6 +101,12 @@ func TestDotenvFiles(t *testing.T) {
 		{"env-cmd node ok.js", "rm -r -f t2"},
 		{"npx dotenvx run -f .env.ci -f .env.test -- jest", "rm -r -f tests"},
 		{"env-cmd -f .env.ci jest", ""},
+		{"NODE_OPTIONS= dotenv -o -e .env.test -- node ok.js", "rm -r -f tests"},
+		{"NODE_OPTIONS= env-cmd -f .env.test node ok.js", "rm -r -f tests"},
+		{"NODE_OPTIONS= env-cmd --no-override -f .env.test node ok.js", ""},
+		{"NODE_OPTIONS= dotenvx run -f .env.test -- node ok.js", ""},
+		{"NODE_OPTIONS= dotenvx run --overload -f .env.test -- node ok.js", "rm -r -f tests"},
+		{"dotenv -c test -- node ok.js", "rm -r -f tests"},
 		{"dotenvx get PORT", ""},
 		{"jest", ""},
 	} {
