@@ -155,7 +155,7 @@ func Paths(root string, getenv func(string) string) ([]string, map[string]bool) 
 	git := map[string]bool{}
 	paths := append(startup.Paths(home, getenv), startup.AgentConfigs(root, home, getenv)...)
 	paths = append(paths, startup.Schedulers(home, getenv)...)
-	for _, p := range slices.Concat(startup.AgentSchedules(root, home), startup.EditorTasks(root)) {
+	for _, p := range slices.Concat(startup.AgentSchedules(root, home), startup.EditorTasks(root), startup.HumanRuns(root, home, getenv, false)) {
 		if !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}

@@ -138,6 +138,9 @@ func (g *Guard) judgeCmd(v *Verdict, c *shell.Cmd) {
 	for _, f := range g.detachedRules(c) { // detached.go
 		g.add(v, f)
 	}
+	for _, f := range g.hookInstallRules(c) { // hookinstall.go
+		g.add(v, f)
+	}
 	for _, f := range g.goldenRules(c) { // golden.go
 		g.add(v, f)
 	}

@@ -176,6 +176,9 @@ func (g *Guard) detachedFinding(what, p string) Finding {
 	if startup.TaskFile(p) || filepath.Base(p) == "loop.md" && filepath.Base(filepath.Dir(p)) == ".claude" {
 		return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose prompts Claude Code runs later on its own (scheduled tasks that every later session fires unasked, the prompt /loop repeats), after this loop has ended. Ask the human to schedule prompts.", what, g.rel(p)), what, nil)
 	}
+	if by := startup.HumanRunFile(p); by != "" {
+		return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose commands run later on their own: %s, after this loop has ended, where ralph cannot read them first. Run the command now instead, or ask the human to change it.", what, g.rel(p), by), what, nil)
+	}
 	if startup.EditorTaskFile(p) {
 		return g.builtin("detached-job", fmt.Sprintf("%s would change %s, whose tasks VS Code runs on its own when the folder is next opened (runOptions.runOn \"folderOpen\"), after this loop has ended, where ralph cannot judge them first. Run the command now instead, or ask the human to change the editor's tasks.", what, g.rel(p)), what, nil)
 	}

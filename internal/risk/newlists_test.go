@@ -33,7 +33,7 @@ func oldLists(root, home string, getenv func(string) string) ([]string, map[stri
 			exec[p] = "agent-config"
 		}
 	}
-	for _, p := range slices.Concat(schedulerPaths(home, getenv), agentSchedules(root, home), startup.EditorTasks(root)) {
+	for _, p := range slices.Concat(schedulerPaths(home, getenv), agentSchedules(root, home), startup.EditorTasks(root), startup.HumanRuns(root, home, getenv, true)) {
 		if exec[p] == "" && !slices.Contains(prot, p) {
 			prot = append(prot, p)
 			exec[p] = "detached-job"

@@ -182,7 +182,7 @@ func New(cfg *config.Config, root string, getenv func(string) string) (*Guard, e
 	gitPaths := gitExecPaths(g.Root, g.Home, getenv)
 	starts := slices.Concat(startup.Paths(g.Home, getenv), userSites(g.Home, getenv), toolchainPaths(g.Home, getenv)) // pysite.go, toolchains.go
 	agents := startup.AgentConfigs(g.Root, g.Home, getenv)
-	detached := slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home), startup.EditorTasks(g.Root)) // detached.go
+	detached := slices.Concat(schedulerPaths(g.Home, getenv), agentSchedules(g.Root, g.Home), startup.EditorTasks(g.Root), startup.HumanRuns(g.Root, g.Home, getenv, true)) // detached.go
 	queues := taskQueues(g.Root, getenv)
 	// Sized for what goes in: grown step by step it was rehashed five
 	// times on every Edit and Bash call, and a fixed size of 256 made

@@ -318,9 +318,49 @@ func (w *walker) exec(c *ctx, words []Word, sc *scope, redirs []Redir, in *Cmd) 
 			if name == "s6-setuidgid" {
 				rest = rest[1:] // the account
 			}
+			if len(rest) > 0 && name == "dotenv" {
+				nsc := w.dotenvFiles(args[:len(args)-len(rest)], sc) // envfile.go
+				return w.exec(c.with(name), rest, nsc, redirs, in)
+			}
 			if len(rest) > 0 {
 				return inner(name, rest)
 			}
+		}
+	case "env-cmd", "dotenvx":
+		// env-cmd [-f FILE] CMD, dotenvx run [-f FILE]... -- CMD: the
+		// command runs with the file's variables (.env by default).
+		rest := args
+		if name == "dotenvx" {
+			if len(rest) == 0 || rest[0].Lit() != "run" {
+				break
+			}
+			rest = rest[1:]
+		}
+		if cmdArgs, ok := skipOpts(rest, "fer", "file env-file environments rc-file env"); ok && len(cmdArgs) > 0 {
+			var files []string
+			opts := rest[:len(rest)-len(cmdArgs)]
+			for i, o := range opts {
+				if s := o.Lit(); (s == "-f" || s == "--file" || s == "--env-file") && i+1 < len(opts) {
+					files = append(files, opts[i+1].Lit())
+				} else if k, v, ok := strings.Cut(s, "="); ok && (k == "--file" || k == "--env-file") {
+					files = append(files, v)
+				}
+			}
+			if len(files) == 0 {
+				files = []string{".env"}
+			}
+			// env-cmd overrides the environment unless --no-override;
+			// dotenvx only with --overload (-o).
+			override := name == "env-cmd"
+			for _, o := range opts {
+				switch o.Lit() {
+				case "--no-override":
+					override = false
+				case "--overload", "-o":
+					override = true
+				}
+			}
+			return w.exec(c.with(name), cmdArgs, w.envFiles(files, override, sc), redirs, in) // envfile.go
 		}
 	case "devbox", "op", "doppler", "infisical", "aws-vault", "teller", "envchain", "chamber", "sops":
 		// SUBCOMMAND [ARG] [--] COMMAND: devbox run, op run, doppler run,

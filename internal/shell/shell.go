@@ -315,9 +315,10 @@ type walker struct {
 	inCode bool
 	// indirectN counts the make, just and package-manager runs read.
 	indirectN int
-	// pyStartRead: Python's start-up files were read (pystart.go);
+	// pyStartRead: 1 + the files the line had written or changed when
+	// Python's start-up files were last read (pystart.go);
 	// toolRead, the project files toolcode.go read, each read once.
-	pyStartRead bool
+	pyStartRead int
 	toolRead    map[string]bool
 	// loads counts the files code loaded (codeloads.go).
 	loads int

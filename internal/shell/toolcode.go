@@ -1,8 +1,10 @@
 package shell
 
 import (
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +190,14 @@ func (w *walker) readOnce(p string) (string, bool) {
 
 // readCode walks the file p as code of lang that the tool runs.
 func (w *walker) readCode(c *ctx, lang, p string, sc *scope) {
+	if !w.toolRead[p] {
+		// sed -i or cp over a conftest.py, then pytest (changed.go).
+		what := "it runs " + p
+		if len(c.via) > 0 {
+			what = c.via[len(c.via)-1] + " runs " + p
+		}
+		w.changedRun(what, p)
+	}
 	text, ok := w.readOnce(p)
 	if !ok {
 		return
@@ -221,6 +231,7 @@ func (w *walker) nearestCode(c *ctx, lang string, sc *scope, file string, names 
 // maxToolFiles entries.
 func (w *walker) eachFile(dir string, names []string, visit func(p string)) bool {
 	n := 0
+	seen := map[string]bool{}
 	var walk func(d string) bool
 	walk = func(d string) bool {
 		ents, err := w.a.ReadDir(d)
@@ -242,12 +253,28 @@ func (w *walker) eachFile(dir string, names []string, visit func(p string)) bool
 					return false
 				}
 			case names == nil || matchesAny(name, names):
+				seen[filepath.Join(d, name)] = true
 				visit(filepath.Join(d, name))
 			}
 		}
 		return true
 	}
-	return walk(dir)
+	if !walk(dir) {
+		return false
+	}
+	// The files of those names this command line wrote or changed
+	// earlier, which the disk does not hold yet (cp /tmp/c.py
+	// tests/conftest.py; pytest).
+	for _, m := range []map[string]string{w.written, w.changed} {
+		for _, p := range slices.Sorted(maps.Keys(m)) {
+			if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") && !seen[p] &&
+				(names == nil || matchesAny(filepath.Base(p), names)) {
+				seen[p] = true
+				visit(p)
+			}
+		}
+	}
+	return true
 }
 
 func matchesAny(name string, names []string) bool {
@@ -529,6 +556,17 @@ func (w *walker) goTest(c *ctx, args []Word, sc *scope) {
 		var files []string
 		if !w.goFiles(dir, recursive, &files) {
 			w.opaqueCode("go test over more than 2000 Go files: not every _test.go file read")
+		}
+		// The Go files this line wrote with literal text, which the disk
+		// does not hold yet (printf '…func init() { os.RemoveAll(…) }' >
+		// y_test.go && go test ./...). One changed in a way ralph cannot
+		// read is not asked: sed -i on a source then go test is what
+		// agents do all day, and post-tool-call sees a test deleted.
+		for _, f := range slices.Sorted(maps.Keys(w.written)) {
+			if rel, err := filepath.Rel(dir, f); err == nil && strings.HasSuffix(f, ".go") && !slices.Contains(files, f) &&
+				(rel == filepath.Base(f) || recursive && !strings.HasPrefix(rel, "..")) {
+				files = append(files, f)
+			}
 		}
 		for _, f := range files {
 			body, size, ok := w.goSetupOf(memo, f, now)
