@@ -265,9 +265,15 @@ func TestAnalyze(t *testing.T) {
 		{"for over a brace list", "for x in {a,b}; do rm $x; done", []string{"rm a|b"}},
 		{"mktemp", "tmp=$(mktemp -d) && rm -rf $tmp", []string{"mktemp -d", "rm -rf /tmp/mktemp-result"}},
 		{"mktemp quoted", `tmp="$(mktemp)"; rm -f "$tmp"`, []string{"mktemp", "rm -f /tmp/mktemp-result"}},
-		{"brace expansion", "rm -rf {a,b}/c", []string{"rm -rf a/c|b/c"}},
-		{"nested braces", "rm a{b,c{d,e}}", []string{"rm ab|acd|ace"}},
-		{"brace sequence", "rm f{1..3}", []string{"rm f1|f2|f3"}},
+		// Brace expansion makes separate words, not values of one
+		// (atk13: {r,}m -rf tests runs rm m -rf tests; mv tests{,.bak}).
+		{"brace expansion", "rm -rf {a,b}/c", []string{"rm -rf a/c b/c"}},
+		{"nested braces", "rm a{b,c{d,e}}", []string{"rm ab acd ace"}},
+		{"brace sequence", "rm f{1..3}", []string{"rm f1 f2 f3"}},
+		{"braces make the program", "{r,}m -rf tests", []string{"rm m -rf tests"}},
+		{"braces make the line", "{rm,-rf,tests}", []string{"rm -rf tests"}},
+		{"empty brace word dropped", "{rm,} -rf tests", []string{"rm -rf tests"}},
+		{"braces make two operands", "mv tests{,.bak}", []string{"mv tests tests.bak"}},
 		{"quoted braces", `rm "{a,b}" '{c,d}'`, []string{"rm {a,b} {c,d}"}},
 		{"single brace", "rm {a}", []string{"rm {a}"}},
 		{"escaped space", `rm a\ b`, []string{"rm a b"}},
