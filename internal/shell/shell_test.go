@@ -274,6 +274,10 @@ func TestAnalyze(t *testing.T) {
 		{"braces make the line", "{rm,-rf,tests}", []string{"rm -rf tests"}},
 		{"empty brace word dropped", "{rm,} -rf tests", []string{"rm -rf tests"}},
 		{"braces make two operands", "mv tests{,.bak}", []string{"mv tests tests.bak"}},
+		// A nameref's value is its variable's (atk13).
+		{"nameref write", "declare -n r=c; r='rm -rf tests'; $c", []string{"rm -rf tests"}},
+		{"nameref write, path", "local -n r=D; r=/tmp; rm -rf $D", []string{"rm -rf /tmp"}},
+		{"nameref in a function", "f(){ local -n r=$1; r=/var; }; f D; rm -rf $D", []string{"rm -rf /var"}},
 		{"quoted braces", `rm "{a,b}" '{c,d}'`, []string{"rm {a,b} {c,d}"}},
 		{"single brace", "rm {a}", []string{"rm {a}"}},
 		{"escaped space", `rm a\ b`, []string{"rm a b"}},
@@ -544,7 +548,14 @@ func TestAnalyzeWords(t *testing.T) {
 		{"X+=y; rm $X", Word{Dynamic: true}},
 		{"for x in $(ls); do rm $x; done", Word{Dynamic: true, Many: true, Line: true}},
 		{`a=(x y); rm "${a[@]}"`, Word{Dynamic: true, Line: true}},
-		{`declare -n r=x; rm $r`, Word{Dynamic: true}},
+		// Unquoted, a nameref splits as what it names may (atk13:
+		// declare -n r=c; c='rm -rf tests'; $r was allowed).
+		{`declare -n r=x; rm $r`, Word{Dynamic: true, Line: true}},
+		{`x='rm -rf testsX'; rm ${x/X/}`, Word{Dynamic: true, Line: true}},
+		{`x='rm -rf tests'; y=x; rm ${!y}`, Word{Dynamic: true, Line: true}},
+		{`x='rm -rf tests'; rm ${x:0:6}`, Word{Dynamic: true, Line: true}},
+		{`x='rm -rf tests'; rm "${x:0:6}"`, Word{Dynamic: true}},
+		{`x='rm -rf tests'; rm ${#x}`, Word{Dynamic: true}},
 		{`rm $(which go)`, Word{Dynamic: true, Many: true}},
 		{`rm $(go env GOPATH)`, Word{Dynamic: true, Many: true}},
 		{`rm $(go run .)`, Word{Dynamic: true, Many: true, Line: true}},

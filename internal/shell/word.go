@@ -589,6 +589,14 @@ func line(parts []syntax.WordPart, sc *scope, quoted bool) bool {
 			if whole(x.Index) && (v.array || v.dynamic) {
 				return true
 			}
+			if !quoted && !x.Length && (x.Excl || x.Index != nil || x.Slice != nil || x.Repl != nil || x.NestedParam != nil) {
+				// Forms word does not evaluate: ${!y} (the variable y
+				// names), ${x/X/}, ${x:0:12}, ${x[0]} of a string. Unquoted,
+				// each splits into a whole command line when its value
+				// holds blanks (x='rm -rf testsX'; ${x/X/} deleted tests/,
+				// bash 5.2).
+				return true
+			}
 			if !quoted && x.Exp != nil && x.Exp.Word != nil {
 				// ${c:-rm -rf x}: the word stands in for the value, and
 				// splits as one would.
