@@ -2,9 +2,11 @@ package risk
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/ralph-hooks/ralph-hooks/internal/answer"
+	"github.com/ralph-hooks/ralph-hooks/internal/shell"
 )
 
 // TestRound13 holds atk13's routes that need a repository in a state an
@@ -61,4 +63,22 @@ func TestRound13(t *testing.T) {
 			checkCase(t, "round13", corpusCase{decision: tc.want, rule: tc.rule, command: tc.cmd}, v, "")
 		})
 	}
+}
+
+// FuzzPathspecFromFile: any words give back the others, in order, and at
+// most the file word taken out.
+func FuzzPathspecFromFile(f *testing.F) {
+	f.Add("-r\x00--pathspec-from-file=list\x00x")
+	f.Add("--pathspec-fr\x00--\x00--pathspec-from-file")
+	f.Add("--pathspec-from-file")
+	f.Fuzz(func(t *testing.T, s string) {
+		var args []shell.Word
+		for _, a := range strings.Split(s, "\x00") {
+			args = append(args, shell.Word{Raw: a, Values: []string{a}})
+		}
+		rest, _, ok := pathspecFromFile(args)
+		if len(rest) > len(args) || !ok && len(rest) != len(args) {
+			t.Fatalf("%q: rest %d of %d, ok %v", s, len(rest), len(args), ok)
+		}
+	})
 }
