@@ -787,6 +787,12 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		w.arith(c, as.Value, sc)
 		w.valueCode(c, as.Value, sc)
 	}
+	if as.Index != nil {
+		// x[$(rm -rf tests)]=1 runs the substitution (bash 5.2: tests/
+		// gone, allowed: the subscript was not walked).
+		w.subst(c, as.Index, sc)
+		w.arith(c, as.Index, sc)
+	}
 	w.bashVarAssign(c, as, sc) // PROMPT_COMMAND, HISTFILE: bashvars.go
 	if as.Array != nil {
 		w.subst(c, as.Array, sc)

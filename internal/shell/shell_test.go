@@ -277,6 +277,7 @@ func TestAnalyze(t *testing.T) {
 		// A nameref's value is its variable's (atk13).
 		{"nameref write", "declare -n r=c; r='rm -rf tests'; $c", []string{"rm -rf tests"}},
 		{"nameref write, path", "local -n r=D; r=/tmp; rm -rf $D", []string{"rm -rf /tmp"}},
+		{"substitution in an array subscript assigned", "x[$(rm -rf tests)]=1", []string{"rm -rf tests"}},
 		{"nameref in a function", "f(){ local -n r=$1; r=/var; }; f D; rm -rf $D", []string{"rm -rf /var"}},
 		{"quoted braces", `rm "{a,b}" '{c,d}'`, []string{"rm {a,b} {c,d}"}},
 		{"single brace", "rm {a}", []string{"rm {a}"}},
