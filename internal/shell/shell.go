@@ -286,10 +286,13 @@ func parse(src string) (*syntax.File, error) {
 
 // walker walks one command line and the scripts nested in it.
 type walker struct {
-	a    *Analyzer
-	out  *Analysis
-	file string // script file being walked, if any
-	bg   int    // how many statements run in the background hold this one
+	a   *Analyzer
+	out *Analysis
+	// promptSeen holds the PROMPT_COMMAND values walked, by directory
+	// (bashvars.go).
+	promptSeen map[string]bool
+	file       string // script file being walked, if any
+	bg         int    // how many statements run in the background hold this one
 	// calling holds the functions being walked, so that a function
 	// calling itself is walked once.
 	calling map[string]bool
