@@ -60,7 +60,7 @@ type op struct {
 
 // Command judges a Bash command line run in cwd.
 func (g *Guard) Command(cmdline, cwd string) *Verdict {
-	g.lineLinks, g.lineTexts, g.lineUntracked, g.refs = nil, nil, nil, lineRefs{}
+	g.lineLinks, g.lineTexts, g.lineUnread, g.lineUntracked, g.refs = nil, nil, nil, nil, lineRefs{}
 	a := g.analyzer.Analyze(cmdline, cwd)
 	v := &Verdict{Decision: answer.Allow, Analysis: a, Target: cmdline}
 	if a.ParseErr != nil {

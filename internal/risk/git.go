@@ -59,11 +59,20 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 	}
 	switch gc.sub {
 	case "rm":
-		fl, paths := splitFlags(gc.args, "")
+		args, list, listed := pathspecFromFile(gc.args)
+		fl, paths := splitFlags(args, "")
 		if fl.has("cached", "n", "dry-run") {
 			return nil
 		}
 		var out []op
+		if listed {
+			more, ok := g.pathspecList(gc.cmd, list, fl.has("pathspec-file-nul"))
+			if !ok {
+				u := shell.Word{Raw: "the paths listed in " + list.Raw + ", which ralph cannot read", Dynamic: true}
+				return []op{g.target(gc.cmd, opDelete, u, func(o *op) { o.recursive, o.force = fl.has("r"), fl.has("f", "force") })}
+			}
+			paths = append(paths, more...)
+		}
 		for _, p := range paths {
 			if m, ok := g.magicPathspec(gc.cmd, p, false); ok {
 				p = m // :/, :(top)x, :!x (pathmagic.go)
@@ -91,6 +100,81 @@ func (g *Guard) gitOps(c *shell.Cmd) []op {
 		}
 	}
 	return append(append(g.gitTreeOps(gc), g.sparseOps(gc)...), g.gitRefOps(gc)...) // gitsparse.go
+}
+
+// pathspecFromFile takes --pathspec-from-file FILE (=FILE, or a prefix
+// git takes for it: --pathspec-fr…) out of args: git rm reads the paths
+// it deletes from FILE ("-": standard input). Before, FILE was read as
+// the path deleted and the paths in it not at all (git 2.39: `git rm -r
+// --pathspec-from-file=list` with tests in list deleted tests/, allowed).
+func pathspecFromFile(args []shell.Word) (rest []shell.Word, file shell.Word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].Lit()
+		if s == "--" {
+			return append(rest, args[i:]...), file, ok
+		}
+		name, val, glued := strings.Cut(strings.TrimPrefix(s, "--"), "=")
+		if !strings.HasPrefix(s, "--") || len(name) < len("pathspec-fr") || !strings.HasPrefix("pathspec-from-file", name) {
+			rest = append(rest, args[i])
+			continue
+		}
+		ok = true
+		switch {
+		case glued:
+			file = shell.Word{Raw: val, Values: []string{val}}
+			if args[i].Dynamic {
+				file = shell.Word{Raw: val, Dynamic: true}
+			}
+		case i+1 < len(args):
+			i++
+			file = args[i]
+		default:
+			file = shell.Word{Raw: "(none)", Dynamic: true}
+		}
+	}
+	return rest, file, ok
+}
+
+// maxPathspecList bounds the paths read from a --pathspec-from-file.
+const maxPathspecList = 4096
+
+// pathspecList returns the pathspecs file lists (one a line, or NUL
+// separated), or false when ralph cannot read them: a name computed at
+// run time, standard input it does not know, a file the line writes with
+// text it cannot read, one it cannot open.
+func (g *Guard) pathspecList(c *shell.Cmd, file shell.Word, nul bool) ([]shell.Word, bool) {
+	var text string
+	if v, ok := file.Value(); ok && v == "-" {
+		t, ok := c.StdinText()
+		if !ok {
+			return nil, false
+		}
+		text = t
+	} else {
+		if g.unreadFile(c, file) {
+			return nil, false
+		}
+		t, ok := g.patchText(c, file) // patches.go: the line's text, or the disk's
+		if !ok {
+			return nil, false
+		}
+		text = t
+	}
+	sep := "\n"
+	if nul {
+		sep = "\x00"
+	}
+	var out []shell.Word
+	for _, l := range strings.Split(text, sep) {
+		if l = strings.TrimSuffix(l, "\r"); l == "" {
+			continue
+		}
+		if len(out) >= maxPathspecList {
+			return nil, false
+		}
+		out = append(out, shell.Word{Raw: l, Values: []string{l}})
+	}
+	return out, true
 }
 
 // pathspec turns a quoted git pathspec with wildcards ('*_test.go') into a

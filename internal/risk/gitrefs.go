@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,9 +40,9 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 	if ops := g.refsUnknown(gc); ops != nil { // linerefs.go
 		return ops
 	}
-	var names []string
-	var texts []gitText // test files the command rewrites, and from where
-	to := ""            // the commit a switch goes to
+	var names, staged []string // staged: in the index alone (read-tree)
+	var texts []gitText        // test files the command rewrites, and from where
+	to := ""                   // the commit a switch goes to
 	switch gc.sub {
 	case "checkout", "switch":
 		var ref string
@@ -156,6 +157,22 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 		if ref, ok := revision(operands[len(operands)-1]); ok {
 			names, to = g.gitNames(dir, "diff", "--diff-filter=D", from, ref), ref
 			texts = g.gitTexts(dir, ref, from, ref)
+			if len(operands) == 1 {
+				// One tree is merged with the index, not HEAD: what the
+				// index holds and the tree lacks leaves the working tree
+				// too (git 2.39: a staged new test, or every file after
+				// `git update-ref` moved the branch to an empty commit,
+				// deleted by `git read-tree -m -u HEAD`, allowed).
+				if g.refs.staged {
+					return []op{g.unlisted(gc.cmd, "the files the line put in the index before it, which the tree may lack")}
+				}
+				// Those HEAD lacks are in no commit: denied, not asked.
+				for _, n := range g.gitNames(dir, "diff", "--cached", "--diff-filter=A", ref) {
+					if !slices.Contains(names, n) {
+						staged = append(staged, n)
+					}
+				}
+			}
 		}
 	case "stash":
 		var s string
@@ -170,6 +187,7 @@ func (g *Guard) gitRefOps(gc *gitCall) []op {
 	for i := range ops {
 		ops[i].switched = to
 	}
+	ops = append(ops, g.gitDeletions(gc.cmd, dir, staged)...)
 	ops = append(ops, g.gitWrites(gc.cmd, dir, texts)...)
 	if g.gitSlow {
 		// What git did not list may hold tests: asked, not let through.

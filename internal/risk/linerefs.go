@@ -31,6 +31,10 @@ type lineRefs struct {
 	names map[string]bool
 	any   string
 	index bool // a plumbing command of the line set the index (read-tree, update-index)
+	// staged: a command of the line put files in the index (git add,
+	// stage, mv): git read-tree -m -u of one tree takes out of the
+	// working tree what the index holds and the tree lacks (gitrefs.go).
+	staged bool
 }
 
 // noteRefs records in g.refs what c makes or moves, for the git commands
@@ -52,6 +56,10 @@ func (g *Guard) noteRefs(c *shell.Cmd) {
 	gc := parseGit(c)
 	if gc == nil || helpOnly(gc.args) {
 		return
+	}
+	switch gc.sub {
+	case "add", "stage", "mv", "apply", "update-index", "read-tree", "checkout-index", "restore", "reset", "rm":
+		g.refs.staged = true
 	}
 	names, any := g.refWrites(gc)
 	if any {

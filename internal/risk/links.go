@@ -211,18 +211,19 @@ func (g *Guard) protectedIDs() map[fileID]string {
 
 // guardState holds what a guard looks up once, when a call needs it.
 type guardState struct {
-	rootsOnce sync.Once
-	roots     realRoots
-	idsOnce   sync.Once
-	ids       map[fileID]string
-	viewOnce  sync.Once
-	view      *treeview.View       // see findview.go
-	evals     map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
-	plain     map[string]bool      // see deleteProtected
-	walkedOut bool                 // a find's matches walked a directory the view does not hold
-	lineLinks map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
-	walkCut   bool                 // a find's matches stopped at maxWalk entries
-	lineTexts map[string]string    // files the command line writes with known text (patches.go)
+	rootsOnce  sync.Once
+	roots      realRoots
+	idsOnce    sync.Once
+	ids        map[fileID]string
+	viewOnce   sync.Once
+	view       *treeview.View       // see findview.go
+	evals      map[string]evaluated // nil: filepath.EvalSymlinks is not remembered
+	plain      map[string]bool      // see deleteProtected
+	walkedOut  bool                 // a find's matches walked a directory the view does not hold
+	lineLinks  map[string]string    // symbolic links the command line makes, link to target (linelinks.go)
+	walkCut    bool                 // a find's matches stopped at maxWalk entries
+	lineTexts  map[string]string    // files the command line writes with known text (patches.go)
+	lineUnread map[string]bool      // files the command line writes with text ralph cannot read (patches.go)
 	// lineUntracked are the paths a git command of the line took out of
 	// the index, untracked for a git stash -u after it (stashuntracked.go).
 	lineUntracked []string

@@ -22,14 +22,46 @@ const maxPatch = 1 << 20
 // patch applied later in the same line.
 func (g *Guard) noteLineTexts(ops []op) {
 	for _, o := range ops {
-		if o.kind != opWrite || !o.known || o.append || len(o.paths) != 1 {
+		if o.kind != opWrite || len(o.paths) != 1 {
+			continue
+		}
+		if !o.known || o.append {
+			// Text ralph cannot read (git diff > p.patch): the file's
+			// disk text is not what a patch applied later reads.
+			if g.lineUnread == nil {
+				g.lineUnread = map[string]bool{}
+			}
+			g.lineUnread[o.paths[0]] = true
+			delete(g.lineTexts, o.paths[0])
 			continue
 		}
 		if g.lineTexts == nil {
 			g.lineTexts = map[string]string{}
 		}
 		g.lineTexts[o.paths[0]] = o.text
+		delete(g.lineUnread, o.paths[0])
 	}
+}
+
+// unreadFile reports whether w names a file whose text the command reads
+// but ralph cannot: a name computed at run time, or a file an earlier
+// command of the line wrote with text ralph cannot read (git 2.39: `git
+// diff EMPTY HEAD -- tests > p.patch && git apply -R p.patch` deleted
+// tests/, allowed as the patch on disk, or none, was read).
+func (g *Guard) unreadFile(c *shell.Cmd, w shell.Word) bool {
+	v, ok := w.Value()
+	if !ok {
+		return true
+	}
+	p, ok := g.resolve(c, v)
+	return ok && g.lineUnread[p]
+}
+
+// unreadPatch is the deletion a patch file ralph cannot read may make:
+// any file.
+func (g *Guard) unreadPatch(c *shell.Cmd, w shell.Word) op {
+	u := shell.Word{Raw: "the files named by the patch " + w.Raw + ", whose text the line makes at run time", Dynamic: true}
+	return g.target(c, opDelete, u, func(o *op) { o.force, o.recursive = true, true })
 }
 
 // patchOps returns what git apply or patch does to the files its patch
@@ -73,13 +105,20 @@ func (g *Guard) patchOps(c *shell.Cmd) []op {
 		return nil
 	}
 	var texts []string
+	var out []op
 	for _, f := range files {
-		if t, ok := g.patchText(c, f); ok {
+		if g.unreadFile(c, f) {
+			out = append(out, g.unreadPatch(c, f))
+		} else if t, ok := g.patchText(c, f); ok {
 			texts = append(texts, t)
 		}
 	}
-	var out []op
 	if len(files) == 0 {
+		for _, r := range c.Redirs {
+			if r.Op == "<" && g.unreadFile(c, r.Target) {
+				out = append(out, g.unreadPatch(c, r.Target))
+			}
+		}
 		var known bool
 		if texts, known = g.patchInput(c); !known {
 			out = append(out, g.pipedPatch(c))
@@ -120,7 +159,7 @@ func (g *Guard) patchInput(c *shell.Cmd) (texts []string, known bool) {
 	for _, r := range c.Redirs {
 		if r.Op == "<" {
 			redirected = true
-			if t, ok := g.patchText(c, r.Target); ok {
+			if t, ok := g.patchText(c, r.Target); ok && !g.unreadFile(c, r.Target) {
 				texts = append(texts, t)
 			}
 		}
@@ -132,7 +171,7 @@ func (g *Guard) patchInput(c *shell.Cmd) (texts []string, known bool) {
 	if in.Name == "cat" && len(in.Args) > 0 {
 		for _, a := range in.Args {
 			t, ok := g.patchText(in, a)
-			if !ok {
+			if !ok || g.unreadFile(in, a) {
 				return texts, false
 			}
 			texts = append(texts, t)

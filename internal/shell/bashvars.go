@@ -23,7 +23,13 @@ func (w *walker) bashVar(c *ctx, name string, vals []string, dynamic bool, sc *s
 			return
 		}
 		for _, v := range vals {
-			if v != "" {
+			if key := sc.cwd + "\x00" + v; v != "" && !w.promptSeen[key] {
+				// Walked once: where it is set, or else where an
+				// interactive bash finds it (shellstart.go).
+				if w.promptSeen == nil {
+					w.promptSeen = map[string]bool{}
+				}
+				w.promptSeen[key] = true
 				w.scriptAt(v, sc.child(), c.with("PROMPT_COMMAND").via, c.depth+1, line)
 			}
 		}

@@ -16,6 +16,8 @@ func TestBashVars(t *testing.T) {
 		want []string
 	}{
 		{"PROMPT_COMMAND='rm -rf tests' bash -i", []string{"rm -rf tests [via PROMPT_COMMAND]", "bash -i"}},
+		// Set by printf -v or read, found by the interactive bash (atk13).
+		{"printf -v PROMPT_COMMAND 'rm -rf tests'; export PROMPT_COMMAND; bash -i", []string{"printf -v PROMPT_COMMAND rm -rf tests", "rm -rf tests [via PROMPT_COMMAND]", "bash -i"}},
 		{"export PROMPT_COMMAND='rm x'", []string{"rm x [via PROMPT_COMMAND]"}},
 		{"PROMPT_COMMAND=('rm a' 'rm b')", []string{"rm a [via PROMPT_COMMAND]", "rm b [via PROMPT_COMMAND]"}},
 		{"env PROMPT_COMMAND='rm x' bash -i", []string{"rm x [via PROMPT_COMMAND]", "bash -i [via env]"}},

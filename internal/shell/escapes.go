@@ -55,6 +55,20 @@ var runsRest = []struct {
 	{"i386", "", "", 0},
 	{"i686", "", "", 0},
 	{"cgexec", "g", "", 0},
+	// atk13: dbus-run-session ran `-- rm -rf tests` (dbus 1.14 here); the
+	// rest from their manuals (trickle, rlwrap, daemontools' setuidgid,
+	// envuidgid, setlock, softlimit, pgrphack, fghack, envdir, retry).
+	{"dbus-run-session", "", "config-file dbus-daemon", 0},
+	{"trickle", "duwtln", "", 0},
+	{"rlwrap", "bCDefFgHlmMOpPqsStwz", "break-chars command-name histsize extra-char-after-completion file filter history-filename logfile multi-line-ext prompt-colour pre-given quote-characters substitute-prompt set-term-name polling history-format forget-matching", 0},
+	{"setuidgid", "", "", 1},
+	{"envuidgid", "", "", 1},
+	{"setlock", "", "", 1},
+	{"softlimit", "mdsloapfcrt", "", 0},
+	{"pgrphack", "", "", 0},
+	{"fghack", "", "", 0},
+	{"envdir", "", "", 1},
+	{"retry", "tdumwsxf", "times delay until while message sleep tries min max fail", 0},
 }
 
 // perfRuns are the perf subcommands that run the command after their
@@ -420,6 +434,17 @@ func (w *walker) escape(c *ctx, name string, args []Word, sc *scope) {
 		if len(rest) > 0 {
 			w.exec(c.with("runcon"), rest, sc, nil, nil)
 		}
+	case "dbus-run-session":
+		// --dbus-daemon=BINARY runs BINARY instead of dbus-daemon.
+		for i, a := range args {
+			if v, _, ok := value(i, "--dbus-daemon", ""); ok {
+				w.exec(c.with(name+" --dbus-daemon"), []Word{v}, sc, nil, nil)
+			}
+			if a.Lit() == "--" {
+				break
+			}
+		}
+		fallthrough
 	default:
 		short, long, skip, ok := runRest(name)
 		if !ok {

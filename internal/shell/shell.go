@@ -286,10 +286,13 @@ func parse(src string) (*syntax.File, error) {
 
 // walker walks one command line and the scripts nested in it.
 type walker struct {
-	a    *Analyzer
-	out  *Analysis
-	file string // script file being walked, if any
-	bg   int    // how many statements run in the background hold this one
+	a   *Analyzer
+	out *Analysis
+	// promptSeen holds the PROMPT_COMMAND values walked, by directory
+	// (bashvars.go).
+	promptSeen map[string]bool
+	file       string // script file being walked, if any
+	bg         int    // how many statements run in the background hold this one
 	// calling holds the functions being walked, so that a function
 	// calling itself is walked once.
 	calling map[string]bool
@@ -354,6 +357,7 @@ type value struct {
 	many    bool // a loop variable over computed items (for f in $(…))
 	array   bool // an array (a=(…), declare -a): "${a[@]}" is many words
 	words   bool // the output of a command (x=$(<file)): $x unquoted may be a command line
+	nameref bool // a nameref's marker (nameref.go)
 	// unset marks a variable of the environment the hook sees unset
 	// (TMPDIR), which the agent's shell may set: its value is "", but
 	// an unquoted $TMPDIR that vanishes may stand for a word there.
@@ -382,6 +386,10 @@ type scope struct {
 	// named are zsh's named directories (hash -d NAME=DIR), for ~NAME;
 	// replaced, never changed in place, so clones share it.
 	named map[string]value
+	// refs are the namerefs (declare -n) and the variables they name, ""
+	// when computed at run time; replaced, never changed in place
+	// (nameref.go).
+	refs map[string]string
 }
 
 // function is a function's body and the source it was written in.
@@ -391,7 +399,7 @@ type function struct {
 }
 
 func (s *scope) clone() *scope {
-	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet, named: s.named}
+	n := &scope{cwd: s.cwd, vars: make(map[string]value, len(s.vars)), aliases: s.aliases, exported: s.exported, pos: s.pos, posSet: s.posSet, named: s.named, refs: s.refs}
 	for k, v := range s.vars {
 		n.vars[k] = v
 	}
@@ -510,6 +518,7 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 		w.bg++
 		defer func() { w.bg-- }()
 	}
+	defer w.syncRefs(sc) // nameref.go
 	redirs := w.redirs(c, s.Redirs, sc)
 	if len(s.Redirs) > 0 {
 		redirs = append(redirs, w.zshClobber(c, s, sc)...)
@@ -613,12 +622,17 @@ func (w *walker) stmt(c *ctx, s *syntax.Stmt, sc *scope, in *Cmd) *Cmd {
 				w.declQuoted(c, as.Value, sc) // declare "c=rm -rf x"
 				continue
 			}
-			if (ref || arr) && as.Name != nil {
-				if ref {
-					w.declName(c, x.Variant.Value, as.Value, sc) // declare -n r=$x
+			if ref && as.Name != nil {
+				w.declName(c, x.Variant.Value, as.Value, sc) // declare -n r=$x
+				if as.Value != nil {
+					w.subst(c, as.Value, sc)
 				}
+				// declare -n r=x: r is another name for x (nameref.go).
+				w.declareRef(c, as.Name.Value, as.Value, sc)
+				continue
+			}
+			if arr && as.Name != nil {
 				w.assign(c, as, sc)
-				// declare -n r=x: $r is whatever x holds when it is read.
 				sc.vars[as.Name.Value] = value{dynamic: true, array: arr}
 				continue
 			}
@@ -777,6 +791,12 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		w.arith(c, as.Value, sc)
 		w.valueCode(c, as.Value, sc)
 	}
+	if as.Index != nil {
+		// x[$(rm -rf tests)]=1 runs the substitution (bash 5.2: tests/
+		// gone, allowed: the subscript was not walked).
+		w.subst(c, as.Index, sc)
+		w.arith(c, as.Index, sc)
+	}
 	w.bashVarAssign(c, as, sc) // PROMPT_COMMAND, HISTFILE: bashvars.go
 	if as.Array != nil {
 		w.subst(c, as.Array, sc)
@@ -786,6 +806,9 @@ func (w *walker) assign(c *ctx, as *syntax.Assign, sc *scope) {
 		}
 	}
 	if as.Name == nil || as.Naked && as.Value == nil {
+		return
+	}
+	if w.refAssign(c, as, sc) { // nameref.go
 		return
 	}
 	name := as.Name.Value

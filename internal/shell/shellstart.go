@@ -81,6 +81,15 @@ func (w *walker) shellStart(c *ctx, name string, args []Word, sc *scope) {
 	if !interactive && !login {
 		return
 	}
+	if interactive && name == "bash" {
+		// $PROMPT_COMMAND as this bash finds it, whoever set it: read,
+		// printf -v, mapfile and the like too (`printf -v PROMPT_COMMAND
+		// 'rm -rf tests'; export PROMPT_COMMAND; bash -i` deleted tests/,
+		// bash 5.2, allowed: only assignments were read). bashvars.go.
+		if v, ok := sc.vars["PROMPT_COMMAND"]; ok && (v.dynamic || len(v.vals) > 0) {
+			w.bashVar(c, "PROMPT_COMMAND", v.vals, v.dynamic, sc, c.line)
+		}
+	}
 	// A HOME the line points elsewhere: the start-up files there are
 	// whatever the line or an earlier call wrote (the home directory's
 	// own are startup files, package startup).

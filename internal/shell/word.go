@@ -85,6 +85,59 @@ func (w *walker) word(c *ctx, x *syntax.Word, sc *scope) Word {
 // expansion whose value holds IFS characters ($CMD with CMD="rm -rf",
 // rm$IFS-rf) becomes several words; one that is empty, none.
 func (w *walker) fields(c *ctx, x *syntax.Word, sc *scope) []Word {
+	if ws, ok := w.braceFields(c, x, sc); ok {
+		return ws
+	}
+	return w.splitFields(c, x, sc)
+}
+
+// braceFields returns the words brace expansion makes of x, each split as
+// the shell splits it: bash runs `{r,}m -rf tests` as rm m -rf tests and
+// `{rm,-rf,tests}` as rm -rf tests (both deleted tests/, bash 5.2), where
+// reading the braces as values of one word (a program named rm or m) let
+// them through. A word that expands to nothing is dropped, as bash drops
+// it ({rm,} is rm). It is false when x has no brace expansion.
+func (w *walker) braceFields(c *ctx, x *syntax.Word, sc *scope) ([]Word, bool) {
+	if !hasBraces(x) {
+		return nil, false
+	}
+	bw := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Parts...)} // escaped braces stay literal
+	if !syntax.SplitBraces(bw) {
+		return nil, false
+	}
+	var out []Word
+	n := 0
+	for r, err := range expand.BracesSeq(nil, bw) {
+		if n++; err != nil || n > maxValues {
+			return []Word{{Raw: c.raw(x), Dynamic: true, Prefix: prefix(x.Parts), Glob: hasGlob(x.Parts)}}, true
+		}
+		if emptyWord(r) {
+			continue
+		}
+		for _, f := range w.splitFields(c, r, sc) {
+			if v, ok := f.Value(); ok {
+				f.Raw = v // the expanded word, not the source's braces
+			}
+			out = append(out, f)
+		}
+	}
+	return out, true
+}
+
+// emptyWord reports whether x, after brace expansion, is an unquoted
+// empty word, which the shell drops.
+func emptyWord(x *syntax.Word) bool {
+	for _, p := range x.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// splitFields resolves x (no brace expansion left to make words of) as the
+// shell splits it into arguments.
+func (w *walker) splitFields(c *ctx, x *syntax.Word, sc *scope) []Word {
 	wd := w.word(c, x, sc)
 	if wd.Dynamic || len(wd.Values) != 1 || !unquotedExpansion(x.Parts) {
 		return []Word{wd}
@@ -534,6 +587,14 @@ func line(parts []syntax.WordPart, sc *scope, quoted bool) bool {
 			}
 			v := sc.vars[x.Param.Value]
 			if whole(x.Index) && (v.array || v.dynamic) {
+				return true
+			}
+			if !quoted && !x.Length && (x.Excl || x.Index != nil || x.Slice != nil || x.Repl != nil || x.NestedParam != nil) {
+				// Forms word does not evaluate: ${!y} (the variable y
+				// names), ${x/X/}, ${x:0:12}, ${x[0]} of a string. Unquoted,
+				// each splits into a whole command line when its value
+				// holds blanks (x='rm -rf testsX'; ${x/X/} deleted tests/,
+				// bash 5.2).
 				return true
 			}
 			if !quoted && x.Exp != nil && x.Exp.Word != nil {
