@@ -16,11 +16,7 @@ func TestRound12(t *testing.T) {
 	const awk = `printf 'BEGIN { system("rm -rf tests") }\n' > x.awk && printf '{ print $1 }\n' > ok.awk`
 	const pkg = `printf '{"scripts":{"test":"jest","x":"echo hi"}}\n' > package.json && printf 'version: 3\ntasks:\n  x:\n    cmds:\n      - echo hi\n' > Taskfile.yml`
 	const perl = `printf 'use File::Path; rmtree("tests"); 1;\n' > Evil.pm && mkdir lib2 && cp Evil.pm lib2/Evil2.pm`
-	tests := []struct {
-		setup, cmd string
-		want       answer.Decision
-		rule       string
-	}{
+	checkAfterSetup(t, "round12", []setupCase{
 		// Sparse checkout set up by earlier calls, then a command that
 		// brings a tree into the working tree (git 2.39: tests/ gone).
 		{sparse, "git read-tree -mu HEAD", answer.Deny, "test-delete"},
@@ -62,19 +58,7 @@ func TestRound12(t *testing.T) {
 		{"touch tests/test_new.py", "foo stash -u", answer.Allow, "-"},
 		{"touch tests/test_new.py", "foo rm --cached -r tests && foo stash -u", answer.Allow, "-"},
 		{"touch tests/test_new.py", "git stash -u", answer.Deny, "test-delete"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.cmd, func(t *testing.T) {
-			root := sample(t)
-			cmd := exec.Command("sh", "-c", tc.setup)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", tc.setup, err, out)
-			}
-			v := newGuard(t, root, nil).Command(tc.cmd, root)
-			checkCase(t, "round12", corpusCase{decision: tc.want, rule: tc.rule, command: tc.cmd}, v, "")
-		})
-	}
+	})
 }
 
 // TestSparseKept reads sparse-checkout patterns as git 2.39 applied them.
@@ -114,4 +98,29 @@ func FuzzSparseKept(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, rel string) {
 		sparseKept(rel, strings.Split(text, "\n"))
 	})
+}
+
+// setupCase is a command judged in a sample project after setup, a shell
+// line, has put it in the state earlier calls would have left.
+type setupCase struct {
+	setup, cmd string
+	want       answer.Decision
+	rule       string
+}
+
+// checkAfterSetup judges each case in a fresh sample project.
+func checkAfterSetup(t *testing.T, round string, cases []setupCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			root := sample(t)
+			cmd := exec.Command("sh", "-c", tc.setup)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", tc.setup, err, out)
+			}
+			v := newGuard(t, root, nil).Command(tc.cmd, root)
+			checkCase(t, round, corpusCase{decision: tc.want, rule: tc.rule, command: tc.cmd}, v, "")
+		})
+	}
 }

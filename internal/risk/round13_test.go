@@ -1,7 +1,6 @@
 package risk
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -17,11 +16,7 @@ func TestRound13(t *testing.T) {
 	const staged = "echo 'def test_n(): assert 0' > tests/test_new.py && git add tests/test_new.py"
 	const emptied = "git update-ref refs/heads/master $(git -c user.name=t -c user.email=t@t commit-tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -m x)"
 	const list = "git ls-files tests > list && printf 'docs/guide.md\\n' > ok.txt && printf 'tests\\0' > nul.txt"
-	tests := []struct {
-		setup, cmd string
-		want       answer.Decision
-		rule       string
-	}{
+	checkAfterSetup(t, "round13", []setupCase{
 		// git read-tree -m -u of one tree merges the index with it: a
 		// staged new test, or every file once update-ref moved the branch
 		// to an empty commit, left the working tree.
@@ -50,19 +45,7 @@ func TestRound13(t *testing.T) {
 		{"true", "git diff -R 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD -- tests | tee p.patch; patch -p1 < p.patch", answer.Ask, "rm-unknown"},
 		{"true", "git diff > p.patch", answer.Allow, "*"},
 		{"true", "printf -- '--- a/docs/guide.md\\n+++ b/docs/guide.md\\n@@ -1 +1 @@\\n-# guide\\n+# Guide\\n' > p.patch && git apply p.patch", answer.Allow, "*"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.cmd, func(t *testing.T) {
-			root := sample(t)
-			cmd := exec.Command("sh", "-c", tc.setup)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", tc.setup, err, out)
-			}
-			v := newGuard(t, root, nil).Command(tc.cmd, root)
-			checkCase(t, "round13", corpusCase{decision: tc.want, rule: tc.rule, command: tc.cmd}, v, "")
-		})
-	}
+	})
 }
 
 // FuzzPathspecFromFile: any words give back the others, in order, and at
